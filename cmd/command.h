@@ -1,0 +1,40 @@
+// The command table: one entry per subcommand drives dispatch and help.
+#ifndef TRAINJOB_CMD_COMMAND_H_
+#define TRAINJOB_CMD_COMMAND_H_
+
+#include <functional>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "diag/diagnostic.h"
+
+namespace trainjob {
+
+/// Exit codes, as kubectl uses them.
+enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+/// Runs a parsed command and returns its exit code.
+using CommandRunner = std::function<int()>;
+
+struct CommandSpec {
+  const char* name;
+  const char* summary;
+  /// Declares the command's options on `app` and returns what runs it once they are parsed.
+  CommandRunner (*declare)(CLI::App* app);
+};
+
+const std::vector<CommandSpec>& command_table();
+
+CommandRunner declare_render(CLI::App* app);
+CommandRunner declare_runtimes(CLI::App* app);
+CommandRunner declare_version(CLI::App* app);
+
+/// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.
+int report_diagnostics(Diagnostics* diagnostics);
+/// A usage error: message on stderr, exit code 2.
+int usage_error(const std::string& message);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CMD_COMMAND_H_

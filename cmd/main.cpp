@@ -1,0 +1,56 @@
+// kubectl-trainjob: compiles Kubeflow TrainJobs into plain Kubernetes objects.
+// As a kubectl plugin it is started as `kubectl trainjob ...` with the words after
+// `trainjob` as arguments, so usage is written in that form.
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "command.h"
+
+namespace trainjob {
+
+const std::vector<CommandSpec>& command_table() {
+  static const std::vector<CommandSpec> table = {
+      {"render", "Compile TrainJobs into Jobs and a headless Service (offline)", declare_render},
+      {"runtimes", "List the runtimes compiled into this binary", declare_runtimes},
+      {"version", "Print the version and the Trainer API versions understood", declare_version},
+  };
+  return table;
+}
+
+int report_diagnostics(Diagnostics* diagnostics) {
+  diagnostics->sort();
+  for (const Diagnostic& diagnostic : diagnostics->all()) {
+    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
+  }
+  return diagnostics->has_errors() ? kExitFailure : kExitOk;
+}
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "error: %s\nSee 'kubectl trainjob --help'.\n", message.c_str());
+  return kExitUsage;
+}
+
+}  // namespace trainjob
+
+int main(int argc, char** argv) {
+  using namespace trainjob;
+  CLI::App app{"Compile and run Kubeflow TrainJobs on any Kubernetes cluster, no operator needed",
+               "kubectl trainjob"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "kubectl-trainjob " TRAINJOB_VERSION);
+  std::vector<std::pair<CLI::App*, CommandRunner>> commands;
+  for (const CommandSpec& spec : command_table()) {
+    CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
+    commands.emplace_back(sub, spec.declare(sub));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
+  for (auto& [sub, run] : commands) {
+    if (sub->parsed()) return run();
+  }
+  return kExitUsage;
+}

@@ -1,0 +1,20 @@
+# Turns data files into a C++ source, so the binary needs no files beside it.
+# Run as: cmake -DOUTPUT=x.cpp -DFUNCTION=name -DBASE=dir -DFILES="a|b" -P embed_files.cmake
+string(REPLACE "|" ";" FILES "${FILES}")
+file(WRITE "${OUTPUT}.tmp" "// Generated from ${FUNCTION} sources; do not edit.\n#include \"embed/embedded.h\"\n\nnamespace trainjob {\nnamespace {\n")
+set(index 0)
+set(table "")
+foreach(path IN LISTS FILES)
+  file(READ "${path}" hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
+  file(RELATIVE_PATH relative "${BASE}" "${path}")
+  file(SIZE "${path}" size)
+  file(APPEND "${OUTPUT}.tmp" "const char kFile${index}[] = {\n${bytes}0};\n")
+  string(APPEND table "    {\"${relative}\", {kFile${index}, ${size}}},\n")
+  math(EXPR index "${index} + 1")
+endforeach()
+file(APPEND "${OUTPUT}.tmp" "}  // namespace\n\nconst std::vector<EmbeddedFile>& ${FUNCTION}() {\n  static const std::vector<EmbeddedFile> files = {\n${table}  };\n  return files;\n}\n\n}  // namespace trainjob\n")
+# Only touch the output when it changed, so unrelated edits do not recompile it.
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUTPUT}.tmp")

@@ -1,0 +1,58 @@
+#include "load/document.h"
+
+#include "load/field_path.h"
+
+namespace trainjob {
+namespace {
+
+std::string string_at(const Json& object, const char* key) {
+  if (!object.is_object()) return {};
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string prefixed(std::string_view prefix, std::string_view path) {
+  if (prefix.empty()) return std::string(path);
+  if (path.empty()) return std::string(prefix);
+  std::string out(prefix);
+  if (path.front() != '[') out += '.';
+  out += path;
+  return out;
+}
+
+}  // namespace
+
+SourcePos Document::pos_of(std::string_view path) const {
+  if (!positions) return {};
+  std::string full = prefixed(path_prefix, path);
+  std::string_view probe = full;
+  for (;;) {
+    auto it = positions->values.find(std::string(probe));
+    if (it != positions->values.end()) return it->second;
+    if (probe.empty()) return {};
+    probe = field_parent(probe);
+  }
+}
+
+SourcePos Document::key_pos_of(std::string_view path) const {
+  if (positions) {
+    auto it = positions->keys.find(prefixed(path_prefix, path));
+    if (it != positions->keys.end()) return it->second;
+  }
+  return pos_of(path);
+}
+
+std::string Document::kind() const { return string_at(value, "kind"); }
+std::string Document::api_version() const { return string_at(value, "apiVersion"); }
+
+std::string Document::name() const {
+  auto it = value.find("metadata");
+  return it != value.end() ? string_at(*it, "name") : std::string();
+}
+
+std::string Document::name_space() const {
+  auto it = value.find("metadata");
+  return it != value.end() ? string_at(*it, "namespace") : std::string();
+}
+
+}  // namespace trainjob

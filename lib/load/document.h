@@ -1,0 +1,42 @@
+// A parsed input document: its JSON value plus where each field came from.
+#ifndef TRAINJOB_LOAD_DOCUMENT_H_
+#define TRAINJOB_LOAD_DOCUMENT_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "diag/diagnostic.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+/// Field path -> position of that field's value (and, for map entries, of its key).
+struct PositionMap {
+  std::unordered_map<std::string, SourcePos> values;
+  std::unordered_map<std::string, SourcePos> keys;
+};
+
+struct Document {
+  std::string file;  ///< as the user named it; `STDIN` for `-`
+  int index = 0;     ///< position in the file's document stream, from 0
+  Json value;
+  /// Shared so that the items of a `List` can point into their parent's map.
+  std::shared_ptr<const PositionMap> positions;
+  /// Prefix of this document's paths inside `positions` (`items[3]` for a List item).
+  std::string path_prefix;
+
+  /// Where `path` is written, or its nearest written ancestor.
+  SourcePos pos_of(std::string_view path) const;
+  /// Where the key of `path` is written (falls back to pos_of).
+  SourcePos key_pos_of(std::string_view path) const;
+  std::string kind() const;
+  std::string api_version() const;
+  std::string name() const;
+  std::string name_space() const;
+};
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_LOAD_DOCUMENT_H_

@@ -1,0 +1,99 @@
+#include "load/file_system.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace trainjob {
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool write_all(int fd, const std::string& contents) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+FileSystem::Kind RealFileSystem::stat(const std::string& path) const {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return Kind::kMissing;
+  return S_ISDIR(info.st_mode) ? Kind::kDirectory : Kind::kFile;
+}
+
+bool RealFileSystem::read_file(const std::string& path, std::string* contents,
+                               std::string* error) const {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = errno_text();
+    return false;
+  }
+  contents->clear();
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *error = errno_text();
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    contents->append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return true;
+}
+
+bool RealFileSystem::list_directory(const std::string& path, std::vector<std::string>* names,
+                                    std::string* error) const {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) {
+    *error = errno_text();
+    return false;
+  }
+  names->clear();
+  while (const dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names->push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names->begin(), names->end());
+  return true;
+}
+
+bool RealFileSystem::write_file_atomically(const std::string& path, const std::string& contents,
+                                           std::string* error) const {
+  std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *error = errno_text();
+    return false;
+  }
+  bool ok = write_all(fd, contents) && ::fsync(fd) == 0;
+  if (!ok) *error = errno_text();
+  if (::close(fd) != 0 && ok) {
+    *error = errno_text();
+    ok = false;
+  }
+  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
+    *error = errno_text();
+    ok = false;
+  }
+  if (!ok) ::unlink(temp.c_str());
+  return ok;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,34 @@
+// Expands the `-f` arguments into the texts to parse, with kubectl's rules.
+#ifndef TRAINJOB_LOAD_INPUTS_H_
+#define TRAINJOB_LOAD_INPUTS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "load/file_system.h"
+
+namespace trainjob {
+
+struct InputOptions {
+  std::vector<std::string> paths;  ///< `-f` values in order; `-` is standard input
+  bool recursive = false;          ///< `-R`: walk directories below the named ones
+};
+
+/// Reads standard input; a function so tests can supply it.
+using StdinReader = std::function<std::string()>;
+
+/// Every document of every input, in the order kubectl would read them: `-f` order,
+/// directory entries sorted by name, documents in stream order. A directory contributes
+/// only `.yaml`, `.yml` and `.json` files; a file named explicitly is read whatever its name.
+std::vector<Document> load_inputs(const InputOptions& options, const FileSystem& fs,
+                                  const StdinReader& read_stdin, Diagnostics* diagnostics);
+
+/// True for names a directory walk picks up.
+bool is_manifest_file_name(const std::string& name);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_LOAD_INPUTS_H_

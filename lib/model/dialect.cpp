@@ -1,0 +1,58 @@
+#include "model/dialect.h"
+
+namespace trainjob {
+namespace {
+
+const std::vector<DialectInfo>& dialect_table() {
+  static const std::vector<DialectInfo> table = {
+      {Dialect::kV2_0, "2.0", "podSpecOverrides", true, false,
+       {"serviceAccountName", "nodeSelector", "tolerations", "volumes", "initContainers",
+        "containers", "schedulingGates"},
+       {"name", "env", "volumeMounts"}},
+      {Dialect::kV2_1, "2.1", "podTemplateOverrides", true, false,
+       {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
+        "initContainers", "containers", "schedulingGates", "imagePullSecrets"},
+       {"name", "env", "volumeMounts"}},
+      {Dialect::kV2_2, "2.2", "runtimePatches", false, false,
+       {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
+        "initContainers", "containers", "schedulingGates", "imagePullSecrets", "securityContext"},
+       {"name", "env", "volumeMounts", "securityContext"}},
+      {Dialect::kV2_3, "2.3", "runtimePatches", false, true,
+       {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
+        "initContainers", "containers", "schedulingGates", "imagePullSecrets", "securityContext",
+        "terminationGracePeriodSeconds"},
+       {"name", "env", "volumeMounts", "securityContext"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+const DialectInfo& dialect_info(Dialect dialect) {
+  return dialect_table()[static_cast<size_t>(dialect)];
+}
+
+std::optional<Dialect> parse_dialect(std::string_view text) {
+  if (!text.empty() && text[0] == 'v') text.remove_prefix(1);
+  for (const DialectInfo& info : dialect_table()) {
+    std::string_view version = info.version;
+    if (text == version) return info.dialect;
+    // A patch release speaks its minor release's dialect: 2.2.1 is 2.2.
+    if (text.size() > version.size() && text.substr(0, version.size()) == version &&
+        text[version.size()] == '.') {
+      return info.dialect;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string dialect_names() {
+  std::string out;
+  for (const DialectInfo& info : dialect_table()) {
+    if (!out.empty()) out += ", ";
+    out += info.version;
+  }
+  return out;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,33 @@
+// The three spellings of the TrainJob API across Kubeflow Trainer releases.
+#ifndef TRAINJOB_MODEL_DIALECT_H_
+#define TRAINJOB_MODEL_DIALECT_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainjob {
+
+enum class Dialect { kV2_0, kV2_1, kV2_2, kV2_3 };
+
+/// What differs between releases, in one place.
+struct DialectInfo {
+  Dialect dialect;
+  const char* version;           ///< "2.1"
+  const char* overrides_field;   ///< spec field that patches the runtime's pod templates
+  bool string_num_proc;          ///< numProcPerNode may be auto/cpu/gpu (v2.0–v2.1)
+  bool merge_resources;          ///< resourcesPerNode merges into the runtime's (v2.3+)
+  std::vector<std::string_view> pod_spec_fields;    ///< PodSpec fields an override may set
+  std::vector<std::string_view> container_fields;  ///< container fields an override may set
+};
+
+const DialectInfo& dialect_info(Dialect dialect);
+/// Accepts "2.0", "v2.1", "2.2.1", "v2.3.0" and the like.
+std::optional<Dialect> parse_dialect(std::string_view text);
+/// "2.0, 2.1, 2.2, 2.3" for usage messages.
+std::string dialect_names();
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_MODEL_DIALECT_H_

@@ -1,0 +1,187 @@
+#include "model/trainjob.h"
+
+#include <utility>
+
+#include "model/runtime_registry.h"
+
+namespace trainjob {
+namespace {
+
+/// The spec fields that only one family of releases knows, and so give the dialect away.
+struct DialectMarker {
+  const char* field;
+  Dialect dialect;
+};
+constexpr DialectMarker kDialectMarkers[] = {
+    {"podSpecOverrides", Dialect::kV2_0},    {"podTemplateOverrides", Dialect::kV2_1},
+    {"labels", Dialect::kV2_1},              {"annotations", Dialect::kV2_1},
+    {"runtimePatches", Dialect::kV2_3},      {"activeDeadlineSeconds", Dialect::kV2_3},
+};
+
+bool same_family(Dialect a, Dialect b) {
+  auto is_new = [](Dialect d) { return d == Dialect::kV2_2 || d == Dialect::kV2_3; };
+  return a == b || (is_new(a) && is_new(b));
+}
+
+std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& spec,
+                                      std::optional<Dialect> forced) {
+  std::optional<Dialect> found = forced;
+  std::string found_by = forced ? "--trainer-version" : "";
+  for (const DialectMarker& marker : kDialectMarkers) {
+    Field field = spec[marker.field];
+    if (!field) continue;
+    if (found && !same_family(*found, marker.dialect)) {
+      reader.error(field.path, "a Trainer v" + std::string(dialect_info(marker.dialect).version) +
+                                   " field, which cannot be used together with " + found_by);
+      return std::nullopt;
+    }
+    if (!found) {
+      found = marker.dialect;
+      found_by = field.path + " (Trainer v" + dialect_info(marker.dialect).version + ")";
+    }
+  }
+  return found.value_or(Dialect::kV2_1);
+}
+
+Json string_map(const FieldReader& reader, const Field& field) {
+  Json out = Json::object();
+  if (!reader.is_object(field)) return out;
+  for (const auto& entry : field.value->items()) {
+    Field value = field[entry.key()];
+    if (reader.string(value)) out[entry.key()] = entry.value();
+  }
+  return out;
+}
+
+std::vector<Field> target_jobs(const FieldReader& reader, const Field& list) {
+  std::vector<Field> out;
+  if (!reader.is_array(list)) {
+    if (!list) reader.error(list.path, "required: the replicated jobs this override patches");
+    return out;
+  }
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field name = list.at(i)["name"];
+    if (!reader.is_object(list.at(i))) continue;
+    if (!name) reader.error(name.path, "required: the name of a replicated job of the runtime");
+    else if (reader.string(name)) out.push_back(name);
+  }
+  return out;
+}
+
+void read_v20_overrides(const FieldReader& reader, const Field& list, TrainJob* job) {
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field item = list.at(i);
+    if (!reader.is_object(item)) continue;
+    // v2.0 puts the PodSpec fields beside targetJobs; the patch reader skips targetJobs.
+    job->overrides.push_back({target_jobs(reader, item["targetJobs"]), {}, {}, item});
+  }
+}
+
+void read_v21_overrides(const FieldReader& reader, const Field& list, TrainJob* job) {
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field item = list.at(i);
+    if (!reader.is_object(item)) continue;
+    job->overrides.push_back(
+        {target_jobs(reader, item["targetJobs"]), {}, item["metadata"], item["spec"]});
+  }
+}
+
+void merge_metadata(const FieldReader& reader, const Field& metadata, TrainJob* job) {
+  if (!reader.is_object(metadata)) return;
+  job->jobset_labels.update(string_map(reader, metadata["labels"]));
+  job->jobset_annotations.update(string_map(reader, metadata["annotations"]));
+}
+
+void read_runtime_patches(const FieldReader& reader, const Field& list, TrainJob* job) {
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field template_field = list.at(i)["trainingRuntimeSpec"]["template"];
+    if (!reader.is_object(list.at(i))) continue;
+    merge_metadata(reader, template_field["metadata"], job);
+    Field jobs = template_field["spec"]["replicatedJobs"];
+    if (!reader.is_array(jobs)) continue;
+    for (size_t j = 0; j < jobs.value->size(); ++j) {
+      Field job_template = jobs.at(j)["template"];
+      Field pod_template = job_template["spec"]["template"];
+      job->overrides.push_back({{jobs.at(j)["name"]},
+                                job_template["metadata"],
+                                pod_template["metadata"],
+                                pod_template["spec"]});
+    }
+  }
+}
+
+void read_overrides(const FieldReader& reader, const Field& spec, TrainJob* job) {
+  const DialectInfo& info = dialect_info(job->dialect);
+  Field list = spec[info.overrides_field];
+  if (!reader.is_array(list)) return;
+  switch (job->dialect) {
+    case Dialect::kV2_0:
+      read_v20_overrides(reader, list, job);
+      break;
+    case Dialect::kV2_1:
+      read_v21_overrides(reader, list, job);
+      break;
+    default:
+      read_runtime_patches(reader, list, job);
+  }
+}
+
+bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job) {
+  if (!ref) {
+    reader.error(ref.path, "required: the runtime to compile against ({name: ..., kind: ...})");
+    return false;
+  }
+  if (!reader.is_object(ref)) return false;
+  job->runtime_name = ref["name"];
+  if (!reader.string(job->runtime_name)) {
+    if (!job->runtime_name) reader.error(job->runtime_name.path, "required: the runtime's name");
+    return false;
+  }
+  job->runtime_kind = reader.string(ref["kind"]).value_or(kClusterTrainingRuntime);
+  std::string group = reader.string(ref["apiGroup"]).value_or(kTrainerApiGroup);
+  bool known_kind = job->runtime_kind == kClusterTrainingRuntime ||
+                    job->runtime_kind == kTrainingRuntime;
+  if (group != kTrainerApiGroup || !known_kind) {
+    reader.error(ref.path, "unsupported runtime: " + job->runtime_kind + "." + group +
+                               " (expected ClusterTrainingRuntime or TrainingRuntime of "
+                               "trainer.kubeflow.org)");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<Dialect> forced,
+                                      const std::string& default_namespace) {
+  TrainJob job;
+  Field metadata = reader.root()["metadata"];
+  Field spec = reader.root()["spec"];
+  if (!reader.is_object(metadata) || !reader.is_object(spec)) {
+    if (!metadata) reader.error("metadata", "required: the TrainJob's name");
+    if (!spec) reader.error("spec", "required: at least spec.runtimeRef");
+    return std::nullopt;
+  }
+  std::optional<std::string> name = reader.string(metadata["name"]);
+  if (!name) {
+    if (!metadata["name"]) reader.error("metadata.name", "required: the TrainJob's name");
+    return std::nullopt;
+  }
+  job.name = *name;
+  job.name_space = reader.string(metadata["namespace"]).value_or(default_namespace);
+  std::optional<Dialect> dialect = detect_dialect(reader, spec, forced);
+  if (!dialect || !read_runtime_ref(reader, spec["runtimeRef"], &job)) return std::nullopt;
+  job.dialect = *dialect;
+  job.suspend = reader.boolean(spec["suspend"]).value_or(false);
+  job.trainer = spec["trainer"];
+  job.initializer = spec["initializer"];
+  job.active_deadline_seconds = spec["activeDeadlineSeconds"];
+  job.jobset_labels = string_map(reader, spec["labels"]);
+  job.jobset_annotations = string_map(reader, spec["annotations"]);
+  read_overrides(reader, spec, &job);
+  if (job.trainer && !reader.is_object(job.trainer)) job.trainer = {};
+  if (job.initializer && !reader.is_object(job.initializer)) job.initializer = {};
+  return job;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,89 @@
+#include "output/render_output.h"
+
+#include <cctype>
+#include <map>
+
+#include "output/yaml_writer.h"
+
+namespace trainjob {
+namespace {
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string format_yaml(const std::vector<const Json*>& objects) {
+  std::string out;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (i > 0) out += "---\n";
+    write_yaml(*objects[i], YamlStyle{}, &out);
+  }
+  return out;
+}
+
+std::string format_json(const std::vector<const Json*>& objects) {
+  Json list = {{"apiVersion", "v1"}, {"items", Json::array()}, {"kind", "List"}};
+  for (const Json* object : objects) list["items"].push_back(*object);
+  return list.dump(4) + "\n";
+}
+
+}  // namespace
+
+std::optional<OutputFormat> parse_output_format(std::string_view text) {
+  if (text == "yaml") return OutputFormat::kYaml;
+  if (text == "json") return OutputFormat::kJson;
+  return std::nullopt;
+}
+
+std::string format_objects(const std::vector<const Json*>& objects, OutputFormat format) {
+  return format == OutputFormat::kYaml ? format_yaml(objects) : format_json(objects);
+}
+
+std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units) {
+  std::vector<const Json*> out;
+  for (const RenderedUnit& unit : units) {
+    for (const Json& object : unit.objects) out.push_back(&object);
+  }
+  return out;
+}
+
+std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
+  const Document& source = *unit.source;
+  std::string name = unit.compiled ? source.name() : lower(source.kind()) + "-" + source.name();
+  std::string name_space = source.name_space();
+  if (!name_space.empty()) name = name_space + "." + name;
+  return name + (format == OutputFormat::kYaml ? ".yaml" : ".json");
+}
+
+bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
+                      OutputFormat format, const FileSystem& fs, Diagnostics* diagnostics) {
+  if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
+    diagnostics->error(dir, {}, "", "--output-dir: not a directory");
+    return false;
+  }
+  std::map<std::string, const RenderedUnit*> files;
+  for (const RenderedUnit& unit : units) {
+    auto [it, added] = files.emplace(output_file_name(unit, format), &unit);
+    if (!added) {
+      const Document& first = *it->second->source;
+      diagnostics->error(unit.source->file, unit.source->pos_of(""), "",
+                         "would be written to " + it->first + ", like the object from " +
+                             first.file + "; give them different names");
+    }
+  }
+  if (diagnostics->has_errors()) return false;
+  for (const auto& [name, unit] : files) {
+    std::vector<const Json*> objects;
+    for (const Json& object : unit->objects) objects.push_back(&object);
+    std::string error;
+    std::string path = dir + (dir.back() == '/' ? "" : "/") + name;
+    if (!fs.write_file_atomically(path, format_objects(objects, format), &error)) {
+      diagnostics->error(path, {}, "", "cannot write: " + error);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace trainjob

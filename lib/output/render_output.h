@@ -1,0 +1,35 @@
+// Printing rendered objects: a YAML stream, a JSON List, or one file per TrainJob.
+#ifndef TRAINJOB_OUTPUT_RENDER_OUTPUT_H_
+#define TRAINJOB_OUTPUT_RENDER_OUTPUT_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/file_system.h"
+#include "render/render_inputs.h"
+
+namespace trainjob {
+
+enum class OutputFormat { kYaml, kJson };
+std::optional<OutputFormat> parse_output_format(std::string_view text);
+
+/// YAML documents separated by `---`, or a `v1` `List` as `kubectl get -o json` prints one.
+std::string format_objects(const std::vector<const Json*>& objects, OutputFormat format);
+/// Every object of every unit, in order.
+std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units);
+
+/// The file a unit goes to under --output-dir: `<name>.yaml` for a TrainJob,
+/// `<kind>-<name>.yaml` for anything else, prefixed by `<namespace>.` when namespaced.
+std::string output_file_name(const RenderedUnit& unit, OutputFormat format);
+
+/// Writes one file per unit. Checks every name first and writes each file atomically;
+/// units that share a file name are an error before anything is written.
+bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
+                      OutputFormat format, const FileSystem& fs, Diagnostics* diagnostics);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_OUTPUT_RENDER_OUTPUT_H_

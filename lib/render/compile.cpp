@@ -1,0 +1,112 @@
+#include "render/compile.h"
+
+#include <algorithm>
+
+#include "model/trainjob.h"
+#include "render/emit.h"
+#include "render/initializers.h"
+#include "render/ml_policy.h"
+#include "render/names.h"
+#include "render/overrides.h"
+#include "render/pod_group.h"
+#include "render/runtime_template.h"
+#include "render/trainer.h"
+
+namespace trainjob {
+namespace {
+
+const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
+                            const RuntimeRegistry& runtimes) {
+  const Runtime* runtime = runtimes.find(job.runtime_kind, *job.runtime_name.value, job.name_space);
+  if (runtime != nullptr) return runtime;
+  std::string where = job.runtime_kind == kTrainingRuntime
+                          ? " in namespace \"" + (job.name_space.empty() ? std::string("(default)")
+                                                                         : job.name_space) + "\""
+                          : "";
+  tj.error(job.runtime_name.path, job.runtime_kind + " \"" +
+                                      job.runtime_name.value->get<std::string>() + "\" not found" +
+                                      where + "; looked in " + runtimes.searched_places());
+  return nullptr;
+}
+
+bool check_trainjob_name(const FieldReader& tj, const TrainJob& job) {
+  if (is_dns1035_label(job.name)) return true;
+  tj.error("metadata.name", "expected an RFC 1035 label (at most 63 lower-case letters, digits "
+                            "and '-', starting with a letter and ending with a letter or "
+                            "digit), found \"" + job.name + "\"");
+  return false;
+}
+
+bool check_name_budget(const CompileState& state, const Runtime& runtime) {
+  std::vector<JobNameShape> shapes;
+  for (const ReplicatedJob& job : state.jobs) shapes.push_back({job.name, job.replicas, job.count});
+  std::optional<NameBudgetProblem> problem = check_name_budget(state.job.name, shapes);
+  if (!problem) return true;
+  state.trainjob.error(
+      "metadata.name",
+      "name \"" + state.job.name + "\" is too long for runtime \"" + runtime.document->name() +
+          "\": pod names such as \"" + problem->longest_name + "\" would have " +
+          std::to_string(problem->longest_name.size()) + " characters, " +
+          std::to_string(problem->over_by) + " over the limit of 63; use at most " +
+          std::to_string(problem->max_trainjob_name) + " characters");
+  return false;
+}
+
+void warn_without_trainer(const CompileState& state, const TrainerSettings& trainer) {
+  if (trainer.present || !state.ml_policy["torch"]) return;
+  state.trainjob.warning("spec", "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
+                                 "no port 29500 are injected, so torchrun gets no rendezvous "
+                                 "settings; add `trainer: {}` to get them");
+}
+
+bool compile_steps(CompileState* state, const Runtime& runtime) {
+  TrainerSettings trainer;
+  std::string num_proc;
+  bool ok = read_runtime_template(state);
+  ok = ok && apply_overrides(state);
+  ok = read_trainer(*state, &trainer) && ok;
+  ok = ok && size_jobs(state, trainer, &num_proc);
+  ok = ok && apply_initializers(state);
+  ok = ok && apply_pod_group_policy(state);
+  ok = ok && check_name_budget(*state, runtime);
+  if (!ok) return false;
+  apply_trainer(state, trainer);
+  inject_policy_env(state, trainer, num_proc);
+  warn_without_trainer(*state, trainer);
+  return true;
+}
+
+}  // namespace
+
+Json sorted_copy(const Json& value) {
+  if (value.is_array()) {
+    Json out = Json::array();
+    for (const Json& item : value) out.push_back(sorted_copy(item));
+    return out;
+  }
+  if (!value.is_object()) return value;
+  std::vector<const std::string*> keys;
+  for (const auto& entry : value.items()) keys.push_back(&entry.key());
+  std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) { return *a < *b; });
+  Json out = Json::object();
+  for (const std::string* key : keys) out[*key] = sorted_copy(value[*key]);
+  return out;
+}
+
+std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegistry& runtimes,
+                                   const CompileOptions& options, Diagnostics* diagnostics) {
+  FieldReader tj(document, diagnostics);
+  int errors_before = diagnostics->error_count();
+  std::optional<TrainJob> job = read_trainjob(tj, options.dialect, options.default_namespace);
+  if (!job || !check_trainjob_name(tj, *job)) return {};
+  const Runtime* runtime = find_runtime(tj, *job, runtimes);
+  if (runtime == nullptr) return {};
+  FieldReader rt(*runtime->document, diagnostics);
+  CompileState state{*job, tj, rt, dialect_info(job->dialect)};
+  if (!compile_steps(&state, *runtime) || diagnostics->error_count() > errors_before) return {};
+  std::vector<Json> objects = emit_objects(&state);
+  for (Json& object : objects) object = sorted_copy(object);
+  return objects;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,31 @@
+// TrainJob + runtime -> the objects that run it: headless Service, PodGroup, Jobs.
+#ifndef TRAINJOB_RENDER_COMPILE_H_
+#define TRAINJOB_RENDER_COMPILE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "model/dialect.h"
+#include "model/runtime_registry.h"
+
+namespace trainjob {
+
+struct CompileOptions {
+  std::optional<Dialect> dialect;  ///< `--trainer-version`; detected from the fields if unset
+  std::string default_namespace;   ///< for TrainJobs without metadata.namespace
+};
+
+/// Compiles one TrainJob document. Returns the objects in the order they should be
+/// applied, with keys sorted, or nothing when there were errors (in `diagnostics`).
+std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
+                                   const CompileOptions& options, Diagnostics* diagnostics);
+
+/// A copy of `value` with the keys of every mapping sorted, as kubectl prints objects.
+Json sorted_copy(const Json& value);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_COMPILE_H_

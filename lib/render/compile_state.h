@@ -1,0 +1,57 @@
+// What the compile steps share while one TrainJob is turned into objects.
+#ifndef TRAINJOB_RENDER_COMPILE_STATE_H_
+#define TRAINJOB_RENDER_COMPILE_STATE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "load/json.h"
+#include "model/dialect.h"
+#include "model/field.h"
+#include "model/trainjob.h"
+
+namespace trainjob {
+
+/// One `spec.template.spec.replicatedJobs[i]` of the runtime, being turned into Jobs.
+struct ReplicatedJob {
+  std::string name;
+  std::string ancestor;  ///< value of trainer.kubeflow.org/trainjob-ancestor-step, or empty
+  std::string group = "default";
+  int64_t replicas = 1;  ///< Jobs made from it
+  int64_t count = 1;     ///< pods of each Job: parallelism = completions
+  Json job_template;     ///< the runtime's `template` ({metadata, spec}), patched as we go
+  Json depends_on;       ///< JobSet dependsOn, or null
+  std::string path;      ///< its field path in the runtime, for messages
+
+  Json& pod_template() { return job_template["spec"]["template"]; }
+  Json& pod_spec() { return pod_template()["spec"]; }
+};
+
+struct CompileState {
+  CompileState(const TrainJob& trainjob_spec, const FieldReader& trainjob_reader,
+               const FieldReader& runtime_reader, const DialectInfo& dialect_info)
+      : job(trainjob_spec), trainjob(trainjob_reader), runtime(runtime_reader),
+        dialect(dialect_info) {}
+
+  const TrainJob& job;
+  const FieldReader& trainjob;  ///< reports into the TrainJob's file
+  const FieldReader& runtime;   ///< reports into the runtime's file
+  const DialectInfo& dialect;
+  Field ml_policy;          ///< runtime spec.mlPolicy
+  Field pod_group_policy;   ///< runtime spec.podGroupPolicy
+  Json jobset_spec;         ///< runtime spec.template.spec, less replicatedJobs
+  std::vector<ReplicatedJob> jobs;
+  Json pod_labels = Json::object();       ///< added to every pod template (scheduler plugins)
+  Json pod_annotations = Json::object();
+  std::vector<Json> extra_objects;        ///< PodGroups and the like, emitted before the Jobs
+
+  /// The first job labelled as the trainer ancestor, as upstream picks it.
+  ReplicatedJob* trainer_job();
+  ReplicatedJob* find_job(std::string_view name);
+  ReplicatedJob* find_ancestor(std::string_view ancestor);
+};
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_COMPILE_STATE_H_

@@ -1,0 +1,156 @@
+#include "render/emit.h"
+
+#include <map>
+
+#include "render/jobset_labels.h"
+#include "render/pod_edit.h"
+
+namespace trainjob {
+namespace {
+
+/// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
+constexpr const char* kJobSetOnlyFields[] = {"successPolicy", "failurePolicy", "startupPolicy",
+                                             "ttlSecondsAfterFinished", "volumeClaimPolicies",
+                                             "coordinator"};
+
+struct Network {
+  std::string subdomain;
+  bool dns_hostnames = true;
+  bool publish_not_ready = true;
+};
+
+Network read_network(const CompileState& state) {
+  Network network{state.job.name};
+  auto it = state.jobset_spec.find("network");
+  if (it == state.jobset_spec.end() || !it->is_object()) return network;
+  network.subdomain = it->value("subdomain", network.subdomain);
+  network.dns_hostnames = it->value("enableDNSHostnames", true);
+  network.publish_not_ready = it->value("publishNotReadyAddresses", true);
+  return network;
+}
+
+Json object_metadata(const CompileState& state, const std::string& name) {
+  Json metadata = {{"name", name}};
+  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  return metadata;
+}
+
+Json headless_service(const CompileState& state, const Network& network) {
+  Json metadata = object_metadata(state, network.subdomain);
+  // No JobSet object exists, so the Service carries the TrainJob's own labels and annotations.
+  merge_string_map(&metadata, "labels", state.job.jobset_labels);
+  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "annotations", state.job.jobset_annotations);
+  Json spec = {{"clusterIP", "None"},
+               {"publishNotReadyAddresses", network.publish_not_ready},
+               {"selector", {{kJobSetNameLabel, state.job.name}}}};
+  return Json{{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", metadata}, {"spec", spec}};
+}
+
+/// Placement of every Job: indexes over all replicated jobs and within each group.
+std::vector<JobPlacement> place_jobs(const CompileState& state) {
+  int64_t global_replicas = 0;
+  std::map<std::string, int64_t> group_replicas;
+  for (const ReplicatedJob& job : state.jobs) {
+    global_replicas += job.replicas;
+    group_replicas[job.group] += job.replicas;
+  }
+  std::vector<JobPlacement> out;
+  std::map<std::string, int64_t> group_seen;
+  int64_t global_index = 0;
+  for (const ReplicatedJob& job : state.jobs) {
+    for (int64_t i = 0; i < job.replicas; ++i) {
+      JobPlacement p;
+      p.trainjob = state.job.name;
+      p.name_space = state.job.name_space;
+      p.replicated_job = job.name;
+      p.job_name = state.job.name + "-" + job.name + "-" + std::to_string(i);
+      p.replicated_job_replicas = job.replicas;
+      p.global_replicas = global_replicas;
+      p.job_index = i;
+      p.job_global_index = global_index++;
+      p.group = job.group;
+      p.group_replicas = group_replicas[job.group];
+      p.job_group_index = group_seen[job.group]++;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+void label_pod_template(const CompileState& state, const Json& keys, const Network& network,
+                        Json* pod_template) {
+  Json& metadata = (*pod_template)["metadata"];
+  merge_string_map(&metadata, "labels", state.pod_labels);
+  merge_string_map(&metadata, "labels", keys);
+  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "annotations", state.pod_annotations);
+  merge_string_map(&metadata, "annotations", keys);
+  Json& spec = (*pod_template)["spec"];
+  if (network.dns_hostnames) spec["subdomain"] = network.subdomain;
+  if (!spec.contains("restartPolicy") || spec["restartPolicy"] == "") {
+    spec["restartPolicy"] = "OnFailure";
+  }
+}
+
+Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPlacement& placement,
+              const Network& network) {
+  Json keys = jobset_keys(placement);
+  Json metadata = object_metadata(state, placement.job_name);
+  auto template_metadata = rjob.job_template.find("metadata");
+  if (template_metadata != rjob.job_template.end() && template_metadata->is_object()) {
+    merge_string_map(&metadata, "labels", template_metadata->value("labels", Json::object()));
+    merge_string_map(&metadata, "annotations",
+                     template_metadata->value("annotations", Json::object()));
+  }
+  merge_string_map(&metadata, "labels", keys);
+  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "annotations", keys);
+  Json spec = rjob.job_template["spec"];
+  if (!spec.contains("completionMode")) spec["completionMode"] = "Indexed";
+  spec["parallelism"] = rjob.count;
+  spec["completions"] = rjob.count;
+  spec["suspend"] = state.job.suspend;
+  if (state.job.active_deadline_seconds) {
+    spec["activeDeadlineSeconds"] = *state.job.active_deadline_seconds.value;
+  }
+  label_pod_template(state, keys, network, &spec["template"]);
+  return Json{{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", spec}};
+}
+
+void warn_jobset_only(const CompileState& state, const ReplicatedJob* job) {
+  for (const char* field : kJobSetOnlyFields) {
+    if (state.jobset_spec.contains(field)) {
+      state.runtime.warning("spec.template.spec." + std::string(field),
+                            "JobSet " + std::string(field) + " has no plain-Job equivalent and "
+                            "is not applied");
+    }
+  }
+  if (job != nullptr) {
+    state.runtime.warning(job->path + ".dependsOn",
+                          "plain Jobs start together: \"" + job->name + "\" does not wait for "
+                          "the jobs it depends on");
+  }
+}
+
+}  // namespace
+
+std::vector<Json> emit_objects(CompileState* state) {
+  Network network = read_network(*state);
+  std::vector<Json> objects;
+  if (network.dns_hostnames) objects.push_back(headless_service(*state, network));
+  for (Json& extra : state->extra_objects) objects.push_back(std::move(extra));
+  std::vector<JobPlacement> placements = place_jobs(*state);
+  size_t next = 0;
+  const ReplicatedJob* waiting = nullptr;
+  for (const ReplicatedJob& rjob : state->jobs) {
+    if (!rjob.depends_on.is_null() && waiting == nullptr) waiting = &rjob;
+    for (int64_t i = 0; i < rjob.replicas; ++i) {
+      objects.push_back(make_job(*state, rjob, placements[next++], network));
+    }
+  }
+  warn_jobset_only(*state, waiting);
+  return objects;
+}
+
+}  // namespace trainjob

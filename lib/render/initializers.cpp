@@ -1,0 +1,71 @@
+#include "render/initializers.h"
+
+#include "render/pod_edit.h"
+#include "render/trainer.h"
+
+namespace trainjob {
+namespace {
+
+struct InitializerKind {
+  const char* field;     ///< under spec.initializer
+  const char* ancestor;  ///< job label value and container name
+};
+constexpr InitializerKind kInitializers[] = {{"dataset", "dataset-initializer"},
+                                             {"model", "model-initializer"}};
+
+bool check_initializer(const FieldReader& tj, const Field& config) {
+  if (!tj.is_object(config)) return false;
+  bool ok = !config["storageUri"] || tj.string(config["storageUri"]);
+  ok = check_env_list(tj, config["env"]) && ok;
+  Field secret = config["secretRef"];
+  if (secret && (!tj.is_object(secret) || !tj.string(secret["name"]))) {
+    if (secret.value->is_object() && !secret["name"]) {
+      tj.error(secret["name"].path, "required: the Secret's name");
+    }
+    ok = false;
+  }
+  return ok;
+}
+
+void configure(const Field& config, Json* container) {
+  const Json& value = *config.value;
+  if (value.contains("storageUri") && value["storageUri"].is_string()) {
+    upsert_env_value(container, "STORAGE_URI", value["storageUri"].get<std::string>());
+  }
+  if (value.contains("env") && value["env"].is_array()) {
+    for (const Json& var : value["env"]) upsert_env(container, var);
+  }
+  if (value.contains("secretRef") && value["secretRef"].is_object()) {
+    Json& env_from = (*container)["envFrom"];
+    if (!env_from.is_array()) env_from = Json::array();
+    env_from.push_back(Json{{"secretRef", {{"name", value["secretRef"]["name"]}}}});
+  }
+}
+
+}  // namespace
+
+bool apply_initializers(CompileState* state) {
+  const FieldReader& tj = state->trainjob;
+  bool ok = true;
+  for (const InitializerKind& kind : kInitializers) {
+    Field config = state->job.initializer[kind.field];
+    if (!config) continue;
+    if (!check_initializer(tj, config)) {
+      ok = false;
+      continue;
+    }
+    ReplicatedJob* job = state->find_ancestor(kind.ancestor);
+    Json* container = job != nullptr ? find_container(&job->pod_spec(), kind.ancestor) : nullptr;
+    if (container == nullptr) {
+      tj.error(config.path, std::string("the runtime has no ") + kind.ancestor +
+                                " job (a replicated job labelled " + kind.ancestor +
+                                " ancestor with a container of that name) to configure");
+      ok = false;
+      continue;
+    }
+    configure(config, container);
+  }
+  return ok;
+}
+
+}  // namespace trainjob

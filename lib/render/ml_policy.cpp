@@ -1,0 +1,135 @@
+#include "render/ml_policy.h"
+
+#include <algorithm>
+
+#include "render/jobset_labels.h"
+#include "render/num_proc.h"
+#include "render/pod_edit.h"
+
+namespace trainjob {
+
+const char* const kTorchReservedEnv[5] = {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK",
+                                          "PET_MASTER_ADDR", "PET_MASTER_PORT"};
+
+namespace {
+
+constexpr int kTorchMasterPort = 29500;
+/// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
+constexpr const char* kUnsupportedPolicies[] = {"mpi", "jax", "xgboost", "flux"};
+
+bool check_policy(const CompileState& state) {
+  const FieldReader& rt = state.runtime;
+  Field policy = state.ml_policy;
+  if (!policy) return true;
+  if (!rt.is_object(policy)) return false;
+  for (const char* name : kUnsupportedPolicies) {
+    if (policy[name]) {
+      rt.error(policy[name].path, std::string("the ") + name +
+                                      " policy is not supported by kubectl-trainjob yet "
+                                      "(supported: torch, or no policy)");
+      return false;
+    }
+  }
+  if (policy["numNodes"] && policy["torch"]["elasticPolicy"]) {
+    rt.error(policy["numNodes"].path, "numNodes must not be set together with torch.elasticPolicy");
+    return false;
+  }
+  return !policy["numNodes"] || rt.integer(policy["numNodes"]);
+}
+
+bool check_reserved_env(const CompileState& state) {
+  Field env = state.job.trainer["env"];
+  if (!env || !env.value->is_array()) return true;
+  bool ok = true;
+  for (size_t i = 0; i < env.value->size(); ++i) {
+    const Json& name = (*env.value)[i].value("name", Json());
+    for (const char* reserved : kTorchReservedEnv) {
+      if (name == reserved) {
+        state.trainjob.error(env.at(i)["name"].path,
+                             std::string(reserved) + " is set by the torch policy and cannot be "
+                                                     "overridden in spec.trainer.env");
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+const Json& runtime_node_resources(CompileState* state) {
+  static const Json kNone;
+  ReplicatedJob* job = state->find_job("node");
+  if (job == nullptr) job = state->trainer_job();
+  if (job == nullptr) return kNone;
+  const Json* node = find_container(job->pod_spec(), "node");
+  if (node == nullptr || !node->contains("resources")) return kNone;
+  return (*node)["resources"];
+}
+
+std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& trainer) {
+  Json num_proc = trainer.num_proc_per_node;
+  if (num_proc.is_null()) {
+    Field runtime_value = state->ml_policy["torch"]["numProcPerNode"];
+    num_proc = runtime_value ? *runtime_value.value : Json("auto");
+  }
+  const Json& resources =
+      trainer.resources.is_object() ? trainer.resources : runtime_node_resources(state);
+  return resolve_num_proc_per_node(num_proc, resources);
+}
+
+void size_from_template(CompileState* state) {
+  int64_t policy_nodes = 1;
+  if (state->ml_policy && state->ml_policy["numNodes"]) {
+    policy_nodes = state->ml_policy["numNodes"].value->get<int64_t>();
+  }
+  for (ReplicatedJob& job : state->jobs) {
+    const Json& spec = job.job_template["spec"];
+    auto parallelism = spec.find("parallelism");
+    job.count = parallelism != spec.end() && parallelism->is_number_integer()
+                    ? parallelism->get<int64_t>()
+                    : 1;
+    if (job.ancestor == "trainer" && state->ml_policy) job.count = policy_nodes;
+    job.count = std::max<int64_t>(job.count, 1);
+  }
+}
+
+}  // namespace
+
+bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc) {
+  if (!check_policy(*state)) return false;
+  bool torch = static_cast<bool>(state->ml_policy["torch"]);
+  if (torch && !check_reserved_env(*state)) return false;
+  size_from_template(state);
+  ReplicatedJob* trainer_job = state->trainer_job();
+  if (trainer.present && trainer_job == nullptr) {
+    state->trainjob.error(state->job.trainer.path,
+                          "the runtime has no replicated job labelled " +
+                              std::string(kAncestorLabel) + ": trainer, so spec.trainer has "
+                              "nothing to apply to");
+    return false;
+  }
+  if (trainer.num_nodes && trainer_job != nullptr) trainer_job->count = *trainer.num_nodes;
+  if (torch) *num_proc = resolve_torch_num_proc(state, trainer);
+  return true;
+}
+
+void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
+                       const std::string& num_proc) {
+  // Upstream injects the torch variables only when the TrainJob has a trainer section.
+  ReplicatedJob* job = state->trainer_job();
+  if (num_proc.empty() || !trainer.present || job == nullptr) return;
+  Json* node = find_container(&job->pod_spec(), "node");
+  if (node == nullptr) return;
+  const std::string& name = state->job.name;
+  upsert_env_value(node, "PET_NNODES", std::to_string(job->count));
+  upsert_env_value(node, "PET_NPROC_PER_NODE", num_proc);
+  upsert_env(node, Json{{"name", "PET_NODE_RANK"},
+                        {"valueFrom",
+                         {{"fieldRef",
+                           {{"fieldPath", std::string("metadata.annotations['") +
+                                              kCompletionIndexAnnotation + "']"}}}}}});
+  upsert_env_value(node, "PET_MASTER_ADDR", name + "-node-0-0." + name);
+  upsert_env_value(node, "PET_MASTER_PORT", std::to_string(kTorchMasterPort));
+  upsert_port(node, Json{{"containerPort", kTorchMasterPort}});
+}
+
+}  // namespace trainjob

@@ -1,0 +1,23 @@
+// The runtime's mlPolicy: how many pods each job gets and what env the trainer sees.
+#ifndef TRAINJOB_RENDER_ML_POLICY_H_
+#define TRAINJOB_RENDER_ML_POLICY_H_
+
+#include "render/compile_state.h"
+#include "render/trainer.h"
+
+namespace trainjob {
+
+/// Names of the variables the torch policy injects; spec.trainer.env may not set them.
+extern const char* const kTorchReservedEnv[5];
+
+/// The policy's part before spec.trainer is applied: checks the policy and the trainer
+/// against it, and sizes every job. Returns the resolved PET_NPROC_PER_NODE via *num_proc
+/// (empty unless the torch policy applies). False on any error.
+bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc);
+/// The policy's part after spec.trainer is applied: PET_* env and port 29500 (torch).
+void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
+                       const std::string& num_proc);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_ML_POLICY_H_

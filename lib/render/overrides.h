@@ -1,0 +1,18 @@
+// podSpecOverrides / podTemplateOverrides / runtimePatches: checked against the runtime
+// as the Trainer's admission webhook does, then merged into the pod templates.
+#ifndef TRAINJOB_RENDER_OVERRIDES_H_
+#define TRAINJOB_RENDER_OVERRIDES_H_
+
+#include "render/compile_state.h"
+
+namespace trainjob {
+
+/// Applies state->job.overrides in order (a later override wins). False on any error.
+bool apply_overrides(CompileState* state);
+
+/// The containers whose env only the Trainer itself may set.
+bool is_reserved_container(std::string_view name);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_OVERRIDES_H_

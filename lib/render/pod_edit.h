@@ -1,0 +1,30 @@
+// Small edits of pod templates with the Trainer's upsert semantics: an item with the
+// same key is replaced where it stands, otherwise the item is appended.
+#ifndef TRAINJOB_RENDER_POD_EDIT_H_
+#define TRAINJOB_RENDER_POD_EDIT_H_
+
+#include <string>
+#include <string_view>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+/// The container named `name` in `pod_spec.containers`, or null.
+Json* find_container(Json* pod_spec, std::string_view name);
+const Json* find_container(const Json& pod_spec, std::string_view name);
+/// True when `containers` or `initContainers` of the pod spec has `name`.
+bool has_container(const Json& pod_spec, std::string_view list, std::string_view name);
+
+/// Replaces the item of `(*object)[list]` whose `key` equals `item[key]`, or appends it.
+void upsert_by_key(Json* object, std::string_view list, const Json& item, std::string_view key);
+void upsert_env(Json* container, const Json& env_var);
+void upsert_env_value(Json* container, const std::string& name, const std::string& value);
+/// Ports match by number or by name, as the Trainer's port upsert does.
+void upsert_port(Json* container, const Json& port);
+/// Adds each key of `values` to the string map `(*object)[field]`.
+void merge_string_map(Json* object, std::string_view field, const Json& values);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_POD_EDIT_H_

@@ -1,0 +1,134 @@
+#include "render/pod_group.h"
+
+#include <map>
+
+#include "model/quantity.h"
+#include "render/jobset_labels.h"
+
+namespace trainjob {
+namespace {
+
+using Requests = std::map<std::string, Quantity>;
+
+Requests container_requests(const Json& container) {
+  Requests out;
+  const Json* requests = nullptr;
+  auto resources = container.find("resources");
+  if (resources != container.end() && resources->is_object()) {
+    auto it = resources->find("requests");
+    if (it != resources->end() && it->is_object()) requests = &*it;
+  }
+  if (requests == nullptr) return out;
+  for (const auto& entry : requests->items()) {
+    const Json& value = entry.value();
+    std::optional<Quantity> quantity =
+        parse_quantity(value.is_string() ? value.get<std::string>() : value.dump(), nullptr);
+    if (quantity) out[entry.key()] = *quantity;
+  }
+  return out;
+}
+
+Requests sum_containers(const Json& pod_spec, const char* list, bool take_max) {
+  Requests total;
+  auto containers = pod_spec.find(list);
+  if (containers == pod_spec.end() || !containers->is_array()) return total;
+  for (const Json& container : *containers) {
+    for (const auto& [name, quantity] : container_requests(container)) {
+      Quantity& slot = total[name];
+      if (!take_max) {
+        slot = quantity_add(slot, quantity);
+      } else if (quantity.nanos > slot.nanos) {
+        slot = quantity;
+      }
+    }
+  }
+  return total;
+}
+
+Json to_json(const Requests& requests) {
+  Json out = Json::object();
+  for (const auto& [name, quantity] : requests) out[name] = format_quantity(quantity);
+  return out;
+}
+
+Requests requests_of(const Json& pod_spec) {
+  Requests total = sum_containers(pod_spec, "containers", false);
+  for (const auto& [name, quantity] : sum_containers(pod_spec, "initContainers", true)) {
+    if (quantity.nanos > total[name].nanos) total[name] = quantity;
+  }
+  return total;
+}
+
+/// minMember and minResources over every pod of every job.
+void gang_size(CompileState* state, int64_t* members, Json* resources) {
+  Requests total;
+  *members = 0;
+  for (ReplicatedJob& job : state->jobs) {
+    *members += job.count;
+    for (const auto& [name, quantity] : requests_of(job.pod_spec())) {
+      total[name] = quantity_add(total[name], quantity_scale(quantity, job.count));
+    }
+  }
+  *resources = to_json(total);
+}
+
+Json pod_group_object(const CompileState& state, const char* api_version) {
+  Json metadata = {{"name", state.job.name}, {"labels", ownership_labels(state.job.name)}};
+  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  return Json{{"apiVersion", api_version}, {"kind", "PodGroup"}, {"metadata", metadata}};
+}
+
+void coscheduling(CompileState* state, const Field& policy, int64_t members, Json resources) {
+  state->pod_labels["scheduling.x-k8s.io/pod-group"] = state->job.name;
+  Json group = pod_group_object(*state, "scheduling.x-k8s.io/v1alpha1");
+  group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
+  group["spec"]["scheduleTimeoutSeconds"] =
+      state->runtime.integer(policy["scheduleTimeoutSeconds"]).value_or(60);
+  state->extra_objects.push_back(std::move(group));
+}
+
+void volcano(CompileState* state, const Field& policy, int64_t members, Json resources) {
+  state->pod_annotations["scheduling.k8s.io/group-name"] = state->job.name;
+  Json group = pod_group_object(*state, "scheduling.volcano.sh/v1beta1");
+  group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
+  const Json& annotations = state->job.jobset_annotations;
+  if (annotations.contains("scheduling.volcano.sh/queue-name")) {
+    group["spec"]["queue"] = annotations["scheduling.volcano.sh/queue-name"];
+  }
+  for (ReplicatedJob& job : state->jobs) {
+    const Json& spec = job.pod_spec();
+    if (spec.contains("priorityClassName")) {
+      group["spec"]["priorityClassName"] = spec["priorityClassName"];
+    }
+  }
+  if (policy["networkTopology"]) group["spec"]["networkTopology"] = *policy["networkTopology"].value;
+  state->extra_objects.push_back(std::move(group));
+}
+
+}  // namespace
+
+Json pod_requests(const Json& pod_spec) { return to_json(requests_of(pod_spec)); }
+
+bool apply_pod_group_policy(CompileState* state) {
+  Field policy = state->pod_group_policy;
+  if (!policy) return true;
+  if (!state->runtime.is_object(policy)) return false;
+  int64_t members = 0;
+  Json resources;
+  gang_size(state, &members, &resources);
+  if (policy["coscheduling"]) {
+    coscheduling(state, policy["coscheduling"], members, std::move(resources));
+  } else if (policy["volcano"]) {
+    const Json& annotations = state->job.jobset_annotations;
+    auto queue = annotations.find("scheduling.volcano.sh/queue-name");
+    if (queue != annotations.end() && *queue == "") {
+      state->trainjob.error("spec", "the annotation scheduling.volcano.sh/queue-name must name "
+                                    "a Volcano queue, found an empty string");
+      return false;
+    }
+    volcano(state, policy["volcano"], members, std::move(resources));
+  }
+  return true;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,20 @@
+// podGroupPolicy: gang scheduling with the coscheduling plugin or Volcano.
+#ifndef TRAINJOB_RENDER_POD_GROUP_H_
+#define TRAINJOB_RENDER_POD_GROUP_H_
+
+#include "render/compile_state.h"
+
+namespace trainjob {
+
+/// Labels or annotates every pod template and adds the PodGroup object. False on error.
+/// Must run after the jobs are sized and before spec.trainer changes resources: upstream
+/// sums the runtime's requests, not resourcesPerNode.
+bool apply_pod_group_policy(CompileState* state);
+
+/// Requests of one pod as the scheduler counts them: the sum over containers, or the
+/// largest init container when that is more, per resource.
+Json pod_requests(const Json& pod_spec);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_POD_GROUP_H_

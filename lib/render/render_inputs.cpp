@@ -1,0 +1,69 @@
+#include "render/render_inputs.h"
+
+#include "embed/embedded.h"
+#include "load/yaml_loader.h"
+
+namespace trainjob {
+namespace {
+
+void add_directory_runtimes(const std::string& dir, const FileSystem& fs,
+                            RuntimeRegistry* registry, Diagnostics* diagnostics) {
+  if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
+    diagnostics->error(dir, {}, "", "--runtimes: not a directory");
+    return;
+  }
+  InputOptions options{{dir}, false};
+  std::vector<Document> documents =
+      load_inputs(options, fs, [] { return std::string(); }, diagnostics);
+  registry->add_layer("--runtimes " + dir, documents);
+}
+
+bool check_object(const Document& document, Diagnostics* diagnostics) {
+  if (!document.api_version().empty() && !document.kind().empty()) return true;
+  diagnostics->error(document.file, document.pos_of(""), "",
+                     "expected a Kubernetes object with apiVersion and kind");
+  return false;
+}
+
+}  // namespace
+
+void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) {
+  std::vector<Document> documents;
+  for (const EmbeddedFile& file : embedded_runtimes()) {
+    std::string name = "<embedded>/" + std::string(file.path);
+    for (Document& document : load_documents(name, file.contents, diagnostics)) {
+      documents.push_back(std::move(document));
+    }
+  }
+  registry->add_layer("the embedded runtimes", documents);
+}
+
+RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
+                           const StdinReader& read_stdin, Diagnostics* diagnostics) {
+  RenderResult result;
+  result.documents = load_inputs(request.inputs, fs, read_stdin, diagnostics);
+  if (diagnostics->has_errors()) return result;
+  if (result.documents.empty()) {
+    diagnostics->error("", {}, "", "no objects found in the inputs");
+    return result;
+  }
+  RuntimeRegistry registry;
+  registry.add_layer("the inputs", result.documents);
+  if (!request.runtimes_dir.empty()) {
+    add_directory_runtimes(request.runtimes_dir, fs, &registry, diagnostics);
+  }
+  add_embedded_runtimes(&registry, diagnostics);
+  for (const Document& document : result.documents) {
+    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
+    RenderedUnit unit{&document, is_trainjob_document(document), {}};
+    if (unit.compiled) {
+      unit.objects = compile_trainjob(document, registry, request.compile, diagnostics);
+    } else {
+      unit.objects.push_back(document.value);
+    }
+    result.units.push_back(std::move(unit));
+  }
+  return result;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,44 @@
+// The whole of `render`: inputs in, one unit of output per input document out.
+#ifndef TRAINJOB_RENDER_RENDER_INPUTS_H_
+#define TRAINJOB_RENDER_RENDER_INPUTS_H_
+
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/file_system.h"
+#include "load/inputs.h"
+#include "model/runtime_registry.h"
+#include "render/compile.h"
+
+namespace trainjob {
+
+struct RenderRequest {
+  InputOptions inputs;
+  std::string runtimes_dir;  ///< `--runtimes DIR`, searched after the inputs
+  CompileOptions compile;
+};
+
+/// What one input document became: a TrainJob's objects, or the document itself.
+struct RenderedUnit {
+  const Document* source = nullptr;
+  bool compiled = false;  ///< a TrainJob (objects sorted) rather than a pass-through
+  std::vector<Json> objects;
+};
+
+struct RenderResult {
+  std::vector<Document> documents;  ///< owns what the units point at
+  std::vector<RenderedUnit> units;  ///< in input order; runtimes are left out
+};
+
+/// Adds the runtimes embedded in the binary as the last search layer.
+void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics);
+
+/// Loads, resolves and compiles. The result is only meaningful when `diagnostics`
+/// holds no errors afterwards.
+RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
+                           const StdinReader& read_stdin, Diagnostics* diagnostics);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_RENDER_INPUTS_H_

@@ -1,0 +1,122 @@
+#include "render/runtime_template.h"
+
+#include <set>
+
+#include "render/jobset_labels.h"
+#include "render/names.h"
+#include "render/pod_edit.h"
+
+namespace trainjob {
+namespace {
+
+/// Ancestor jobs must hold exactly one Job and the container named like the step.
+constexpr const char* kAncestors[] = {"trainer", "dataset-initializer", "model-initializer"};
+
+std::string required_container(const std::string& ancestor) {
+  return ancestor == "trainer" ? "node" : ancestor;
+}
+
+bool is_known_ancestor(const std::string& ancestor) {
+  for (const char* known : kAncestors) {
+    if (ancestor == known) return true;
+  }
+  return false;
+}
+
+bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
+  job->replicas = rt.integer(item["replicas"]).value_or(1);
+  job->count = rt.integer(item["template"]["spec"]["parallelism"]).value_or(1);
+  job->group = rt.string(item["groupName"]).value_or("default");
+  if (job->replicas < 1) {
+    rt.error(item["replicas"].path, "expected an integer ≥ 1, found " + std::to_string(job->replicas));
+    return false;
+  }
+  return true;
+}
+
+bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJob& job) {
+  if (!is_known_ancestor(job.ancestor)) return true;
+  bool ok = true;
+  if (job.replicas != 1) {
+    rt.error(item["replicas"].path, "a job labelled " + job.ancestor +
+                                        " ancestor must have replicas 1, found " +
+                                        std::to_string(job.replicas));
+    ok = false;
+  }
+  const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
+  if (!has_container(pod_spec, "containers", required_container(job.ancestor))) {
+    rt.error(item["template"]["spec"]["template"]["spec"]["containers"].path,
+             "a job labelled " + job.ancestor + " ancestor must have a container named \"" +
+                 required_container(job.ancestor) + "\"");
+    ok = false;
+  }
+  return ok;
+}
+
+bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* names,
+              ReplicatedJob* job) {
+  if (!rt.is_object(item)) return false;
+  std::optional<std::string> name = rt.string(item["name"]);
+  if (!name) {
+    if (!item["name"]) rt.error(item["name"].path, "required: the replicated job's name");
+    return false;
+  }
+  if (!is_dns1035_label(*name)) {
+    rt.error(item["name"].path, "expected a DNS-1035 label (lower-case letters, digits, '-'; "
+                                "starting with a letter), found \"" + *name + "\"");
+    return false;
+  }
+  if (!names->insert(*name).second) {
+    rt.error(item["name"].path, "duplicate replicated job name \"" + *name + "\"");
+    return false;
+  }
+  Field job_template = item["template"];
+  if (!rt.is_object(job_template) || !rt.is_object(job_template["spec"]["template"]["spec"])) {
+    if (!job_template["spec"]["template"]["spec"]) {
+      rt.error(job_template["spec"]["template"]["spec"].path, "required: the pod spec");
+    }
+    return false;
+  }
+  job->name = *name;
+  job->path = item.path;
+  job->job_template = *job_template.value;
+  if (item["dependsOn"]) job->depends_on = *item["dependsOn"].value;
+  job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
+  return read_counts(rt, item, job) && check_ancestor(rt, item, *job);
+}
+
+}  // namespace
+
+bool read_runtime_template(CompileState* state) {
+  const FieldReader& rt = state->runtime;
+  Field spec = rt.root()["spec"];
+  if (!rt.is_object(spec)) {
+    if (!spec) rt.error("spec", "required: the runtime's spec");
+    return false;
+  }
+  state->ml_policy = spec["mlPolicy"];
+  state->pod_group_policy = spec["podGroupPolicy"];
+  Field jobset = spec["template"]["spec"];
+  Field list = jobset["replicatedJobs"];
+  if (!rt.is_array(list) || list.value->empty()) {
+    if (!list || list.value->empty()) {
+      rt.error(list.path, "required: at least one replicated job");
+    }
+    return false;
+  }
+  state->jobset_spec = *jobset.value;
+  state->jobset_spec.erase("replicatedJobs");
+  std::set<std::string> names;
+  bool ok = true;
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    ReplicatedJob job;
+    if (read_job(rt, list.at(i), &names, &job)) {
+      state->jobs.push_back(std::move(job));
+    } else {
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,161 @@
+#include "render/trainer.h"
+
+#include "model/quantity.h"
+#include "render/pod_edit.h"
+
+namespace trainjob {
+namespace {
+
+bool check_string_list(const FieldReader& reader, const Field& list) {
+  if (!list) return true;
+  if (!reader.is_array(list)) return false;
+  bool ok = true;
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field item = list.at(i);
+    if (!item.value->is_string()) {
+      reader.mismatch(item, "a string");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool check_num_nodes(const CompileState& state, const Field& field, TrainerSettings* settings) {
+  if (!field) return true;
+  settings->num_nodes = state.trainjob.integer(field);
+  if (!settings->num_nodes) return false;
+  if (*settings->num_nodes < 1) {
+    state.trainjob.error(field.path, "expected an integer ≥ 1, found " +
+                                         std::to_string(*settings->num_nodes) +
+                                         " (a Job with no pods never runs)");
+    return false;
+  }
+  return true;
+}
+
+bool check_num_proc(const CompileState& state, const Field& field, TrainerSettings* settings) {
+  if (!field) return true;
+  const Json& value = *field.value;
+  bool allow_strings = state.dialect.string_num_proc;
+  std::string expected = allow_strings ? "an integer ≥ 1 or one of auto, cpu, gpu"
+                                       : "an integer ≥ 1 (Trainer v" +
+                                             std::string(state.dialect.version) +
+                                             " has no auto/cpu/gpu; leave it out for auto)";
+  bool valid_string = value.is_string() && allow_strings &&
+                      (value == "auto" || value == "cpu" || value == "gpu");
+  bool valid_integer = value.is_number_integer() && value.get<int64_t>() >= 1;
+  if (!valid_string && !valid_integer) {
+    state.trainjob.mismatch(field, expected);
+    return false;
+  }
+  settings->num_proc_per_node = value;
+  return true;
+}
+
+bool check_quantity_map(const FieldReader& reader, const Field& map) {
+  if (!map) return true;
+  if (!reader.is_object(map)) return false;
+  bool ok = true;
+  for (const auto& entry : map.value->items()) {
+    Field item = map[entry.key()];
+    const Json& value = entry.value();
+    std::string error = "expected a quantity";
+    bool parsed = (value.is_string() && parse_quantity(value.get<std::string>(), &error)) ||
+                  (value.is_number() && parse_quantity(value.dump(), &error));
+    if (!parsed) {
+      reader.error(item.path, error + ", found " + describe_value(value));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool check_env_list(const FieldReader& reader, const Field& list) {
+  if (!list) return true;
+  if (!reader.is_array(list)) return false;
+  bool ok = true;
+  for (size_t i = 0; i < list.value->size(); ++i) {
+    Field item = list.at(i);
+    if (!reader.is_object(item)) {
+      ok = false;
+      continue;
+    }
+    if (!item["name"]) reader.error(item["name"].path, "required: the variable's name");
+    ok = item["name"] && reader.string(item["name"]) && ok;
+    if (item["value"] && !reader.string(item["value"])) ok = false;
+  }
+  return ok;
+}
+
+bool check_resources(const FieldReader& reader, const Field& resources) {
+  if (!resources) return true;
+  if (!reader.is_object(resources)) return false;
+  bool requests_ok = check_quantity_map(reader, resources["requests"]);
+  return check_quantity_map(reader, resources["limits"]) && requests_ok;
+}
+
+bool read_trainer(const CompileState& state, TrainerSettings* settings) {
+  const FieldReader& tj = state.trainjob;
+  Field trainer = state.job.trainer;
+  if (!trainer) return true;
+  settings->present = true;
+  bool ok = !trainer["image"] || tj.string(trainer["image"]);
+  ok = check_string_list(tj, trainer["command"]) && ok;
+  ok = check_string_list(tj, trainer["args"]) && ok;
+  ok = check_env_list(tj, trainer["env"]) && ok;
+  ok = check_num_nodes(state, trainer["numNodes"], settings) && ok;
+  ok = check_num_proc(state, trainer["numProcPerNode"], settings) && ok;
+  ok = check_resources(tj, trainer["resourcesPerNode"]) && ok;
+  if (trainer["resourcesPerNode"]) settings->resources = *trainer["resourcesPerNode"].value;
+  return ok;
+}
+
+namespace {
+
+/// v2.3 merges resourcesPerNode into the runtime's: per key for requests and limits.
+void merge_resources(Json* container, const Json& resources) {
+  Json& target = (*container)["resources"];
+  if (!target.is_object()) target = Json::object();
+  for (const auto& section : resources.items()) {
+    if (section.value().is_object() && target[section.key()].is_object()) {
+      for (const auto& entry : section.value().items()) target[section.key()][entry.key()] = entry.value();
+    } else {
+      target[section.key()] = section.value();
+    }
+  }
+}
+
+void set_resources(const CompileState& state, const Json& resources, Json* container) {
+  if (!resources.is_object()) return;
+  // Upstream only replaces when the override says something about requests or limits.
+  bool has_values = resources.contains("requests") || resources.contains("limits");
+  if (!has_values) return;
+  if (state.dialect.merge_resources) {
+    merge_resources(container, resources);
+  } else {
+    (*container)["resources"] = resources;
+  }
+}
+
+}  // namespace
+
+void apply_trainer(CompileState* state, const TrainerSettings& settings) {
+  ReplicatedJob* job = state->trainer_job();
+  if (!settings.present || job == nullptr) return;
+  Json* node = find_container(&job->pod_spec(), "node");
+  if (node == nullptr) return;
+  const Json& trainer = *state->job.trainer.value;
+  for (const char* field : {"image", "command", "args"}) {
+    auto it = trainer.find(field);
+    if (it != trainer.end() && !it->is_null()) (*node)[field] = *it;
+  }
+  set_resources(*state, settings.resources, node);
+  auto env = trainer.find("env");
+  if (env != trainer.end() && env->is_array()) {
+    for (const Json& var : *env) upsert_env(node, var);
+  }
+}
+
+}  // namespace trainjob
