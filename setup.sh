@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sets up a Debian machine, builds, and then either renders the bundled example
+# (`./setup.sh`) or runs every test (`./setup.sh test`). Safe to run again: it only
+# installs what is missing and only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode=${1:-run}
+case "$mode" in
+  run | test | build) ;;
+  *) echo "usage: ./setup.sh [run|test|build]" >&2; exit 2 ;;
+esac
+
+packages=(cmake ninja-build g++ pkg-config libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  doctest-dev libssl-dev)
+# The plugin tests go through a real kubectl; Debian's kubernetes-client provides one.
+if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "Installing: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+cmake --preset default >/dev/null
+cmake --build --preset default -- -j"$(nproc)"
+
+case "$mode" in
+  run) ./build/kubectl-trainjob render -f templates/configmap.yaml ;;
+  test) ctest --preset default -j"$(nproc)" ;;
+  build) ;;
+esac
