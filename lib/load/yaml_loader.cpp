@@ -24,9 +24,29 @@ struct ConvertError : std::runtime_error {
   std::string field;
 };
 
+/// yaml-cpp reads a quoted scalar that never closes up to the end of the input without
+/// complaint; find its closing quote ourselves.
+bool quote_is_closed(std::string_view text, size_t start) {
+  if (start >= text.size()) return true;
+  char quote = text[start];
+  if (quote != '"' && quote != '\'') return true;  // the mark is not on the quote: trust it
+  for (size_t i = start + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is an escaped quote inside single quotes
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 class Converter {
  public:
-  explicit Converter(PositionMap* positions) : positions_(positions) {}
+  Converter(std::string_view text, PositionMap* positions) : text_(text), positions_(positions) {}
 
   Json convert(const YAML::Node& node, const std::string& path) {
     positions_->values.emplace(path, pos_from_mark(node.Mark()));
@@ -36,6 +56,10 @@ class Converter {
       case YAML::NodeType::Sequence:
         return convert_sequence(node, path);
       case YAML::NodeType::Scalar:
+        if (node.Tag() == "!" && !quote_is_closed(text_, node.Mark().pos)) {
+          throw ConvertError(pos_from_mark(node.Mark()), path,
+                             "invalid YAML: quoted string is never closed");
+        }
         return convert_scalar(node);
       default:
         return nullptr;
@@ -77,6 +101,7 @@ class Converter {
     return resolve_plain_scalar(node.Scalar());
   }
 
+  std::string_view text_;
   PositionMap* positions_;
 };
 
@@ -127,7 +152,7 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
     if (node.IsNull()) continue;  // `---` with nothing after it, as kubectl skips it
     auto positions = std::make_shared<PositionMap>();
     try {
-      Json value = Converter(positions.get()).convert(node, "");
+      Json value = Converter(text, positions.get()).convert(node, "");
       add_document({file, this_index, std::move(value), positions, ""}, diagnostics, &out);
     } catch (const ConvertError& e) {
       diagnostics->error(file, e.pos, e.field, e.what());

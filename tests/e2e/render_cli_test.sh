@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# render as a whole command: determinism, output forms, --output-dir, exit codes.
+set -uo pipefail
+binary=$1
+source_dir=$2
+. "$(dirname "$0")/lib.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+templates="$source_dir/templates"
+
+"$binary" render -f "$templates" >"$work/a.yaml"
+"$binary" render -f "$templates" >"$work/b.yaml"
+check "render is deterministic (same bytes twice)" cmp -s "$work/a.yaml" "$work/b.yaml"
+check "a directory renders every TrainJob" \
+  test "$(grep -c '^kind: Job$' "$work/a.yaml")" -eq 3
+
+"$binary" render -f - <"$templates/image.yaml" >"$work/stdin.yaml"
+"$binary" render -f "$templates/image.yaml" >"$work/file.yaml"
+check "stdin renders like the file" cmp -s "$work/stdin.yaml" "$work/file.yaml"
+
+"$binary" render -f "$templates/image.yaml" -o json >"$work/list.json"
+check "-o json prints a v1 List" grep -q '"kind": "List"' "$work/list.json"
+
+mkdir "$work/out"
+"$binary" render -f "$templates" --output-dir "$work/out"
+check "--output-dir writes one file per TrainJob" \
+  test "$(ls "$work/out" | tr '\n' ' ')" = \
+  "trainjob-demo-with-configmap.yaml trainjob-demo-with-hostpath.yaml trainjob-demo-with-image.yaml "
+check "--output-dir files hold the same objects" \
+  bash -c "cat '$work/out/trainjob-demo-with-configmap.yaml' | cmp -s - <('$binary' render -f '$templates/configmap.yaml')"
+
+cp "$templates/image.yaml" "$work/bad.yaml"
+sed -i 's/numNodes: 2/numNodes: 0/' "$work/bad.yaml"
+mkdir "$work/out2"
+"$binary" render -f "$templates/configmap.yaml" -f "$work/bad.yaml" --output-dir "$work/out2" \
+  2>"$work/err"
+check "a failed render exits 1" test $? -eq 1
+check "a failed render writes nothing" test -z "$(ls "$work/out2")"
+check "the error names file, line, column and field" \
+  grep -q "bad.yaml:[0-9]*:[0-9]*: error: spec.trainer.numNodes: expected an integer ≥ 1" "$work/err"
+
+"$binary" render >/dev/null 2>&1
+check "render without -f is a usage error" test $? -eq 2
+"$binary" render -f "$templates/image.yaml" -o xml >/dev/null 2>&1
+check "an unknown output format is a usage error" test $? -eq 2
+"$binary" render -f "$templates/image.yaml" --trainer-version 9.9 >/dev/null 2>&1
+check "an unknown --trainer-version is a usage error" test $? -eq 2
+"$binary" runtimes >"$work/runtimes"
+check "runtimes lists the embedded runtimes" \
+  grep -q "^torch-distributed .*ClusterTrainingRuntime" "$work/runtimes"
+finish

@@ -1,0 +1,126 @@
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "load/field_path.h"
+#include "load/inputs.h"
+#include "load/yaml_loader.h"
+
+using trainjob::Diagnostics;
+using trainjob::Json;
+using trainjob::load_documents;
+using trainjob::resolve_plain_scalar;
+
+TEST_CASE("loader: plain scalars resolve as Kubernetes reads them") {
+  CHECK(resolve_plain_scalar("0644") == 420);
+  CHECK(resolve_plain_scalar("0x1F") == 31);
+  CHECK(resolve_plain_scalar("1_000") == 1000);
+  CHECK(resolve_plain_scalar("-7") == -7);
+  CHECK(resolve_plain_scalar("2.5").is_number_float());
+  CHECK(resolve_plain_scalar("1e3").is_number_float());
+  CHECK(resolve_plain_scalar("yes") == true);
+  CHECK(resolve_plain_scalar("Off") == false);
+  CHECK(resolve_plain_scalar("~").is_null());
+  CHECK(resolve_plain_scalar("").is_null());
+  CHECK(resolve_plain_scalar("2500m") == "2500m");
+  CHECK(resolve_plain_scalar("1Gi") == "1Gi");
+  CHECK(resolve_plain_scalar("v1.2") == "v1.2");
+}
+
+TEST_CASE("loader: positions of values and keys, quoted scalars stay strings") {
+  Diagnostics d;
+  auto docs = load_documents("a.yaml", "kind: X\nspec:\n  n: \"3\"\n  list:\n  - a: 1\n", &d);
+  REQUIRE(docs.size() == 1);
+  CHECK_FALSE(d.has_errors());
+  CHECK(docs[0].value["spec"]["n"] == "3");
+  CHECK(docs[0].pos_of("spec.n").line == 3);
+  CHECK(docs[0].pos_of("spec.n").column == 6);
+  CHECK(docs[0].key_pos_of("spec.n").column == 3);
+  CHECK(docs[0].pos_of("spec.list[0].a").line == 5);
+  CHECK(docs[0].pos_of("spec.list[0].missing").line == 5);  // nearest written ancestor
+}
+
+TEST_CASE("loader: streams, empty documents, Lists and errors") {
+  Diagnostics d;
+  auto docs = load_documents("s.yaml", "---\nkind: A\n---\n---\nkind: B\n", &d);
+  REQUIRE(docs.size() == 2);
+  CHECK(docs[1].index == 2);
+  docs = load_documents("l.json", R"({"kind":"List","items":[{"kind":"A"},{"kind":"B"}]})", &d);
+  REQUIRE(docs.size() == 2);
+  CHECK(docs[1].path_prefix == "items[1]");
+  CHECK_FALSE(d.has_errors());
+  load_documents("dup.yaml", "a: 1\na: 2\n", &d);
+  CHECK(d.error_count() == 1);
+  load_documents("bad.yaml", "a: \"unterminated\n", &d);
+  CHECK(d.error_count() == 2);
+  load_documents("scalar.yaml", "just text\n", &d);
+  CHECK(d.error_count() == 3);
+  CHECK(d.all()[1].file == "bad.yaml");
+}
+
+TEST_CASE("loader: field paths") {
+  CHECK(trainjob::field_child("spec", "trainer") == "spec.trainer");
+  CHECK(trainjob::field_child("", "spec") == "spec");
+  CHECK(trainjob::field_child("metadata.labels", "app.kubernetes.io/name") ==
+        "metadata.labels[app.kubernetes.io/name]");
+  CHECK(trainjob::field_index("spec.env", 2) == "spec.env[2]");
+  CHECK(trainjob::field_parent("spec.env[2].name") == "spec.env[2]");
+  CHECK(trainjob::field_parent("spec.env[2]") == "spec.env");
+  CHECK(trainjob::field_parent("metadata.labels[a.b/c]") == "metadata.labels");
+  CHECK(trainjob::field_parent("spec").empty());
+}
+
+namespace {
+
+/// An in-memory filesystem: paths ending in '/' are directories.
+class MemoryFileSystem : public trainjob::FileSystem {
+ public:
+  std::map<std::string, std::string> files;
+  Kind stat(const std::string& path) const override {
+    if (files.count(path)) return Kind::kFile;
+    for (const auto& entry : files) {
+      if (entry.first.rfind(path + "/", 0) == 0) return Kind::kDirectory;
+    }
+    return Kind::kMissing;
+  }
+  bool read_file(const std::string& path, std::string* contents, std::string*) const override {
+    *contents = files.at(path);
+    return true;
+  }
+  bool list_directory(const std::string& path, std::vector<std::string>* names,
+                      std::string*) const override {
+    names->clear();
+    for (const auto& entry : files) {
+      if (entry.first.rfind(path + "/", 0) != 0) continue;
+      std::string rest = entry.first.substr(path.size() + 1);
+      std::string name = rest.substr(0, rest.find('/'));
+      if (names->empty() || names->back() != name) names->push_back(name);
+    }
+    return true;
+  }
+  bool write_file_atomically(const std::string&, const std::string&, std::string*) const override {
+    return false;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("inputs: directories take manifest files in name order, -R recurses, - is stdin") {
+  MemoryFileSystem fs;
+  fs.files = {{"d/b.yaml", "kind: B\n"},    {"d/a.json", R"({"kind":"A"})"},
+              {"d/notes.txt", "kind: T\n"}, {"d/sub/c.yml", "kind: C\n"},
+              {"x.txt", "kind: X\n"}};
+  Diagnostics d;
+  auto stdin_reader = [] { return std::string("kind: S\n"); };
+  auto kinds = [](const std::vector<trainjob::Document>& docs) {
+    std::string out;
+    for (const auto& doc : docs) out += doc.kind();
+    return out;
+  };
+  CHECK(kinds(trainjob::load_inputs({{"d"}, false}, fs, stdin_reader, &d)) == "AB");
+  CHECK(kinds(trainjob::load_inputs({{"d"}, true}, fs, stdin_reader, &d)) == "ABC");
+  CHECK(kinds(trainjob::load_inputs({{"x.txt", "-"}, false}, fs, stdin_reader, &d)) == "XS");
+  CHECK_FALSE(d.has_errors());
+  trainjob::load_inputs({{"missing.yaml"}, false}, fs, stdin_reader, &d);
+  CHECK(d.error_count() == 1);
+}
