@@ -1,7 +1,5 @@
 #include "load/document.h"
 
-#include "load/field_path.h"
-
 namespace trainjob {
 namespace {
 
@@ -23,23 +21,12 @@ std::string prefixed(std::string_view prefix, std::string_view path) {
 }  // namespace
 
 SourcePos Document::pos_of(std::string_view path) const {
-  if (!positions) return {};
-  std::string full = prefixed(path_prefix, path);
-  std::string_view probe = full;
-  for (;;) {
-    auto it = positions->values.find(std::string(probe));
-    if (it != positions->values.end()) return it->second;
-    if (probe.empty()) return {};
-    probe = field_parent(probe);
-  }
+  return source_map ? source_map->value_pos(prefixed(path_prefix, path)) : SourcePos{};
 }
 
 SourcePos Document::key_pos_of(std::string_view path) const {
-  if (positions) {
-    auto it = positions->keys.find(prefixed(path_prefix, path));
-    if (it != positions->keys.end()) return it->second;
-  }
-  return pos_of(path);
+  SourcePos key = source_map ? source_map->key_pos(prefixed(path_prefix, path)) : SourcePos{};
+  return key.line > 0 ? key : pos_of(path);
 }
 
 std::string Document::kind() const { return string_at(value, "kind"); }

@@ -5,17 +5,21 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "diag/diagnostic.h"
 #include "load/json.h"
 
 namespace trainjob {
 
-/// Field path -> position of that field's value (and, for map entries, of its key).
-struct PositionMap {
-  std::unordered_map<std::string, SourcePos> values;
-  std::unordered_map<std::string, SourcePos> keys;
+/// Where the fields of a document are written. Looked up only when a message needs a
+/// position, so loading does not pay for positions nobody asks for.
+class SourceMap {
+ public:
+  virtual ~SourceMap() = default;
+  /// The value at `path`, or its nearest ancestor that is written.
+  virtual SourcePos value_pos(std::string_view path) const = 0;
+  /// The key of the map entry at `path`; unknown (0:0) when there is none.
+  virtual SourcePos key_pos(std::string_view path) const = 0;
 };
 
 struct Document {
@@ -23,7 +27,7 @@ struct Document {
   int index = 0;     ///< position in the file's document stream, from 0
   Json value;
   /// Shared so that the items of a `List` can point into their parent's map.
-  std::shared_ptr<const PositionMap> positions;
+  std::shared_ptr<const SourceMap> source_map;
   /// Prefix of this document's paths inside `positions` (`items[3]` for a List item).
   std::string path_prefix;
 

@@ -7,14 +7,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "load/field_path.h"
+#include "load/yaml_source_map.h"
 
 namespace trainjob {
 namespace {
-
-SourcePos pos_from_mark(const YAML::Mark& mark) {
-  if (mark.is_null()) return {};
-  return {mark.line + 1, mark.column + 1};
-}
 
 /// Thrown inside the converter and turned into one diagnostic per document.
 struct ConvertError : std::runtime_error {
@@ -44,21 +40,21 @@ bool quote_is_closed(std::string_view text, size_t start) {
   return false;
 }
 
+/// yaml-cpp nodes -> JSON. The field path is kept as a stack of segments and only
+/// spelled out when a message needs it.
 class Converter {
  public:
-  Converter(std::string_view text, PositionMap* positions) : text_(text), positions_(positions) {}
+  explicit Converter(std::string_view text) : text_(text) {}
 
-  Json convert(const YAML::Node& node, const std::string& path) {
-    positions_->values.emplace(path, pos_from_mark(node.Mark()));
+  Json convert(const YAML::Node& node) {
     switch (node.Type()) {
       case YAML::NodeType::Map:
-        return convert_map(node, path);
+        return convert_map(node);
       case YAML::NodeType::Sequence:
-        return convert_sequence(node, path);
+        return convert_sequence(node);
       case YAML::NodeType::Scalar:
         if (node.Tag() == "!" && !quote_is_closed(text_, node.Mark().pos)) {
-          throw ConvertError(pos_from_mark(node.Mark()), path,
-                             "invalid YAML: quoted string is never closed");
+          fail(node.Mark(), "invalid YAML: quoted string is never closed");
         }
         return convert_scalar(node);
       default:
@@ -67,30 +63,46 @@ class Converter {
   }
 
  private:
-  Json convert_map(const YAML::Node& node, const std::string& path) {
+  struct Segment {
+    std::string_view key;
+    size_t index;
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+    std::string path;
+    for (const Segment& segment : path_) {
+      path = segment.key.data() != nullptr ? field_child(path, segment.key)
+                                           : field_index(path, segment.index);
+    }
+    throw ConvertError(pos_from_mark(mark), path, message);
+  }
+
+  Json convert_map(const YAML::Node& node) {
     Json object = Json::object();
+    auto& entries = object.get_ref<Json::object_t&>();
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) {
-        throw ConvertError(pos_from_mark(entry.first.Mark()), path,
-                           "expected a plain key, found a " +
-                               std::string(entry.first.IsMap() ? "mapping" : "sequence"));
+        fail(entry.first.Mark(), "expected a plain key, found a " +
+                                     std::string(entry.first.IsMap() ? "mapping" : "sequence"));
       }
       const std::string& key = entry.first.Scalar();
-      std::string child = field_child(path, key);
-      if (object.contains(key)) {
-        throw ConvertError(pos_from_mark(entry.first.Mark()), child,
-                           "duplicate key \"" + key + "\"");
-      }
-      positions_->keys.emplace(child, pos_from_mark(entry.first.Mark()));
-      object[key] = convert(entry.second, child);
+      path_.push_back({key, 0});
+      auto [slot, added] = entries.emplace(key, nullptr);
+      if (!added) fail(entry.first.Mark(), "duplicate key \"" + key + "\"");
+      slot->second = convert(entry.second);
+      path_.pop_back();
     }
     return object;
   }
 
-  Json convert_sequence(const YAML::Node& node, const std::string& path) {
+  Json convert_sequence(const YAML::Node& node) {
     Json array = Json::array();
     size_t index = 0;
-    for (const auto& item : node) array.push_back(convert(item, field_index(path, index++)));
+    for (const auto& item : node) {
+      path_.push_back({{}, index++});
+      array.push_back(convert(item));
+      path_.pop_back();
+    }
     return array;
   }
 
@@ -102,7 +114,7 @@ class Converter {
   }
 
   std::string_view text_;
-  PositionMap* positions_;
+  std::vector<Segment> path_;
 };
 
 bool is_list(const Json& value) {
@@ -123,7 +135,7 @@ void add_document(Document document, Diagnostics* diagnostics, std::vector<Docum
   // kubectl flattens `kind: List`; each item keeps its positions in the parent's map.
   const Json& items = document.value["items"];
   for (size_t i = 0; i < items.size(); ++i) {
-    Document item{document.file, document.index, items[i], document.positions,
+    Document item{document.file, document.index, items[i], document.source_map,
                   field_index("items", i)};
     add_document(std::move(item), diagnostics, out);
   }
@@ -150,10 +162,10 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
   for (const YAML::Node& node : nodes) {
     int this_index = index++;
     if (node.IsNull()) continue;  // `---` with nothing after it, as kubectl skips it
-    auto positions = std::make_shared<PositionMap>();
     try {
-      Json value = Converter(text, positions.get()).convert(node, "");
-      add_document({file, this_index, std::move(value), positions, ""}, diagnostics, &out);
+      Json value = Converter(text).convert(node);
+      add_document({file, this_index, std::move(value), std::make_shared<YamlSourceMap>(node), ""},
+                   diagnostics, &out);
     } catch (const ConvertError& e) {
       diagnostics->error(file, e.pos, e.field, e.what());
     }

@@ -1,5 +1,6 @@
 #include "model/trainjob.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "model/runtime_registry.h"
@@ -7,40 +8,44 @@
 namespace trainjob {
 namespace {
 
-/// The spec fields that only one family of releases knows, and so give the dialect away.
+/// The spec fields that exist only in some releases, and so narrow down the dialect.
 struct DialectMarker {
   const char* field;
-  Dialect dialect;
+  Dialect first;
+  Dialect last;
+  const char* releases;  ///< for messages
 };
 constexpr DialectMarker kDialectMarkers[] = {
-    {"podSpecOverrides", Dialect::kV2_0},    {"podTemplateOverrides", Dialect::kV2_1},
-    {"labels", Dialect::kV2_1},              {"annotations", Dialect::kV2_1},
-    {"runtimePatches", Dialect::kV2_3},      {"activeDeadlineSeconds", Dialect::kV2_3},
+    {"podSpecOverrides", Dialect::kV2_0, Dialect::kV2_0, "v2.0"},
+    {"podTemplateOverrides", Dialect::kV2_1, Dialect::kV2_1, "v2.1"},
+    {"labels", Dialect::kV2_0, Dialect::kV2_1, "v2.0-v2.1"},
+    {"annotations", Dialect::kV2_0, Dialect::kV2_1, "v2.0-v2.1"},
+    {"runtimePatches", Dialect::kV2_2, Dialect::kV2_3, "v2.2+"},
+    {"activeDeadlineSeconds", Dialect::kV2_2, Dialect::kV2_3, "v2.2+"},
 };
 
-bool same_family(Dialect a, Dialect b) {
-  auto is_new = [](Dialect d) { return d == Dialect::kV2_2 || d == Dialect::kV2_3; };
-  return a == b || (is_new(a) && is_new(b));
-}
-
+/// Intersects the releases each used field exists in. Within what is left, v2.1 (the
+/// baseline) is preferred, else the newest release.
 std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& spec,
                                       std::optional<Dialect> forced) {
-  std::optional<Dialect> found = forced;
-  std::string found_by = forced ? "--trainer-version" : "";
+  Dialect first = forced.value_or(Dialect::kV2_0);
+  Dialect last = forced.value_or(Dialect::kV2_3);
+  std::string decided_by =
+      forced ? "--trainer-version " + std::string(dialect_info(*forced).version) : "";
   for (const DialectMarker& marker : kDialectMarkers) {
     Field field = spec[marker.field];
     if (!field) continue;
-    if (found && !same_family(*found, marker.dialect)) {
-      reader.error(field.path, "a Trainer v" + std::string(dialect_info(marker.dialect).version) +
-                                   " field, which cannot be used together with " + found_by);
+    if (marker.last < first || marker.first > last) {
+      reader.error(field.path, std::string("a Trainer ") + marker.releases +
+                                   " field, which cannot be used together with " + decided_by);
       return std::nullopt;
     }
-    if (!found) {
-      found = marker.dialect;
-      found_by = field.path + " (Trainer v" + dialect_info(marker.dialect).version + ")";
-    }
+    first = std::max(first, marker.first);
+    last = std::min(last, marker.last);
+    if (decided_by.empty()) decided_by = field.path + " (Trainer " + marker.releases + ")";
   }
-  return found.value_or(Dialect::kV2_1);
+  bool baseline_fits = first <= Dialect::kV2_1 && Dialect::kV2_1 <= last;
+  return baseline_fits ? Dialect::kV2_1 : last;
 }
 
 Json string_map(const FieldReader& reader, const Field& field) {
@@ -126,6 +131,22 @@ void read_overrides(const FieldReader& reader, const Field& spec, TrainJob* job)
   }
 }
 
+/// Only these controllers may own a TrainJob (the Trainer's CRD rule).
+constexpr const char* kManagers[] = {"trainer.kubeflow.org/trainjob-controller",
+                                     "kueue.x-k8s.io/multikueue"};
+
+bool check_managed_by(const FieldReader& reader, const Field& field) {
+  if (!field) return true;
+  std::optional<std::string> value = reader.string(field);
+  if (!value) return false;
+  for (const char* manager : kManagers) {
+    if (*value == manager) return true;
+  }
+  reader.error(field.path, "expected " + std::string(kManagers[0]) + " or " + kManagers[1] +
+                               ", found \"" + *value + "\"");
+  return false;
+}
+
 bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job) {
   if (!ref) {
     reader.error(ref.path, "required: the runtime to compile against ({name: ..., kind: ...})");
@@ -170,7 +191,10 @@ std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<D
   job.name = *name;
   job.name_space = reader.string(metadata["namespace"]).value_or(default_namespace);
   std::optional<Dialect> dialect = detect_dialect(reader, spec, forced);
-  if (!dialect || !read_runtime_ref(reader, spec["runtimeRef"], &job)) return std::nullopt;
+  bool managed_ok = check_managed_by(reader, spec["managedBy"]);
+  if (!dialect || !read_runtime_ref(reader, spec["runtimeRef"], &job) || !managed_ok) {
+    return std::nullopt;
+  }
   job.dialect = *dialect;
   job.suspend = reader.boolean(spec["suspend"]).value_or(false);
   job.trainer = spec["trainer"];

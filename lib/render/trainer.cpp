@@ -36,11 +36,14 @@ bool check_num_nodes(const CompileState& state, const Field& field, TrainerSetti
 bool check_num_proc(const CompileState& state, const Field& field, TrainerSettings* settings) {
   if (!field) return true;
   const Json& value = *field.value;
-  bool allow_strings = state.dialect.string_num_proc;
-  std::string expected = allow_strings ? "an integer ≥ 1 or one of auto, cpu, gpu"
-                                       : "an integer ≥ 1 (Trainer v" +
-                                             std::string(state.dialect.version) +
-                                             " has no auto/cpu/gpu; leave it out for auto)";
+  bool mpi = static_cast<bool>(state.ml_policy["mpi"]);
+  bool allow_strings = state.dialect.string_num_proc && !mpi;
+  std::string expected = "an integer ≥ 1 or one of auto, cpu, gpu";
+  if (mpi) {
+    expected = "an integer ≥ 1 (MPI runtimes take no auto/cpu/gpu)";
+  } else if (!allow_strings) {
+    expected = "an integer ≥ 1 (Trainer v2.2+ has no auto/cpu/gpu; leave it out for auto)";
+  }
   bool valid_string = value.is_string() && allow_strings &&
                       (value == "auto" || value == "cpu" || value == "gpu");
   bool valid_integer = value.is_number_integer() && value.get<int64_t>() >= 1;
