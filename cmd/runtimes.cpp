@@ -29,6 +29,8 @@ int run_runtimes() {
 
 }  // namespace
 
-CommandRunner declare_runtimes(CLI::App* /*app*/) { return run_runtimes; }
+CommandRunner declare_runtimes(CLI::App* /*app*/) {
+  return run_runtimes;
+}
 
 }  // namespace trainjob

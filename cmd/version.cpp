@@ -9,8 +9,10 @@ namespace trainjob {
 CommandRunner declare_version(CLI::App* /*app*/) {
   return [] {
     std::printf("kubectl-trainjob %s\n", TRAINJOB_VERSION);
-    std::printf("Kubeflow Trainer API: trainer.kubeflow.org/v1alpha1 as of Trainer %s "
-                "(default 2.1)\n", dialect_names().c_str());
+    std::printf(
+        "Kubeflow Trainer API: trainer.kubeflow.org/v1alpha1 as of Trainer %s "
+        "(default 2.1)\n",
+        dialect_names().c_str());
     return static_cast<int>(kExitOk);
   };
 }

@@ -15,8 +15,7 @@ void Diagnostics::error(std::string file, SourcePos pos, std::string path, std::
   add({Severity::kError, std::move(file), pos, std::move(path), std::move(message)});
 }
 
-void Diagnostics::warning(std::string file, SourcePos pos, std::string path,
-                          std::string message) {
+void Diagnostics::warning(std::string file, SourcePos pos, std::string path, std::string message) {
   add({Severity::kWarning, std::move(file), pos, std::move(path), std::move(message)});
 }
 
@@ -32,9 +31,10 @@ void Diagnostics::sort() {
            std::tie(b.severity, b.file, b.pos.line, b.pos.column, b.path, b.message);
   };
   items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
-  error_count_ = static_cast<int>(std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) {
-    return d.severity == Severity::kError;
-  }));
+  error_count_ =
+      static_cast<int>(std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::kError;
+      }));
 }
 
 std::string format_diagnostic(const Diagnostic& diagnostic) {
@@ -42,7 +42,8 @@ std::string format_diagnostic(const Diagnostic& diagnostic) {
   if (!diagnostic.file.empty()) {
     out += diagnostic.file;
     if (diagnostic.pos.line > 0) {
-      out += ':' + std::to_string(diagnostic.pos.line) + ':' + std::to_string(diagnostic.pos.column);
+      out +=
+          ':' + std::to_string(diagnostic.pos.line) + ':' + std::to_string(diagnostic.pos.column);
     }
     out += ": ";
   }

@@ -29,8 +29,12 @@ SourcePos Document::key_pos_of(std::string_view path) const {
   return key.line > 0 ? key : pos_of(path);
 }
 
-std::string Document::kind() const { return string_at(value, "kind"); }
-std::string Document::api_version() const { return string_at(value, "apiVersion"); }
+std::string Document::kind() const {
+  return string_at(value, "kind");
+}
+std::string Document::api_version() const {
+  return string_at(value, "apiVersion");
+}
 
 std::string Document::name() const {
   auto it = value.find("metadata");

@@ -26,8 +26,7 @@ class FileSystem {
 class RealFileSystem : public FileSystem {
  public:
   Kind stat(const std::string& path) const override;
-  bool read_file(const std::string& path, std::string* contents,
-                 std::string* error) const override;
+  bool read_file(const std::string& path, std::string* contents, std::string* error) const override;
   bool list_directory(const std::string& path, std::vector<std::string>* names,
                       std::string* error) const override;
   bool write_file_atomically(const std::string& path, const std::string& contents,

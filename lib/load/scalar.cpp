@@ -38,7 +38,8 @@ bool parse_integer(const std::string& text, Json* out) {
   if (body.size() > 1 && body[0] == '0') {
     char p = body[1];
     base = (p == 'x' || p == 'X') ? 16 : (p == 'b' || p == 'B') ? 2 : 8;
-    body = body.substr((p == 'x' || p == 'X' || p == 'b' || p == 'B' || p == 'o' || p == 'O') ? 2 : 1);
+    body =
+        body.substr((p == 'x' || p == 'X' || p == 'b' || p == 'B' || p == 'o' || p == 'O') ? 2 : 1);
     if (body.empty()) return false;
   }
   errno = 0;
@@ -60,17 +61,20 @@ bool parse_integer(const std::string& text, Json* out) {
 bool looks_like_float(const std::string& text) {
   size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
   size_t digits = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    ++i, ++digits;
   if (i < text.size() && text[i] == '.') {
     ++i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++digits;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i, ++digits;
   }
   if (digits == 0) return false;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
     size_t exponent_digits = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i, ++exponent_digits;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      ++i, ++exponent_digits;
     if (exponent_digits == 0) return false;
   }
   return i == text.size();
@@ -83,7 +87,8 @@ Json resolve_plain_scalar(const std::string& text) {
   if (is_one_of(text, {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"})) {
     return true;
   }
-  if (is_one_of(text, {"false", "False", "FALSE", "no", "No", "NO", "n", "N", "off", "Off", "OFF"})) {
+  if (is_one_of(text,
+                {"false", "False", "FALSE", "no", "No", "NO", "n", "N", "off", "Off", "OFF"})) {
     return false;
   }
   char first = text[0];

@@ -75,7 +75,11 @@ YamlSourceMap::Found YamlSourceMap::walk(std::string_view path) const {
   return found;
 }
 
-SourcePos YamlSourceMap::value_pos(std::string_view path) const { return walk(path).value; }
-SourcePos YamlSourceMap::key_pos(std::string_view path) const { return walk(path).key; }
+SourcePos YamlSourceMap::value_pos(std::string_view path) const {
+  return walk(path).value;
+}
+SourcePos YamlSourceMap::key_pos(std::string_view path) const {
+  return walk(path).key;
+}
 
 }  // namespace trainjob

@@ -14,11 +14,11 @@ enum class Dialect { kV2_0, kV2_1, kV2_2, kV2_3 };
 /// What differs between releases, in one place.
 struct DialectInfo {
   Dialect dialect;
-  const char* version;           ///< "2.1"
-  const char* overrides_field;   ///< spec field that patches the runtime's pod templates
-  bool string_num_proc;          ///< numProcPerNode may be auto/cpu/gpu (v2.0–v2.1)
-  bool merge_resources;          ///< resourcesPerNode merges into the runtime's (v2.3+)
-  std::vector<std::string_view> pod_spec_fields;    ///< PodSpec fields an override may set
+  const char* version;          ///< "2.1"
+  const char* overrides_field;  ///< spec field that patches the runtime's pod templates
+  bool string_num_proc;         ///< numProcPerNode may be auto/cpu/gpu (v2.0–v2.1)
+  bool merge_resources;         ///< resourcesPerNode merges into the runtime's (v2.3+)
+  std::vector<std::string_view> pod_spec_fields;   ///< PodSpec fields an override may set
   std::vector<std::string_view> container_fields;  ///< container fields an override may set
 };
 

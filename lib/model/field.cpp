@@ -15,7 +15,8 @@ Field Field::operator[](std::string_view key) const {
 
 Field Field::at(size_t index) const {
   Field child{nullptr, field_index(path, index)};
-  if (value != nullptr && value->is_array() && index < value->size()) child.value = &(*value)[index];
+  if (value != nullptr && value->is_array() && index < value->size())
+    child.value = &(*value)[index];
   return child;
 }
 
@@ -48,7 +49,8 @@ void FieldReader::warning(const std::string& path, const std::string& message) c
 }
 
 void FieldReader::mismatch(const Field& field, std::string_view expected) const {
-  error(field.path, "expected " + std::string(expected) + ", found " + describe_value(*field.value));
+  error(field.path,
+        "expected " + std::string(expected) + ", found " + describe_value(*field.value));
 }
 
 bool FieldReader::is_object(const Field& field) const {

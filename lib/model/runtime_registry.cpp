@@ -57,7 +57,8 @@ std::string RuntimeRegistry::searched_places() const {
 std::vector<Runtime> RuntimeRegistry::all() const {
   std::vector<Runtime> out;
   for (const Layer& layer : layers_) {
-    for (const auto& entry : layer.runtimes) out.push_back(entry.second);
+    for (const auto& entry : layer.runtimes)
+      out.push_back(entry.second);
   }
   return out;
 }

@@ -67,8 +67,10 @@ std::vector<Field> target_jobs(const FieldReader& reader, const Field& list) {
   for (size_t i = 0; i < list.value->size(); ++i) {
     Field name = list.at(i)["name"];
     if (!reader.is_object(list.at(i))) continue;
-    if (!name) reader.error(name.path, "required: the name of a replicated job of the runtime");
-    else if (reader.string(name)) out.push_back(name);
+    if (!name)
+      reader.error(name.path, "required: the name of a replicated job of the runtime");
+    else if (reader.string(name))
+      out.push_back(name);
   }
   return out;
 }
@@ -160,8 +162,8 @@ bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job
   }
   job->runtime_kind = reader.string(ref["kind"]).value_or(kClusterTrainingRuntime);
   std::string group = reader.string(ref["apiGroup"]).value_or(kTrainerApiGroup);
-  bool known_kind = job->runtime_kind == kClusterTrainingRuntime ||
-                    job->runtime_kind == kTrainingRuntime;
+  bool known_kind =
+      job->runtime_kind == kClusterTrainingRuntime || job->runtime_kind == kTrainingRuntime;
   if (group != kTrainerApiGroup || !known_kind) {
     reader.error(ref.path, "unsupported runtime: " + job->runtime_kind + "." + group +
                                " (expected ClusterTrainingRuntime or TrainingRuntime of "

@@ -28,10 +28,10 @@ struct TrainJob {
   std::string runtime_kind;
   Field runtime_name;
   bool suspend = false;
-  Field trainer;       ///< spec.trainer (may be empty)
-  Field initializer;   ///< spec.initializer (may be empty)
+  Field trainer;      ///< spec.trainer (may be empty)
+  Field initializer;  ///< spec.initializer (may be empty)
   Field active_deadline_seconds;
-  Json jobset_labels = Json::object();       ///< spec.labels (v2.1) or runtimePatches metadata
+  Json jobset_labels = Json::object();  ///< spec.labels (v2.1) or runtimePatches metadata
   Json jobset_annotations = Json::object();
   std::vector<PodOverride> overrides;
 };

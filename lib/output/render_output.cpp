@@ -9,7 +9,8 @@ namespace trainjob {
 namespace {
 
 std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
 }
 
@@ -24,7 +25,8 @@ std::string format_yaml(const std::vector<const Json*>& objects) {
 
 std::string format_json(const std::vector<const Json*>& objects) {
   Json list = {{"apiVersion", "v1"}, {"items", Json::array()}, {"kind", "List"}};
-  for (const Json* object : objects) list["items"].push_back(*object);
+  for (const Json* object : objects)
+    list["items"].push_back(*object);
   return list.dump(4) + "\n";
 }
 
@@ -43,7 +45,8 @@ std::string format_objects(const std::vector<const Json*>& objects, OutputFormat
 std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units) {
   std::vector<const Json*> out;
   for (const RenderedUnit& unit : units) {
-    for (const Json& object : unit.objects) out.push_back(&object);
+    for (const Json& object : unit.objects)
+      out.push_back(&object);
   }
   return out;
 }
@@ -75,7 +78,8 @@ bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string&
   if (diagnostics->has_errors()) return false;
   for (const auto& [name, unit] : files) {
     std::vector<const Json*> objects;
-    for (const Json& object : unit->objects) objects.push_back(&object);
+    for (const Json& object : unit->objects)
+      objects.push_back(&object);
     std::string error;
     std::string path = dir + (dir.back() == '/' ? "" : "/") + name;
     if (!fs.write_file_atomically(path, format_objects(objects, format), &error)) {

@@ -19,10 +19,11 @@ const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                             const RuntimeRegistry& runtimes) {
   const Runtime* runtime = runtimes.find(job.runtime_kind, *job.runtime_name.value, job.name_space);
   if (runtime != nullptr) return runtime;
-  std::string where = job.runtime_kind == kTrainingRuntime
-                          ? " in namespace \"" + (job.name_space.empty() ? std::string("(default)")
-                                                                         : job.name_space) + "\""
-                          : "";
+  std::string where =
+      job.runtime_kind == kTrainingRuntime
+          ? " in namespace \"" +
+                (job.name_space.empty() ? std::string("(default)") : job.name_space) + "\""
+          : "";
   tj.error(job.runtime_name.path, job.runtime_kind + " \"" +
                                       job.runtime_name.value->get<std::string>() + "\" not found" +
                                       where + "; looked in " + runtimes.searched_places());
@@ -31,15 +32,18 @@ const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
 
 bool check_trainjob_name(const FieldReader& tj, const TrainJob& job) {
   if (is_dns1035_label(job.name)) return true;
-  tj.error("metadata.name", "expected an RFC 1035 label (at most 63 lower-case letters, digits "
-                            "and '-', starting with a letter and ending with a letter or "
-                            "digit), found \"" + job.name + "\"");
+  tj.error("metadata.name",
+           "expected an RFC 1035 label (at most 63 lower-case letters, digits "
+           "and '-', starting with a letter and ending with a letter or "
+           "digit), found \"" +
+               job.name + "\"");
   return false;
 }
 
 bool check_name_budget(const CompileState& state, const Runtime& runtime) {
   std::vector<JobNameShape> shapes;
-  for (const ReplicatedJob& job : state.jobs) shapes.push_back({job.name, job.replicas, job.count});
+  for (const ReplicatedJob& job : state.jobs)
+    shapes.push_back({job.name, job.replicas, job.count});
   std::optional<NameBudgetProblem> problem = check_name_budget(state.job.name, shapes);
   if (!problem) return true;
   state.trainjob.error(
@@ -54,9 +58,10 @@ bool check_name_budget(const CompileState& state, const Runtime& runtime) {
 
 void warn_without_trainer(const CompileState& state, const TrainerSettings& trainer) {
   if (trainer.present || !state.ml_policy["torch"]) return;
-  state.trainjob.warning("spec", "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
-                                 "no port 29500 are injected, so torchrun gets no rendezvous "
-                                 "settings; add `trainer: {}` to get them");
+  state.trainjob.warning("spec",
+                         "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
+                         "no port 29500 are injected, so torchrun gets no rendezvous "
+                         "settings; add `trainer: {}` to get them");
 }
 
 bool compile_steps(CompileState* state, const Runtime& runtime) {
@@ -78,19 +83,28 @@ bool compile_steps(CompileState* state, const Runtime& runtime) {
 
 }  // namespace
 
-Json sorted_copy(const Json& value) {
-  if (value.is_array()) {
-    Json out = Json::array();
-    for (const Json& item : value) out.push_back(sorted_copy(item));
-    return out;
+void sort_keys(Json* value) {
+  if (value->is_array()) {
+    for (Json& item : *value)
+      sort_keys(&item);
+    return;
   }
-  if (!value.is_object()) return value;
-  std::vector<const std::string*> keys;
-  for (const auto& entry : value.items()) keys.push_back(&entry.key());
-  std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) { return *a < *b; });
-  Json out = Json::object();
-  for (const std::string* key : keys) out[*key] = sorted_copy(value[*key]);
-  return out;
+  if (!value->is_object()) return;
+  // ordered_json keeps entries in a vector of pairs with const keys, so they cannot be
+  // sorted in place: move them out, sort, and move them back.
+  auto& entries = value->get_ref<Json::object_t&>();
+  std::vector<std::pair<std::string, Json>> sorted;
+  sorted.reserve(entries.size());
+  for (auto& entry : entries)
+    sorted.emplace_back(entry.first, std::move(entry.second));
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  entries.clear();
+  using Entries = Json::object_t::Container;
+  for (auto& [key, item] : sorted) {
+    sort_keys(&item);
+    static_cast<Entries&>(entries).emplace_back(std::move(key), std::move(item));
+  }
 }
 
 std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegistry& runtimes,
@@ -105,7 +119,8 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
   if (!compile_steps(&state, *runtime) || diagnostics->error_count() > errors_before) return {};
   std::vector<Json> objects = emit_objects(&state);
-  for (Json& object : objects) object = sorted_copy(object);
+  for (Json& object : objects)
+    sort_keys(&object);
   return objects;
 }
 

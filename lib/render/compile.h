@@ -23,8 +23,8 @@ struct CompileOptions {
 std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics);
 
-/// A copy of `value` with the keys of every mapping sorted, as kubectl prints objects.
-Json sorted_copy(const Json& value);
+/// Sorts the keys of every mapping in `value`, as kubectl prints objects.
+void sort_keys(Json* value);
 
 }  // namespace trainjob
 

@@ -2,7 +2,9 @@
 
 namespace trainjob {
 
-ReplicatedJob* CompileState::trainer_job() { return find_ancestor("trainer"); }
+ReplicatedJob* CompileState::trainer_job() {
+  return find_ancestor("trainer");
+}
 
 ReplicatedJob* CompileState::find_job(std::string_view name) {
   for (ReplicatedJob& candidate : jobs) {

@@ -31,20 +31,22 @@ struct ReplicatedJob {
 struct CompileState {
   CompileState(const TrainJob& trainjob_spec, const FieldReader& trainjob_reader,
                const FieldReader& runtime_reader, const DialectInfo& dialect_info)
-      : job(trainjob_spec), trainjob(trainjob_reader), runtime(runtime_reader),
+      : job(trainjob_spec),
+        trainjob(trainjob_reader),
+        runtime(runtime_reader),
         dialect(dialect_info) {}
 
   const TrainJob& job;
   const FieldReader& trainjob;  ///< reports into the TrainJob's file
   const FieldReader& runtime;   ///< reports into the runtime's file
   const DialectInfo& dialect;
-  Field ml_policy;          ///< runtime spec.mlPolicy
-  Field pod_group_policy;   ///< runtime spec.podGroupPolicy
-  Json jobset_spec;         ///< runtime spec.template.spec, less replicatedJobs
+  Field ml_policy;         ///< runtime spec.mlPolicy
+  Field pod_group_policy;  ///< runtime spec.podGroupPolicy
+  Json jobset_spec;        ///< runtime spec.template.spec, less replicatedJobs
   std::vector<ReplicatedJob> jobs;
-  Json pod_labels = Json::object();       ///< added to every pod template (scheduler plugins)
+  Json pod_labels = Json::object();  ///< added to every pod template (scheduler plugins)
   Json pod_annotations = Json::object();
-  std::vector<Json> extra_objects;        ///< PodGroups and the like, emitted before the Jobs
+  std::vector<Json> extra_objects;  ///< PodGroups and the like, emitted before the Jobs
 
   /// The first job labelled as the trainer ancestor, as upstream picks it.
   ReplicatedJob* trainer_job();

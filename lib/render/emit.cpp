@@ -9,9 +9,9 @@ namespace trainjob {
 namespace {
 
 /// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
-constexpr const char* kJobSetOnlyFields[] = {"successPolicy", "failurePolicy", "startupPolicy",
-                                             "ttlSecondsAfterFinished", "volumeClaimPolicies",
-                                             "coordinator"};
+constexpr const char* kJobSetOnlyFields[] = {"successPolicy",       "failurePolicy",
+                                             "startupPolicy",       "ttlSecondsAfterFinished",
+                                             "volumeClaimPolicies", "coordinator"};
 
 struct Network {
   std::string subdomain;
@@ -122,14 +122,15 @@ void warn_jobset_only(const CompileState& state, const ReplicatedJob* job) {
   for (const char* field : kJobSetOnlyFields) {
     if (state.jobset_spec.contains(field)) {
       state.runtime.warning("spec.template.spec." + std::string(field),
-                            "JobSet " + std::string(field) + " has no plain-Job equivalent and "
-                            "is not applied");
+                            "JobSet " + std::string(field) +
+                                " has no plain-Job equivalent and "
+                                "is not applied");
     }
   }
   if (job != nullptr) {
-    state.runtime.warning(job->path + ".dependsOn",
-                          "plain Jobs start together: \"" + job->name + "\" does not wait for "
-                          "the jobs it depends on");
+    state.runtime.warning(job->path + ".dependsOn", "plain Jobs start together: \"" + job->name +
+                                                        "\" does not wait for "
+                                                        "the jobs it depends on");
   }
 }
 
@@ -139,7 +140,8 @@ std::vector<Json> emit_objects(CompileState* state) {
   Network network = read_network(*state);
   std::vector<Json> objects;
   if (network.dns_hostnames) objects.push_back(headless_service(*state, network));
-  for (Json& extra : state->extra_objects) objects.push_back(std::move(extra));
+  for (Json& extra : state->extra_objects)
+    objects.push_back(std::move(extra));
   std::vector<JobPlacement> placements = place_jobs(*state);
   size_t next = 0;
   const ReplicatedJob* waiting = nullptr;

@@ -33,7 +33,8 @@ void configure(const Field& config, Json* container) {
     upsert_env_value(container, "STORAGE_URI", value["storageUri"].get<std::string>());
   }
   if (value.contains("env") && value["env"].is_array()) {
-    for (const Json& var : value["env"]) upsert_env(container, var);
+    for (const Json& var : value["env"])
+      upsert_env(container, var);
   }
   if (value.contains("secretRef") && value["secretRef"].is_object()) {
     Json& env_from = (*container)["envFrom"];

@@ -46,8 +46,9 @@ bool check_reserved_env(const CompileState& state) {
     for (const char* reserved : kTorchReservedEnv) {
       if (name == reserved) {
         state.trainjob.error(env.at(i)["name"].path,
-                             std::string(reserved) + " is set by the torch policy and cannot be "
-                                                     "overridden in spec.trainer.env");
+                             std::string(reserved) +
+                                 " is set by the torch policy and cannot be "
+                                 "overridden in spec.trainer.env");
         ok = false;
       }
     }
@@ -101,10 +102,10 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
   size_from_template(state);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (trainer.present && trainer_job == nullptr) {
-    state->trainjob.error(state->job.trainer.path,
-                          "the runtime has no replicated job labelled " +
-                              std::string(kAncestorLabel) + ": trainer, so spec.trainer has "
-                              "nothing to apply to");
+    state->trainjob.error(state->job.trainer.path, "the runtime has no replicated job labelled " +
+                                                       std::string(kAncestorLabel) +
+                                                       ": trainer, so spec.trainer has "
+                                                       "nothing to apply to");
     return false;
   }
   if (trainer.num_nodes && trainer_job != nullptr) trainer_job->count = *trainer.num_nodes;

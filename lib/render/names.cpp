@@ -5,12 +5,15 @@
 namespace trainjob {
 namespace {
 
-bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 bool is_label_body(std::string_view name) {
   if (name.empty() || name.size() > kMaxLabelLength) return false;
   if (!is_lower_alnum(name.back())) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) { return is_lower_alnum(c) || c == '-'; });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return is_lower_alnum(c) || c == '-'; });
 }
 
 /// `-<rj>-<last job index>-<last pod index>-xxxxx`: what a pod name adds to the TrainJob's.

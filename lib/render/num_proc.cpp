@@ -18,7 +18,8 @@ int64_t quantity_value(const Json& value) {
 
 bool names_gpu(const std::string& name) {
   std::string lower;
-  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name)
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return lower.find("gpu") != std::string::npos;
 }
 
@@ -26,7 +27,8 @@ int64_t first_gpu(const Json& resources, const char* section) {
   auto list = resources.find(section);
   if (list == resources.end() || !list->is_object()) return 0;
   std::map<std::string, const Json*> sorted;
-  for (const auto& entry : list->items()) sorted.emplace(entry.key(), &entry.value());
+  for (const auto& entry : list->items())
+    sorted.emplace(entry.key(), &entry.value());
   for (const auto& [name, value] : sorted) {
     if (names_gpu(name)) return quantity_value(*value);
   }

@@ -11,7 +11,8 @@ namespace {
 
 std::string job_names(const CompileState& state) {
   std::string out;
-  for (const ReplicatedJob& job : state.jobs) out += (out.empty() ? "" : ", ") + job.name;
+  for (const ReplicatedJob& job : state.jobs)
+    out += (out.empty() ? "" : ", ") + job.name;
   return out;
 }
 
@@ -27,7 +28,8 @@ bool check_fields(const FieldReader& reader, const Field& object,
     std::string message = "unknown field \"" + key + "\"";
     message += hint.empty() ? "; an override can set: " : "; did you mean \"" + hint + "\"?";
     if (hint.empty()) {
-      for (size_t i = 0; i < allowed.size(); ++i) message += (i ? ", " : "") + std::string(allowed[i]);
+      for (size_t i = 0; i < allowed.size(); ++i)
+        message += (i ? ", " : "") + std::string(allowed[i]);
     }
     reader.error(object[key].path, message);
     ok = false;
@@ -49,8 +51,7 @@ bool check_container(const CompileState& state, const ReplicatedJob& job, const 
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
   if (!has_container(pod_spec, list_name, *name)) {
     tj.error(container["name"].path, "replicated job \"" + job.name + "\" has no " +
-                                         std::string(list_name) + " entry named \"" + *name +
-                                         "\"");
+                                         std::string(list_name) + " entry named \"" + *name + "\"");
     ok = false;
   }
   if (container["env"] && is_reserved_container(*name)) {
@@ -107,8 +108,8 @@ bool apply_to_target(CompileState* state, const PodOverride& override, const Fie
   }
   ReplicatedJob* job = state->find_job(*name);
   if (job == nullptr) {
-    tj.error(target.path, "the runtime has no replicated job named \"" + *name + "\" (it has: " +
-                              job_names(*state) + ")");
+    tj.error(target.path, "the runtime has no replicated job named \"" + *name +
+                              "\" (it has: " + job_names(*state) + ")");
     return false;
   }
   if (!check_pod_spec(*state, *job, override.pod_spec)) return false;

@@ -74,7 +74,8 @@ void merge_string_map(Json* object, std::string_view field, const Json& values) 
   if (!values.is_object() || values.empty()) return;
   Json& slot = (*object)[std::string(field)];
   if (!slot.is_object()) slot = Json::object();
-  for (const auto& entry : values.items()) slot[entry.key()] = entry.value();
+  for (const auto& entry : values.items())
+    slot[entry.key()] = entry.value();
 }
 
 }  // namespace trainjob

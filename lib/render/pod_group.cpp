@@ -47,7 +47,8 @@ Requests sum_containers(const Json& pod_spec, const char* list, bool take_max) {
 
 Json to_json(const Requests& requests) {
   Json out = Json::object();
-  for (const auto& [name, quantity] : requests) out[name] = format_quantity(quantity);
+  for (const auto& [name, quantity] : requests)
+    out[name] = format_quantity(quantity);
   return out;
 }
 
@@ -101,13 +102,16 @@ void volcano(CompileState* state, const Field& policy, int64_t members, Json res
       group["spec"]["priorityClassName"] = spec["priorityClassName"];
     }
   }
-  if (policy["networkTopology"]) group["spec"]["networkTopology"] = *policy["networkTopology"].value;
+  if (policy["networkTopology"])
+    group["spec"]["networkTopology"] = *policy["networkTopology"].value;
   state->extra_objects.push_back(std::move(group));
 }
 
 }  // namespace
 
-Json pod_requests(const Json& pod_spec) { return to_json(requests_of(pod_spec)); }
+Json pod_requests(const Json& pod_spec) {
+  return to_json(requests_of(pod_spec));
+}
 
 bool apply_pod_group_policy(CompileState* state) {
   Field policy = state->pod_group_policy;
@@ -122,8 +126,9 @@ bool apply_pod_group_policy(CompileState* state) {
     const Json& annotations = state->job.jobset_annotations;
     auto queue = annotations.find("scheduling.volcano.sh/queue-name");
     if (queue != annotations.end() && *queue == "") {
-      state->trainjob.error("spec", "the annotation scheduling.volcano.sh/queue-name must name "
-                                    "a Volcano queue, found an empty string");
+      state->trainjob.error("spec",
+                            "the annotation scheduling.volcano.sh/queue-name must name "
+                            "a Volcano queue, found an empty string");
       return false;
     }
     volcano(state, policy["volcano"], members, std::move(resources));

@@ -6,15 +6,15 @@
 namespace trainjob {
 namespace {
 
-void add_directory_runtimes(const std::string& dir, const FileSystem& fs,
-                            RuntimeRegistry* registry, Diagnostics* diagnostics) {
+void add_directory_runtimes(const std::string& dir, const FileSystem& fs, RuntimeRegistry* registry,
+                            Diagnostics* diagnostics) {
   if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
     diagnostics->error(dir, {}, "", "--runtimes: not a directory");
     return;
   }
   InputOptions options{{dir}, false};
-  std::vector<Document> documents =
-      load_inputs(options, fs, [] { return std::string(); }, diagnostics);
+  std::vector<Document> documents = load_inputs(
+      options, fs, [] { return std::string(); }, diagnostics);
   registry->add_layer("--runtimes " + dir, documents);
 }
 

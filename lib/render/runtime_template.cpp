@@ -28,7 +28,8 @@ bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   job->count = rt.integer(item["template"]["spec"]["parallelism"]).value_or(1);
   job->group = rt.string(item["groupName"]).value_or("default");
   if (job->replicas < 1) {
-    rt.error(item["replicas"].path, "expected an integer ≥ 1, found " + std::to_string(job->replicas));
+    rt.error(item["replicas"].path,
+             "expected an integer ≥ 1, found " + std::to_string(job->replicas));
     return false;
   }
   return true;
@@ -62,8 +63,10 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
     return false;
   }
   if (!is_dns1035_label(*name)) {
-    rt.error(item["name"].path, "expected a DNS-1035 label (lower-case letters, digits, '-'; "
-                                "starting with a letter), found \"" + *name + "\"");
+    rt.error(item["name"].path,
+             "expected a DNS-1035 label (lower-case letters, digits, '-'; "
+             "starting with a letter), found \"" +
+                 *name + "\"");
     return false;
   }
   if (!names->insert(*name).second) {

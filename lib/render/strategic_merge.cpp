@@ -9,10 +9,18 @@ struct MergeKey {
   std::string_view key;
 };
 constexpr MergeKey kMergeKeys[] = {
-    {"containers", "name"},       {"initContainers", "name"},  {"ephemeralContainers", "name"},
-    {"env", "name"},              {"volumeMounts", "mountPath"}, {"volumeDevices", "devicePath"},
-    {"ports", "containerPort"},   {"volumes", "name"},         {"imagePullSecrets", "name"},
-    {"schedulingGates", "name"},  {"hostAliases", "ip"},       {"resourceClaims", "name"},
+    {"containers", "name"},
+    {"initContainers", "name"},
+    {"ephemeralContainers", "name"},
+    {"env", "name"},
+    {"volumeMounts", "mountPath"},
+    {"volumeDevices", "devicePath"},
+    {"ports", "containerPort"},
+    {"volumes", "name"},
+    {"imagePullSecrets", "name"},
+    {"schedulingGates", "name"},
+    {"hostAliases", "ip"},
+    {"resourceClaims", "name"},
     {"topologySpreadConstraints", "topologyKey"},
 };
 

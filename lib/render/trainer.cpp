@@ -44,8 +44,8 @@ bool check_num_proc(const CompileState& state, const Field& field, TrainerSettin
   } else if (!allow_strings) {
     expected = "an integer ≥ 1 (Trainer v2.2+ has no auto/cpu/gpu; leave it out for auto)";
   }
-  bool valid_string = value.is_string() && allow_strings &&
-                      (value == "auto" || value == "cpu" || value == "gpu");
+  bool valid_string =
+      value.is_string() && allow_strings && (value == "auto" || value == "cpu" || value == "gpu");
   bool valid_integer = value.is_number_integer() && value.get<int64_t>() >= 1;
   if (!valid_string && !valid_integer) {
     state.trainjob.mismatch(field, expected);
@@ -123,7 +123,8 @@ void merge_resources(Json* container, const Json& resources) {
   if (!target.is_object()) target = Json::object();
   for (const auto& section : resources.items()) {
     if (section.value().is_object() && target[section.key()].is_object()) {
-      for (const auto& entry : section.value().items()) target[section.key()][entry.key()] = entry.value();
+      for (const auto& entry : section.value().items())
+        target[section.key()][entry.key()] = entry.value();
     } else {
       target[section.key()] = section.value();
     }
@@ -157,7 +158,8 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   set_resources(*state, settings.resources, node);
   auto env = trainer.find("env");
   if (env != trainer.end() && env->is_array()) {
-    for (const Json& var : *env) upsert_env(node, var);
+    for (const Json& var : *env)
+      upsert_env(node, var);
   }
 }
 

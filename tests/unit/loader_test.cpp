@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include <map>
+
+#include <doctest/doctest.h>
 
 #include "load/field_path.h"
 #include "load/inputs.h"
@@ -107,14 +107,17 @@ class MemoryFileSystem : public trainjob::FileSystem {
 
 TEST_CASE("inputs: directories take manifest files in name order, -R recurses, - is stdin") {
   MemoryFileSystem fs;
-  fs.files = {{"d/b.yaml", "kind: B\n"},    {"d/a.json", R"({"kind":"A"})"},
-              {"d/notes.txt", "kind: T\n"}, {"d/sub/c.yml", "kind: C\n"},
+  fs.files = {{"d/b.yaml", "kind: B\n"},
+              {"d/a.json", R"({"kind":"A"})"},
+              {"d/notes.txt", "kind: T\n"},
+              {"d/sub/c.yml", "kind: C\n"},
               {"x.txt", "kind: X\n"}};
   Diagnostics d;
   auto stdin_reader = [] { return std::string("kind: S\n"); };
   auto kinds = [](const std::vector<trainjob::Document>& docs) {
     std::string out;
-    for (const auto& doc : docs) out += doc.kind();
+    for (const auto& doc : docs)
+      out += doc.kind();
     return out;
   };
   CHECK(kinds(trainjob::load_inputs({{"d"}, false}, fs, stdin_reader, &d)) == "AB");

@@ -1,8 +1,8 @@
-#include <doctest/doctest.h>
+#include "render/names.h"
 
 #include <string>
 
-#include "render/names.h"
+#include <doctest/doctest.h>
 
 using trainjob::check_name_budget;
 using trainjob::JobNameShape;

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "render/strategic_merge.h"
+
+#include <doctest/doctest.h>
 
 using trainjob::Json;
 using trainjob::strategic_merge;
@@ -23,8 +23,10 @@ TEST_CASE("strategic_merge: containers merge by name, env by name, mounts by mou
           "volumeMounts":[{"name":"y","mountPath":"/data"},{"name":"z","mountPath":"/z"}]}]})");
   const Json& node = out["containers"][0];
   CHECK(node["image"] == "a");
-  CHECK(node["env"] == Json::parse(
-                           R"([{"name":"A","value":"1"},{"name":"B","value":"override"},{"name":"C","value":"3"}])"));
+  CHECK(
+      node["env"] ==
+      Json::parse(
+          R"([{"name":"A","value":"1"},{"name":"B","value":"override"},{"name":"C","value":"3"}])"));
   CHECK(node["volumeMounts"] ==
         Json::parse(R"([{"name":"y","mountPath":"/data"},{"name":"z","mountPath":"/z"}])"));
   CHECK(out["containers"][1]["image"] == "s");
