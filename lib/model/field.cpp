@@ -44,6 +44,10 @@ void FieldReader::error(const std::string& path, const std::string& message) con
   diagnostics_->error(document_.file, document_.pos_of(path), path, message);
 }
 
+void FieldReader::key_error(const std::string& path, const std::string& message) const {
+  diagnostics_->error(document_.file, document_.key_pos_of(path), path, message);
+}
+
 void FieldReader::warning(const std::string& path, const std::string& message) const {
   diagnostics_->warning(document_.file, document_.pos_of(path), path, message);
 }

@@ -38,6 +38,8 @@ class FieldReader {
   Diagnostics* diagnostics() const { return diagnostics_; }
 
   void error(const std::string& path, const std::string& message) const;
+  /// An error about the key of a map entry (an unknown field), reported at the key.
+  void key_error(const std::string& path, const std::string& message) const;
   void warning(const std::string& path, const std::string& message) const;
   /// Reports `expected <what>, found <value>` at the field.
   void mismatch(const Field& field, std::string_view expected) const;

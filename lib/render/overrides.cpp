@@ -31,7 +31,7 @@ bool check_fields(const FieldReader& reader, const Field& object,
       for (size_t i = 0; i < allowed.size(); ++i)
         message += (i ? ", " : "") + std::string(allowed[i]);
     }
-    reader.error(object[key].path, message);
+    reader.key_error(object[key].path, message);
     ok = false;
   }
   return ok;
