@@ -4,7 +4,7 @@
 # and the exit code with expected.stdout, expected.stderr and expected.exit.
 # UPDATE_GOLDEN=1 writes the expectations instead.
 set -uo pipefail
-binary=$1
+binary=$(realpath "$1")
 case_dir=$2
 cd "$case_dir" || exit 1
 
