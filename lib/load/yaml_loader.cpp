@@ -1,9 +1,13 @@
 #include "load/yaml_loader.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "load/field_path.h"
@@ -63,6 +67,23 @@ class Converter {
   }
 
  private:
+  using Entries = Json::object_t::Container;
+
+  /// ordered_json finds keys by linear search, fine for the few keys of most mappings; a
+  /// hash set takes over for large ones (a big ConfigMap) so loading stays linear.
+  static bool is_duplicate(const Entries& entries, const std::string& key,
+                           std::unordered_set<std::string_view>* seen) {
+    constexpr size_t kLinearSearchLimit = 16;
+    if (entries.size() < kLinearSearchLimit) {
+      return std::any_of(entries.begin(), entries.end(),
+                         [&](const auto& entry) { return entry.first == key; });
+    }
+    if (seen->empty()) {
+      for (const auto& entry : entries) seen->insert(entry.first);
+    }
+    return !seen->insert(key).second;
+  }
+
   struct Segment {
     std::string_view key;
     size_t index;
@@ -79,7 +100,8 @@ class Converter {
 
   Json convert_map(const YAML::Node& node) {
     Json object = Json::object();
-    auto& entries = object.get_ref<Json::object_t&>();
+    auto& entries = static_cast<Entries&>(object.get_ref<Json::object_t&>());
+    std::unordered_set<std::string_view> seen;
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) {
         fail(entry.first.Mark(), "expected a plain key, found a " +
@@ -87,9 +109,10 @@ class Converter {
       }
       const std::string& key = entry.first.Scalar();
       path_.push_back({key, 0});
-      auto [slot, added] = entries.emplace(key, nullptr);
-      if (!added) fail(entry.first.Mark(), "duplicate key \"" + key + "\"");
-      slot->second = convert(entry.second);
+      if (is_duplicate(entries, key, &seen)) {
+        fail(entry.first.Mark(), "duplicate key \"" + key + "\"");
+      }
+      entries.emplace_back(key, convert(entry.second));
       path_.pop_back();
     }
     return object;
@@ -143,7 +166,12 @@ void add_document(Document document, Diagnostics* diagnostics, std::vector<Docum
 
 void report_parse_error(const std::string& file, const YAML::Exception& e, Diagnostics* d) {
   // yaml-cpp prefixes its message with the position, which we print ourselves.
-  d->error(file, pos_from_mark(e.mark), "", "invalid YAML: " + e.msg);
+  std::string message = "invalid YAML: " + e.msg;
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
+    message = "invalid YAML: nested more than " + std::to_string(deep->depth() - 1) +
+              " levels deep";
+  }
+  d->error(file, pos_from_mark(e.mark), "", message);
 }
 
 }  // namespace

@@ -127,3 +127,18 @@ TEST_CASE("inputs: directories take manifest files in name order, -R recurses, -
   trainjob::load_inputs({{"missing.yaml"}, false}, fs, stdin_reader, &d);
   CHECK(d.error_count() == 1);
 }
+
+TEST_CASE("loader: duplicate keys are found in large mappings too; deep nesting is an error") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  Diagnostics d;
+  CHECK(load_documents("big.yaml", text, &d).size() == 1);
+  CHECK_FALSE(d.has_errors());
+  load_documents("big.yaml", text + "k7: again\n", &d);
+  REQUIRE(d.error_count() == 1);
+  CHECK(d.all()[0].pos.line == 41);
+  CHECK(d.all()[0].path == "k7");
+  load_documents("deep.yaml", "a: " + std::string(3000, '[') + std::string(3000, ']') + "\n", &d);
+  REQUIRE(d.error_count() == 2);
+  CHECK(d.all()[1].message.find("levels deep") != std::string::npos);
+}
