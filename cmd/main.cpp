@@ -2,6 +2,7 @@
 // As a kubectl plugin it is started as `kubectl trainjob ...` with the words after
 // `trainjob` as arguments, so usage is written in that form.
 #include <cstdio>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -33,7 +34,9 @@ int usage_error(const std::string& message) {
 
 }  // namespace trainjob
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace trainjob;
   CLI::App app{"Compile and run Kubeflow TrainJobs on any Kubernetes cluster, no operator needed",
                "kubectl trainjob"};
@@ -49,8 +52,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
-  for (auto& [sub, run] : commands) {
-    if (sub->parsed()) return run();
+  for (auto& [sub, command] : commands) {
+    if (sub->parsed()) return command();
   }
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    // Every expected failure is a diagnostic; this is a bug, but still no crash.
+    std::fprintf(stderr, "error: internal error: %s\n", e.what());
+    return trainjob::kExitFailure;
+  }
 }

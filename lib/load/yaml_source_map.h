@@ -13,7 +13,7 @@ SourcePos pos_from_mark(const YAML::Mark& mark);
 /// Walks the kept node tree along a field path (`spec.env[2].name`, `labels[a.b/c]`).
 class YamlSourceMap : public SourceMap {
  public:
-  explicit YamlSourceMap(YAML::Node root) : root_(std::move(root)) {}
+  explicit YamlSourceMap(const YAML::Node& root) : root_(root) {}
   SourcePos value_pos(std::string_view path) const override;
   SourcePos key_pos(std::string_view path) const override;
 

@@ -81,7 +81,9 @@ bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string&
     for (const Json& object : unit->objects)
       objects.push_back(&object);
     std::string error;
-    std::string path = dir + (dir.back() == '/' ? "" : "/") + name;
+    std::string path = dir;
+    if (path.back() != '/') path += '/';
+    path += name;
     if (!fs.write_file_atomically(path, format_objects(objects, format), &error)) {
       diagnostics->error(path, {}, "", "cannot write: " + error);
       return false;

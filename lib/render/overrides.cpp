@@ -47,11 +47,11 @@ bool check_container(const CompileState& state, const ReplicatedJob& job, const 
     return false;
   }
   bool ok = check_fields(tj, container, state.dialect.container_fields, "");
-  std::string_view list_name = list.path.substr(list.path.rfind('.') + 1);
+  std::string list_name = list.path.substr(list.path.rfind('.') + 1);
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
   if (!has_container(pod_spec, list_name, *name)) {
-    tj.error(container["name"].path, "replicated job \"" + job.name + "\" has no " +
-                                         std::string(list_name) + " entry named \"" + *name + "\"");
+    tj.error(container["name"].path, "replicated job \"" + job.name + "\" has no " + list_name +
+                                         " entry named \"" + *name + "\"");
     ok = false;
   }
   if (container["env"] && is_reserved_container(*name)) {
