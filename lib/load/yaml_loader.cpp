@@ -72,7 +72,7 @@ class Converter {
   /// ordered_json finds keys by linear search, fine for the few keys of most mappings; a
   /// hash set takes over for large ones (a big ConfigMap) so loading stays linear.
   static bool is_duplicate(const Entries& entries, const std::string& key,
-                           std::unordered_set<std::string_view>* seen) {
+                           std::unordered_set<std::string>* seen) {
     constexpr size_t kLinearSearchLimit = 16;
     if (entries.size() < kLinearSearchLimit) {
       return std::any_of(entries.begin(), entries.end(),
@@ -101,7 +101,7 @@ class Converter {
   Json convert_map(const YAML::Node& node) {
     Json object = Json::object();
     auto& entries = static_cast<Entries&>(object.get_ref<Json::object_t&>());
-    std::unordered_set<std::string_view> seen;
+    std::unordered_set<std::string> seen;
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) {
         fail(entry.first.Mark(), "expected a plain key, found a " +

@@ -1,5 +1,7 @@
 #include "model/field.h"
 
+#include <algorithm>
+
 #include "load/field_path.h"
 
 namespace trainjob {
@@ -26,8 +28,14 @@ std::string describe_value(const Json& value) {
       return "a mapping";
     case Json::value_t::array:
       return "a list";
-    case Json::value_t::string:
-      return "string \"" + value.get<std::string>() + "\"";
+    case Json::value_t::string: {
+      // A whole script in a message helps nobody; the position says where it is.
+      constexpr size_t kShown = 60;
+      const std::string& text = value.get_ref<const std::string&>();
+      if (text.size() <= kShown && text.find('\n') == std::string::npos)
+        return "string \"" + text + "\"";
+      return "string \"" + text.substr(0, std::min(kShown, text.find('\n'))) + "...\"";
+    }
     case Json::value_t::boolean:
       return std::string("boolean ") + (value.get<bool>() ? "true" : "false");
     case Json::value_t::number_integer:

@@ -19,11 +19,12 @@ const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                             const RuntimeRegistry& runtimes) {
   const Runtime* runtime = runtimes.find(job.runtime_kind, *job.runtime_name.value, job.name_space);
   if (runtime != nullptr) return runtime;
-  std::string where =
-      job.runtime_kind == kTrainingRuntime
-          ? " in namespace \"" +
-                (job.name_space.empty() ? std::string("(default)") : job.name_space) + "\""
-          : "";
+  std::string where;
+  if (job.runtime_kind == kTrainingRuntime) {
+    where = job.name_space.empty()
+                ? " (the TrainJob has no namespace: set metadata.namespace or -n)"
+                : " in namespace \"" + job.name_space + "\"";
+  }
   tj.error(job.runtime_name.path, job.runtime_kind + " \"" +
                                       job.runtime_name.value->get<std::string>() + "\" not found" +
                                       where + "; looked in " + runtimes.searched_places());
