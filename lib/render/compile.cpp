@@ -65,6 +65,15 @@ void warn_without_trainer(const CompileState& state, const TrainerSettings& trai
                          "settings; add `trainer: {}` to get them");
 }
 
+void warn_torchtune(const CompileState& state) {
+  Field command = state.job.trainer["command"];
+  if (!command || *command.value != Json::array({"tune", "run"})) return;
+  state.trainjob.warning(command.path,
+                         "the torchtune recipe selection Kubeflow Trainer applies to "
+                         "`tune run` is not reproduced: the command runs as written, "
+                         "with PET_MASTER_ADDR and PET_MASTER_PORT set");
+}
+
 bool compile_steps(CompileState* state, const Runtime& runtime) {
   TrainerSettings trainer;
   std::string num_proc;
@@ -79,6 +88,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime) {
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   warn_without_trainer(*state, trainer);
+  warn_torchtune(*state);
   return true;
 }
 
