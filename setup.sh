@@ -28,8 +28,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-cmake --preset default >/dev/null
-cmake --build --preset default -- -j"$(nproc)"
+# Build output goes to stderr, so `./setup.sh > rendered.yaml` keeps only the manifests.
+cmake --preset default >&2
+cmake --build --preset default -- -j"$(nproc)" >&2
 
 case "$mode" in
   run) ./build/kubectl-trainjob render -f templates/configmap.yaml ;;

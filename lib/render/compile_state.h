@@ -43,6 +43,9 @@ struct CompileState {
   Field ml_policy;         ///< runtime spec.mlPolicy
   Field pod_group_policy;  ///< runtime spec.podGroupPolicy
   Json jobset_spec;        ///< runtime spec.template.spec, less replicatedJobs
+  /// Labels and annotations upstream gives the JobSet object: the runtime's
+  /// spec.template.metadata, overwritten per key by the TrainJob's.
+  Json jobset_metadata = Json::object();
   std::vector<ReplicatedJob> jobs;
   Json pod_labels = Json::object();  ///< added to every pod template (scheduler plugins)
   Json pod_annotations = Json::object();

@@ -38,9 +38,10 @@ Json object_metadata(const CompileState& state, const std::string& name) {
 Json headless_service(const CompileState& state, const Network& network) {
   Json metadata = object_metadata(state, network.subdomain);
   // No JobSet object exists, so the Service carries the TrainJob's own labels and annotations.
-  merge_string_map(&metadata, "labels", state.job.jobset_labels);
+  merge_string_map(&metadata, "labels", state.jobset_metadata.value("labels", Json::object()));
   merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
-  merge_string_map(&metadata, "annotations", state.job.jobset_annotations);
+  merge_string_map(&metadata, "annotations",
+                   state.jobset_metadata.value("annotations", Json::object()));
   Json spec = {{"clusterIP", "None"},
                {"publishNotReadyAddresses", network.publish_not_ready},
                {"selector", {{kJobSetNameLabel, state.job.name}}}};

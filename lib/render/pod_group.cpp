@@ -92,7 +92,7 @@ void volcano(CompileState* state, const Field& policy, int64_t members, Json res
   state->pod_annotations["scheduling.k8s.io/group-name"] = state->job.name;
   Json group = pod_group_object(*state, "scheduling.volcano.sh/v1beta1");
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
-  const Json& annotations = state->job.jobset_annotations;
+  Json annotations = state->jobset_metadata.value("annotations", Json::object());
   if (annotations.contains("scheduling.volcano.sh/queue-name")) {
     group["spec"]["queue"] = annotations["scheduling.volcano.sh/queue-name"];
   }
@@ -123,7 +123,7 @@ bool apply_pod_group_policy(CompileState* state) {
   if (policy["coscheduling"]) {
     coscheduling(state, policy["coscheduling"], members, std::move(resources));
   } else if (policy["volcano"]) {
-    const Json& annotations = state->job.jobset_annotations;
+    Json annotations = state->jobset_metadata.value("annotations", Json::object());
     auto queue = annotations.find("scheduling.volcano.sh/queue-name");
     if (queue != annotations.end() && *queue == "") {
       state->trainjob.error("spec",

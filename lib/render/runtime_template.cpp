@@ -88,6 +88,17 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   return read_counts(rt, item, job) && check_ancestor(rt, item, *job);
 }
 
+void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
+  for (const char* map : {"labels", "annotations"}) {
+    if (runtime_metadata && runtime_metadata.value->is_object()) {
+      merge_string_map(&state->jobset_metadata, map,
+                       runtime_metadata.value->value(map, Json::object()));
+    }
+  }
+  merge_string_map(&state->jobset_metadata, "labels", state->job.jobset_labels);
+  merge_string_map(&state->jobset_metadata, "annotations", state->job.jobset_annotations);
+}
+
 }  // namespace
 
 bool read_runtime_template(CompileState* state) {
@@ -107,6 +118,7 @@ bool read_runtime_template(CompileState* state) {
     }
     return false;
   }
+  read_jobset_metadata(spec["template"]["metadata"], state);
   state->jobset_spec = *jobset.value;
   state->jobset_spec.erase("replicatedJobs");
   std::set<std::string> names;
