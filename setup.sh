@@ -11,7 +11,7 @@ case "$mode" in
   *) echo "usage: ./setup.sh [run|test|build]" >&2; exit 2 ;;
 esac
 
-packages=(cmake ninja-build g++ pkg-config libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli11-dev
   doctest-dev libssl-dev)
 # The plugin tests go through a real kubectl; Debian's kubernetes-client provides one.
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi

@@ -9,23 +9,14 @@ std::string string_at(const Json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::string prefixed(std::string_view prefix, std::string_view path) {
-  if (prefix.empty()) return std::string(path);
-  if (path.empty()) return std::string(prefix);
-  std::string out(prefix);
-  if (path.front() != '[') out += '.';
-  out += path;
-  return out;
-}
-
 }  // namespace
 
 SourcePos Document::pos_of(std::string_view path) const {
-  return source_map ? source_map->value_pos(prefixed(path_prefix, path)) : SourcePos{};
+  return source_map ? source_map->value_pos(value, path) : SourcePos{};
 }
 
 SourcePos Document::key_pos_of(std::string_view path) const {
-  SourcePos key = source_map ? source_map->key_pos(prefixed(path_prefix, path)) : SourcePos{};
+  SourcePos key = source_map ? source_map->key_pos(value, path) : SourcePos{};
   return key.line > 0 ? key : pos_of(path);
 }
 

@@ -16,20 +16,18 @@ namespace trainjob {
 class SourceMap {
  public:
   virtual ~SourceMap() = default;
-  /// The value at `path`, or its nearest ancestor that is written.
-  virtual SourcePos value_pos(std::string_view path) const = 0;
+  /// The value at `path` of the document `root`, or its nearest ancestor that is written.
+  virtual SourcePos value_pos(const Json& root, std::string_view path) const = 0;
   /// The key of the map entry at `path`; unknown (0:0) when there is none.
-  virtual SourcePos key_pos(std::string_view path) const = 0;
+  virtual SourcePos key_pos(const Json& root, std::string_view path) const = 0;
 };
 
 struct Document {
   std::string file;  ///< as the user named it; `STDIN` for `-`
   int index = 0;     ///< position in the file's document stream, from 0
   Json value;
-  /// Shared so that the items of a `List` can point into their parent's map.
+  /// Shared: copies of a document (the runtime registry keeps some) share their positions.
   std::shared_ptr<const SourceMap> source_map;
-  /// Prefix of this document's paths inside `positions` (`items[3]` for a List item).
-  std::string path_prefix;
 
   /// Where `path` is written, or its nearest written ancestor.
   SourcePos pos_of(std::string_view path) const;

@@ -1,151 +1,291 @@
+// YAML streams -> Json documents, with libyaml's event parser: the Json is built
+// directly from the events, with an explicit stack (no recursion, so no depth limit of
+// the parser's own), and the position of every node is recorded on the way.
 #include "load/yaml_loader.h"
 
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
-#include <string_view>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
-
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/yaml.h>
+#include <vector>
+#include <yaml.h>
 
 #include "load/field_path.h"
-#include "load/yaml_source_map.h"
+#include "load/mark_source_map.h"
 
 namespace trainjob {
 namespace {
 
-/// Thrown inside the converter and turned into one diagnostic per document.
-struct ConvertError : std::runtime_error {
-  ConvertError(SourcePos at, std::string path, const std::string& message)
+/// Deeper input is refused: nothing real nests this far, and later stages recurse.
+constexpr size_t kMaxDepth = 256;
+/// Aliases can expand a small file enormously ("billion laughs"); stop well before that.
+constexpr size_t kMaxNodesPerByte = 64;
+
+SourcePos pos_from_mark(const yaml_mark_t& mark) {
+  return {static_cast<int>(mark.line) + 1, static_cast<int>(mark.column) + 1};
+}
+
+struct LoadError : std::runtime_error {
+  LoadError(SourcePos at, std::string path, const std::string& message)
       : std::runtime_error(message), pos(at), field(std::move(path)) {}
   SourcePos pos;
   std::string field;
 };
 
-/// yaml-cpp reads a quoted scalar that never closes up to the end of the input without
-/// complaint; find its closing quote ourselves.
-bool quote_is_closed(std::string_view text, size_t start) {
-  if (start >= text.size()) return true;
-  char quote = text[start];
-  if (quote != '"' && quote != '\'') return true;  // the mark is not on the quote: trust it
-  for (size_t i = start + 1; i < text.size(); ++i) {
-    if (quote == '"' && text[i] == '\\') {
-      ++i;
-    } else if (text[i] == quote) {
-      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-        ++i;  // '' is an escaped quote inside single quotes
-      } else {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-/// yaml-cpp nodes -> JSON. The field path is kept as a stack of segments and only
-/// spelled out when a message needs it.
-class Converter {
+/// libyaml's parser and event, released however the parse ends.
+class EventSource {
  public:
-  explicit Converter(std::string_view text) : text_(text) {}
+  explicit EventSource(std::string_view text) : text_(text) {
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()),
+                                 text.size());
+  }
+  ~EventSource() {
+    if (has_event_) yaml_event_delete(&event_);
+    yaml_parser_delete(&parser_);
+  }
+  EventSource(const EventSource&) = delete;
+  EventSource& operator=(const EventSource&) = delete;
 
-  Json convert(const YAML::Node& node) {
-    switch (node.Type()) {
-      case YAML::NodeType::Map:
-        return convert_map(node);
-      case YAML::NodeType::Sequence:
-        return convert_sequence(node);
-      case YAML::NodeType::Scalar:
-        if (node.Tag() == "!" && !quote_is_closed(text_, node.Mark().pos)) {
-          fail(node.Mark(), "invalid YAML: quoted string is never closed");
-        }
-        return convert_scalar(node);
-      default:
-        return nullptr;
-    }
+  const yaml_event_t& next() {
+    if (has_event_) yaml_event_delete(&event_);
+    has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
+    if (!has_event_) throw_parser_error();
+    return event_;
   }
 
  private:
-  using Entries = Json::object_t::Container;
-
-  /// ordered_json finds keys by linear search, fine for the few keys of most mappings; a
-  /// hash set takes over for large ones (a big ConfigMap) so loading stays linear.
-  static bool is_duplicate(const Entries& entries, const std::string& key,
-                           std::unordered_set<std::string>* seen) {
-    constexpr size_t kLinearSearchLimit = 16;
-    if (entries.size() < kLinearSearchLimit) {
-      return std::any_of(entries.begin(), entries.end(),
-                         [&](const auto& entry) { return entry.first == key; });
-    }
-    if (seen->empty()) {
-      for (const auto& entry : entries) seen->insert(entry.first);
-    }
-    return !seen->insert(key).second;
-  }
-
-  struct Segment {
-    std::string_view key;
-    size_t index;
-  };
-
-  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
-    std::string path;
-    for (const Segment& segment : path_) {
-      path = segment.key.data() != nullptr ? field_child(path, segment.key)
-                                           : field_index(path, segment.index);
-    }
-    throw ConvertError(pos_from_mark(mark), path, message);
-  }
-
-  Json convert_map(const YAML::Node& node) {
-    Json object = Json::object();
-    auto& entries = static_cast<Entries&>(object.get_ref<Json::object_t&>());
-    std::unordered_set<std::string> seen;
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) {
-        fail(entry.first.Mark(), "expected a plain key, found a " +
-                                     std::string(entry.first.IsMap() ? "mapping" : "sequence"));
+  [[noreturn]] void throw_parser_error() const {
+    const yaml_mark_t& at = parser_.problem_mark;
+    std::string message = "invalid YAML: ";
+    if (at.index < text_.size() && text_[at.index] == '\t') {
+      message += "a tab character; YAML indents with spaces only";
+    } else {
+      message += parser_.problem != nullptr ? parser_.problem : "cannot be read";
+      if (parser_.context != nullptr) {
+        SourcePos start = pos_from_mark(parser_.context_mark);
+        message += std::string(" ") + parser_.context + " that starts at " +
+                   std::to_string(start.line) + ":" + std::to_string(start.column);
       }
-      const std::string& key = entry.first.Scalar();
-      path_.push_back({key, 0});
-      if (is_duplicate(entries, key, &seen)) {
-        fail(entry.first.Mark(), "duplicate key \"" + key + "\"");
-      }
-      entries.emplace_back(key, convert(entry.second));
-      path_.pop_back();
     }
-    return object;
-  }
-
-  Json convert_sequence(const YAML::Node& node) {
-    Json array = Json::array();
-    size_t index = 0;
-    for (const auto& item : node) {
-      path_.push_back({{}, index++});
-      array.push_back(convert(item));
-      path_.pop_back();
-    }
-    return array;
-  }
-
-  static Json convert_scalar(const YAML::Node& node) {
-    const std::string& tag = node.Tag();
-    // "!" marks a quoted scalar; explicit string tags also keep the text as it is.
-    if (tag == "!" || tag == "!!str" || tag == "tag:yaml.org,2002:str") return node.Scalar();
-    return resolve_plain_scalar(node.Scalar());
+    throw LoadError(pos_from_mark(at), "", message);
   }
 
   std::string_view text_;
-  std::vector<Segment> path_;
+  yaml_parser_t parser_{};
+  yaml_event_t event_{};
+  bool has_event_ = false;
+};
+
+/// A mapping or sequence being built.
+struct Frame {
+  Json value;
+  std::string anchor;
+  size_t first_mark = 0;  ///< its own entry in the marks
+  std::string key;        ///< mappings: the key whose value comes next
+  bool has_key = false;
+  SourcePos key_pos;
+  std::unordered_set<std::string> keys;  ///< mappings: for the duplicate check
+};
+
+struct Anchor {
+  Json value;
+  size_t first_mark = 0;
+  size_t end_mark = 0;
+};
+
+std::string event_anchor(const unsigned char* anchor) {
+  return anchor != nullptr ? reinterpret_cast<const char*>(anchor) : std::string();
+}
+
+/// Builds one document from the events between DOCUMENT-START and DOCUMENT-END.
+class DocumentBuilder {
+ public:
+  explicit DocumentBuilder(size_t max_nodes) : max_nodes_(max_nodes) {}
+
+  /// Consumes events up to the end of the document; returns the root.
+  Json build(EventSource* events) {
+    for (;;) {
+      const yaml_event_t& event = events->next();
+      switch (event.type) {
+        case YAML_DOCUMENT_END_EVENT:
+          return std::move(root_);
+        case YAML_MAPPING_START_EVENT:
+          start_collection(event, Json::object(), event.data.mapping_start.anchor);
+          break;
+        case YAML_SEQUENCE_START_EVENT:
+          start_collection(event, Json::array(), event.data.sequence_start.anchor);
+          break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+          end_collection();
+          break;
+        case YAML_SCALAR_EVENT:
+          scalar(event);
+          break;
+        case YAML_ALIAS_EVENT:
+          alias(event);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  std::vector<NodeMark> take_marks() { return std::move(marks_); }
+
+ private:
+  bool expects_key() const {
+    return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().has_key;
+  }
+
+  [[noreturn]] void fail(const yaml_mark_t& mark, const std::string& message) const {
+    std::string path;
+    for (const Frame& frame : stack_) {
+      if (frame.value.is_object()) {
+        if (frame.has_key) path = field_child(path, frame.key);
+      } else {
+        path = field_index(path, frame.value.size());
+      }
+    }
+    throw LoadError(pos_from_mark(mark), path, message);
+  }
+
+  /// Records where a new node starts; a mapping's value takes the pending key's position.
+  size_t add_mark(const yaml_event_t& event) {
+    if (marks_.size() >= max_nodes_) fail(event.start_mark, "too many nodes (alias expansion?)");
+    SourcePos key = !stack_.empty() && stack_.back().has_key ? stack_.back().key_pos : SourcePos{};
+    marks_.push_back({pos_from_mark(event.start_mark), key});
+    return marks_.size() - 1;
+  }
+
+  void start_collection(const yaml_event_t& event, Json value, const unsigned char* anchor) {
+    if (expects_key()) fail(event.start_mark, "expected a plain key, found a collection");
+    if (stack_.size() >= kMaxDepth) {
+      // The path would be hundreds of segments long; the position says enough.
+      throw LoadError(pos_from_mark(event.start_mark), "",
+                      "invalid YAML: nested more than " + std::to_string(kMaxDepth) +
+                          " levels deep");
+    }
+    Frame frame;
+    frame.first_mark = add_mark(event);
+    frame.value = std::move(value);
+    frame.anchor = event_anchor(anchor);
+    stack_.push_back(std::move(frame));
+  }
+
+  void end_collection() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    if (!frame.anchor.empty()) {
+      anchors_[frame.anchor] = {frame.value, frame.first_mark, marks_.size()};
+    }
+    deliver(std::move(frame.value));
+  }
+
+  void scalar(const yaml_event_t& event) {
+    const auto& data = event.data.scalar;
+    std::string text(reinterpret_cast<const char*>(data.value), data.length);
+    if (expects_key()) {
+      take_key(event, std::move(text));
+      return;
+    }
+    size_t mark = add_mark(event);
+    Json value = resolve(event, std::move(text));
+    std::string anchor = event_anchor(data.anchor);
+    if (!anchor.empty()) anchors_[anchor] = {value, mark, mark + 1};
+    deliver(std::move(value));
+  }
+
+  static Json resolve(const yaml_event_t& event, std::string text) {
+    const auto& data = event.data.scalar;
+    std::string tag = data.tag != nullptr ? reinterpret_cast<const char*>(data.tag) : "";
+    bool is_string =
+        data.style != YAML_PLAIN_SCALAR_STYLE || tag == "tag:yaml.org,2002:str" || tag == "!";
+    return is_string ? Json(std::move(text)) : resolve_plain_scalar(text);
+  }
+
+  /// ordered_json finds keys by linear search, fine for the few keys of most mappings; a
+  /// hash set takes over for large ones (a big ConfigMap) so loading stays linear.
+  static bool is_duplicate(Frame* frame, const std::string& key) {
+    constexpr size_t kLinearSearchLimit = 16;
+    if (frame->value.size() < kLinearSearchLimit) return frame->value.contains(key);
+    if (frame->keys.empty()) {
+      for (const auto& entry : frame->value.items())
+        frame->keys.insert(entry.key());
+    }
+    return !frame->keys.insert(key).second;
+  }
+
+  void take_key(const yaml_event_t& event, std::string key) {
+    Frame& frame = stack_.back();
+    bool duplicate = is_duplicate(&frame, key);
+    frame.key = std::move(key);
+    frame.has_key = true;
+    frame.key_pos = pos_from_mark(event.start_mark);
+    if (duplicate) fail(event.start_mark, "duplicate key \"" + frame.key + "\"");
+  }
+
+  void alias(const yaml_event_t& event) {
+    std::string name = event_anchor(event.data.alias.anchor);
+    auto it = anchors_.find(name);
+    if (it == anchors_.end()) fail(event.start_mark, "unknown anchor \"" + name + "\"");
+    if (expects_key()) fail(event.start_mark, "expected a plain key, found an alias");
+    const Anchor& anchor = it->second;
+    // The copy's nodes sit at the alias, so each gets the alias's position.
+    size_t first = add_mark(event);
+    for (size_t i = anchor.first_mark + 1; i < anchor.end_mark; ++i) {
+      if (marks_.size() >= max_nodes_) fail(event.start_mark, "too many nodes (alias expansion?)");
+      marks_.push_back({marks_[first].value, {}});
+    }
+    deliver(anchor.value);
+  }
+
+  void deliver(Json value) {
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      return;
+    }
+    Frame& parent = stack_.back();
+    if (parent.value.is_array()) {
+      parent.value.push_back(std::move(value));
+      return;
+    }
+    // Keys were checked for duplicates, so append without ordered_json's linear search.
+    auto& entries =
+        static_cast<Json::object_t::Container&>(parent.value.get_ref<Json::object_t&>());
+    entries.emplace_back(std::move(parent.key), std::move(value));
+    parent.key.clear();
+    parent.has_key = false;
+  }
+
+  size_t max_nodes_;
+  Json root_;
+  std::vector<Frame> stack_;
+  std::vector<NodeMark> marks_;
+  std::unordered_map<std::string, Anchor> anchors_;
 };
 
 bool is_list(const Json& value) {
-  return value.is_object() && value.value("kind", "") == "List" && value.contains("items") &&
-         value["items"].is_array();
+  if (!value.is_object()) return false;
+  auto kind = value.find("kind");
+  auto items = value.find("items");
+  return kind != value.end() && *kind == "List" && items != value.end() && items->is_array();
 }
 
-void add_document(Document document, Diagnostics* diagnostics, std::vector<Document>* out) {
+/// The marks of the subtree of `marks` that starts at `first` and holds `value`.
+std::vector<NodeMark> sub_marks(const std::vector<NodeMark>& marks, size_t first,
+                                const Json& value) {
+  size_t end = std::min(marks.size(), first + node_count(value));
+  return std::vector<NodeMark>(marks.begin() + static_cast<std::ptrdiff_t>(first),
+                               marks.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+void add_document(Document document, const std::vector<NodeMark>& marks, Diagnostics* diagnostics,
+                  std::vector<Document>* out) {
   if (!document.value.is_object()) {
     diagnostics->error(document.file, document.pos_of(""), "",
                        "expected a Kubernetes object (a mapping with apiVersion and kind)");
@@ -155,23 +295,44 @@ void add_document(Document document, Diagnostics* diagnostics, std::vector<Docum
     out->push_back(std::move(document));
     return;
   }
-  // kubectl flattens `kind: List`; each item keeps its positions in the parent's map.
-  const Json& items = document.value["items"];
-  for (size_t i = 0; i < items.size(); ++i) {
-    Document item{document.file, document.index, items[i], document.source_map,
-                  field_index("items", i)};
-    add_document(std::move(item), diagnostics, out);
+  // kubectl flattens `kind: List`. Each item gets the marks of its own subtree, which
+  // sit together because marks are in document order.
+  size_t first = 1;  // the List mapping itself is mark 0
+  for (const auto& entry : document.value.items()) {
+    if (entry.key() != "items") {
+      first += node_count(entry.value());
+      continue;
+    }
+    ++first;  // the items sequence
+    for (const Json& item : entry.value()) {
+      std::vector<NodeMark> item_marks = sub_marks(marks, first, item);
+      first += node_count(item);
+      Document child{document.file, document.index, item,
+                     std::make_shared<MarkSourceMap>(item_marks)};
+      add_document(std::move(child), item_marks, diagnostics, out);
+    }
+    break;
   }
 }
 
-void report_parse_error(const std::string& file, const YAML::Exception& e, Diagnostics* d) {
-  // yaml-cpp prefixes its message with the position, which we print ourselves.
-  std::string message = "invalid YAML: " + e.msg;
-  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
-    message = "invalid YAML: nested more than " + std::to_string(deep->depth() - 1) +
-              " levels deep";
+/// Parses the whole stream; throws LoadError on the first problem.
+void parse_stream(const std::string& file, std::string_view text, Diagnostics* diagnostics,
+                  std::vector<Document>* out) {
+  EventSource events(text);
+  size_t max_nodes = kMaxNodesPerByte * text.size() + 1024;
+  int index = 0;
+  for (;;) {
+    const yaml_event_t& event = events.next();
+    if (event.type == YAML_STREAM_END_EVENT) return;
+    if (event.type != YAML_DOCUMENT_START_EVENT) continue;
+    DocumentBuilder builder(max_nodes);
+    Json value = builder.build(&events);
+    int this_index = index++;
+    if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
+    std::vector<NodeMark> marks = builder.take_marks();
+    Document document{file, this_index, std::move(value), std::make_shared<MarkSourceMap>(marks)};
+    add_document(std::move(document), marks, diagnostics, out);
   }
-  d->error(file, pos_from_mark(e.mark), "", message);
 }
 
 }  // namespace
@@ -179,24 +340,11 @@ void report_parse_error(const std::string& file, const YAML::Exception& e, Diagn
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics) {
   std::vector<Document> out;
-  std::vector<YAML::Node> nodes;
   try {
-    nodes = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    report_parse_error(file, e, diagnostics);
-    return out;
-  }
-  int index = 0;
-  for (const YAML::Node& node : nodes) {
-    int this_index = index++;
-    if (node.IsNull()) continue;  // `---` with nothing after it, as kubectl skips it
-    try {
-      Json value = Converter(text).convert(node);
-      add_document({file, this_index, std::move(value), std::make_shared<YamlSourceMap>(node), ""},
-                   diagnostics, &out);
-    } catch (const ConvertError& e) {
-      diagnostics->error(file, e.pos, e.field, e.what());
-    }
+    parse_stream(file, text, diagnostics, &out);
+  } catch (const LoadError& e) {
+    diagnostics->error(file, e.pos, e.field, e.what());
+    out.clear();  // nothing half-read
   }
   return out;
 }
