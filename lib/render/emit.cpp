@@ -29,6 +29,16 @@ Network read_network(const CompileState& state) {
   return network;
 }
 
+/// Built field by field: a Json initializer list would copy the (large) spec.
+Json kube_object(const char* api_version, const char* kind, Json metadata, Json spec) {
+  Json object = Json::object();
+  object["apiVersion"] = api_version;
+  object["kind"] = kind;
+  object["metadata"] = std::move(metadata);
+  object["spec"] = std::move(spec);
+  return object;
+}
+
 Json object_metadata(const CompileState& state, const std::string& name) {
   Json metadata = {{"name", name}};
   if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
@@ -45,7 +55,7 @@ Json headless_service(const CompileState& state, const Network& network) {
   Json spec = {{"clusterIP", "None"},
                {"publishNotReadyAddresses", network.publish_not_ready},
                {"selector", {{kJobSetNameLabel, state.job.name}}}};
-  return Json{{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", metadata}, {"spec", spec}};
+  return kube_object("v1", "Service", std::move(metadata), std::move(spec));
 }
 
 /// Placement of every Job: indexes over all replicated jobs and within each group.
@@ -116,7 +126,7 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
     spec["activeDeadlineSeconds"] = *state.job.active_deadline_seconds.value;
   }
   label_pod_template(state, keys, network, &spec["template"]);
-  return Json{{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", metadata}, {"spec", spec}};
+  return kube_object("batch/v1", "Job", std::move(metadata), std::move(spec));
 }
 
 void warn_jobset_only(const CompileState& state, const ReplicatedJob* job) {
