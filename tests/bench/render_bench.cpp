@@ -35,7 +35,7 @@ struct Options {
 // Nanoseconds spent in each phase, summed over all TrainJobs.
 struct PhaseTotals {
   int64_t generate = 0;  // building the input text: the benchmark's own cost, not the product's
-  int64_t parse = 0;     // yaml-cpp via load_documents
+  int64_t parse = 0;     // libyaml via load_documents
   int64_t compile = 0;   // compile_trainjob
   int64_t emit = 0;      // format_objects to YAML, appended to the output sink
 };
