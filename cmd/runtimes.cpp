@@ -9,8 +9,11 @@ namespace trainjob {
 namespace {
 
 std::string framework_of(const Document& runtime) {
-  const Json& labels = runtime.value["metadata"].value("labels", Json::object());
-  return labels.value("trainer.kubeflow.org/framework", "-");
+  auto metadata = runtime.value.find("metadata");
+  if (metadata == runtime.value.end() || !metadata->is_object()) return "-";
+  auto labels = metadata->find("labels");
+  if (labels == metadata->end()) return "-";
+  return string_member(*labels, "trainer.kubeflow.org/framework", "-");
 }
 
 int run_runtimes() {

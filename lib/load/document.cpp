@@ -1,15 +1,6 @@
 #include "load/document.h"
 
 namespace trainjob {
-namespace {
-
-std::string string_at(const Json& object, const char* key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace
 
 SourcePos Document::pos_of(std::string_view path) const {
   return source_map ? source_map->value_pos(value, path) : SourcePos{};
@@ -21,20 +12,20 @@ SourcePos Document::key_pos_of(std::string_view path) const {
 }
 
 std::string Document::kind() const {
-  return string_at(value, "kind");
+  return string_member(value, "kind");
 }
 std::string Document::api_version() const {
-  return string_at(value, "apiVersion");
+  return string_member(value, "apiVersion");
 }
 
 std::string Document::name() const {
   auto it = value.find("metadata");
-  return it != value.end() ? string_at(*it, "name") : std::string();
+  return it != value.end() ? string_member(*it, "name") : std::string();
 }
 
 std::string Document::name_space() const {
   auto it = value.find("metadata");
-  return it != value.end() ? string_at(*it, "namespace") : std::string();
+  return it != value.end() ? string_member(*it, "namespace") : std::string();
 }
 
 }  // namespace trainjob

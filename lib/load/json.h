@@ -2,6 +2,8 @@
 #ifndef TRAINJOB_LOAD_JSON_H_
 #define TRAINJOB_LOAD_JSON_H_
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 namespace trainjob {
@@ -9,6 +11,15 @@ namespace trainjob {
 /// Keys keep their insertion order, so documents that pass through `render`
 /// unchanged come out in the order the user wrote them.
 using Json = nlohmann::ordered_json;
+
+/// `object[key]` when `object` is a mapping holding a string there, else `fallback`.
+/// Unlike Json::value() it never throws, whatever the input put there.
+inline std::string string_member(const Json& object, const char* key,
+                                 const std::string& fallback = "") {
+  if (!object.is_object()) return fallback;
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
 
 }  // namespace trainjob
 

@@ -166,9 +166,9 @@ class DocumentBuilder {
     if (expects_key()) fail(event.start_mark, "expected a plain key, found a collection");
     if (stack_.size() >= kMaxDepth) {
       // The path would be hundreds of segments long; the position says enough.
-      throw LoadError(pos_from_mark(event.start_mark), "",
-                      "invalid YAML: nested more than " + std::to_string(kMaxDepth) +
-                          " levels deep");
+      throw LoadError(
+          pos_from_mark(event.start_mark), "",
+          "invalid YAML: nested more than " + std::to_string(kMaxDepth) + " levels deep");
     }
     Frame frame;
     frame.first_mark = add_mark(event);

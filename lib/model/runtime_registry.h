@@ -29,6 +29,11 @@ struct Runtime {
 
 class RuntimeRegistry {
  public:
+  RuntimeRegistry() = default;
+  // Layers point into documents_; a copy would point into the original.
+  RuntimeRegistry(const RuntimeRegistry&) = delete;
+  RuntimeRegistry& operator=(const RuntimeRegistry&) = delete;
+
   /// Adds the runtimes among `documents` as one search layer. The registry keeps its own
   /// copies, so the caller's vector may go away. Earlier layers win.
   void add_layer(const std::string& source, const std::vector<Document>& documents);

@@ -42,7 +42,7 @@ bool check_reserved_env(const CompileState& state) {
   if (!env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
-    const Json& name = (*env.value)[i].value("name", Json());
+    std::string name = string_member((*env.value)[i], "name");
     for (const char* reserved : kTorchReservedEnv) {
       if (name == reserved) {
         state.trainjob.error(env.at(i)["name"].path,

@@ -4,6 +4,7 @@
 
 #include "model/suggest.h"
 #include "render/pod_edit.h"
+#include "render/runtime_template.h"
 #include "render/strategic_merge.h"
 
 namespace trainjob {
@@ -112,7 +113,9 @@ bool apply_to_target(CompileState* state, const PodOverride& override, const Fie
                               "\" (it has: " + job_names(*state) + ")");
     return false;
   }
-  if (!check_pod_spec(*state, *job, override.pod_spec)) return false;
+  bool metadata_ok =
+      check_metadata(tj, override.job_metadata) && check_metadata(tj, override.pod_metadata);
+  if (!check_pod_spec(*state, *job, override.pod_spec) || !metadata_ok) return false;
   apply_override(override, job);
   return true;
 }

@@ -21,7 +21,7 @@ Json* find_container(Json* pod_spec, std::string_view name) {
   auto list = pod_spec->find("containers");
   if (list == pod_spec->end() || !list->is_array()) return nullptr;
   for (Json& container : *list) {
-    if (container.is_object() && container.value("name", "") == name) return &container;
+    if (string_member(container, "name") == name) return &container;
   }
   return nullptr;
 }
@@ -34,7 +34,7 @@ bool has_container(const Json& pod_spec, std::string_view list, std::string_view
   auto it = pod_spec.find(list);
   if (it == pod_spec.end() || !it->is_array()) return false;
   for (const Json& container : *it) {
-    if (container.is_object() && container.value("name", "") == name) return true;
+    if (string_member(container, "name") == name) return true;
   }
   return false;
 }

@@ -54,6 +54,23 @@ bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJo
   return ok;
 }
 
+bool check_network(const FieldReader& rt, const Field& network) {
+  if (!network) return true;
+  if (!rt.is_object(network)) return false;
+  bool ok = true;
+  for (const char* flag : {"enableDNSHostnames", "publishNotReadyAddresses"}) {
+    if (network[flag] && !rt.boolean(network[flag])) ok = false;
+  }
+  Field subdomain = network["subdomain"];
+  if (!subdomain) return ok;
+  std::optional<std::string> name = rt.string(subdomain);
+  if (name && !is_dns1035_label(*name)) {
+    rt.error(subdomain.path,
+             "expected a DNS-1035 label (the headless Service's name), found \"" + *name + "\"");
+  }
+  return ok && name && is_dns1035_label(*name);
+}
+
 bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* names,
               ReplicatedJob* job) {
   if (!rt.is_object(item)) return false;
@@ -74,7 +91,10 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
     return false;
   }
   Field job_template = item["template"];
-  if (!rt.is_object(job_template) || !rt.is_object(job_template["spec"]["template"]["spec"])) {
+  bool metadata_ok = check_metadata(rt, job_template["metadata"]) &&
+                     check_metadata(rt, job_template["spec"]["template"]["metadata"]);
+  if (!metadata_ok || !rt.is_object(job_template) ||
+      !rt.is_object(job_template["spec"]["template"]["spec"])) {
     if (!job_template["spec"]["template"]["spec"]) {
       rt.error(job_template["spec"]["template"]["spec"].path, "required: the pod spec");
     }
@@ -101,6 +121,24 @@ void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
 
 }  // namespace
 
+bool check_metadata(const FieldReader& reader, const Field& metadata) {
+  if (!metadata) return true;
+  if (!reader.is_object(metadata)) return false;
+  bool ok = true;
+  for (const char* map : {"labels", "annotations"}) {
+    Field values = metadata[map];
+    if (!values) continue;
+    if (!reader.is_object(values)) {
+      ok = false;
+      continue;
+    }
+    for (const auto& entry : values.value->items()) {
+      if (!reader.string(values[entry.key()])) ok = false;
+    }
+  }
+  return ok;
+}
+
 bool read_runtime_template(CompileState* state) {
   const FieldReader& rt = state->runtime;
   Field spec = rt.root()["spec"];
@@ -116,6 +154,9 @@ bool read_runtime_template(CompileState* state) {
     if (!list || list.value->empty()) {
       rt.error(list.path, "required: at least one replicated job");
     }
+    return false;
+  }
+  if (!check_metadata(rt, spec["template"]["metadata"]) || !check_network(rt, jobset["network"])) {
     return false;
   }
   read_jobset_metadata(spec["template"]["metadata"], state);

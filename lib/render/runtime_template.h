@@ -11,6 +11,10 @@ namespace trainjob {
 /// False when the runtime cannot be compiled against.
 bool read_runtime_template(CompileState* state);
 
+/// Checks that `metadata`, if present, is a mapping whose labels and annotations map
+/// strings to strings; reports through `reader`.
+bool check_metadata(const FieldReader& reader, const Field& metadata);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_RUNTIME_TEMPLATE_H_
