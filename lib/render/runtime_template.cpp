@@ -91,10 +91,9 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
     return false;
   }
   Field job_template = item["template"];
-  bool metadata_ok = check_metadata(rt, job_template["metadata"]) &&
-                     check_metadata(rt, job_template["spec"]["template"]["metadata"]);
-  if (!metadata_ok || !rt.is_object(job_template) ||
-      !rt.is_object(job_template["spec"]["template"]["spec"])) {
+  bool metadata_ok = check_metadata(rt, job_template["metadata"]);
+  metadata_ok = check_metadata(rt, job_template["spec"]["template"]["metadata"]) && metadata_ok;
+  if (!rt.is_object(job_template) || !rt.is_object(job_template["spec"]["template"]["spec"])) {
     if (!job_template["spec"]["template"]["spec"]) {
       rt.error(job_template["spec"]["template"]["spec"].path, "required: the pod spec");
     }
@@ -105,7 +104,8 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   job->job_template = *job_template.value;
   if (item["dependsOn"]) job->depends_on = *item["dependsOn"].value;
   job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
-  return read_counts(rt, item, job) && check_ancestor(rt, item, *job);
+  bool counts_ok = read_counts(rt, item, job);
+  return check_ancestor(rt, item, *job) && counts_ok && metadata_ok;
 }
 
 void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
@@ -156,14 +156,12 @@ bool read_runtime_template(CompileState* state) {
     }
     return false;
   }
-  if (!check_metadata(rt, spec["template"]["metadata"]) || !check_network(rt, jobset["network"])) {
-    return false;
-  }
+  bool ok = check_metadata(rt, spec["template"]["metadata"]);
+  ok = check_network(rt, jobset["network"]) && ok;
   read_jobset_metadata(spec["template"]["metadata"], state);
   state->jobset_spec = *jobset.value;
   state->jobset_spec.erase("replicatedJobs");
   std::set<std::string> names;
-  bool ok = true;
   for (size_t i = 0; i < list.value->size(); ++i) {
     ReplicatedJob job;
     if (read_job(rt, list.at(i), &names, &job)) {
