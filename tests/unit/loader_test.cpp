@@ -130,7 +130,8 @@ TEST_CASE("inputs: directories take manifest files in name order, -R recurses, -
 
 TEST_CASE("loader: duplicate keys are found in large mappings too; deep nesting is an error") {
   std::string text;
-  for (int i = 0; i < 40; ++i) text += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  for (int i = 0; i < 40; ++i)
+    text += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
   Diagnostics d;
   CHECK(load_documents("big.yaml", text, &d).size() == 1);
   CHECK_FALSE(d.has_errors());
@@ -141,4 +142,51 @@ TEST_CASE("loader: duplicate keys are found in large mappings too; deep nesting 
   load_documents("deep.yaml", "a: " + std::string(3000, '[') + std::string(3000, ']') + "\n", &d);
   REQUIRE(d.error_count() == 2);
   CHECK(d.all()[1].message.find("levels deep") != std::string::npos);
+}
+
+TEST_CASE("loader: List items keep their own positions; aliases count as copies") {
+  Diagnostics d;
+  auto docs = load_documents("l.yaml",
+                             "kind: List\n"
+                             "apiVersion: v1\n"
+                             "items:\n"
+                             "- kind: A\n"
+                             "  spec: {x: 1}\n"
+                             "- kind: B\n"
+                             "  spec:\n"
+                             "    y: 2\n",
+                             &d);
+  REQUIRE(docs.size() == 2);
+  CHECK(docs[1].pos_of("spec.y").line == 8);
+  CHECK(docs[1].pos_of("spec.y").column == 8);
+  CHECK(docs[1].key_pos_of("spec.y").column == 5);
+  CHECK(docs[0].pos_of("spec.x").line == 5);
+  docs = load_documents("a.yaml",
+                        "base: &b {p: 1, q: [1, 2]}\n"
+                        "copy: *b\n"
+                        "after: 3\n",
+                        &d);
+  REQUIRE(docs.size() == 1);
+  CHECK(docs[0].value["copy"]["q"][1] == 2);
+  CHECK(docs[0].pos_of("copy.q").line == 2);
+  CHECK(docs[0].pos_of("after").line == 3);
+  CHECK(docs[0].pos_of("after").column == 8);
+  CHECK_FALSE(d.has_errors());
+}
+
+TEST_CASE("loader: alias bombs and unknown anchors are errors, not hangs") {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  char previous = 'a';
+  for (char name = 'b'; name <= 'k'; ++name, ++previous) {
+    bomb += std::string(1, name) + ": &" + name + " [";
+    for (int i = 0; i < 10; ++i)
+      bomb += std::string(i ? ", *" : "*") + previous;
+    bomb += "]\n";
+  }
+  Diagnostics d;
+  CHECK(load_documents("bomb.yaml", bomb, &d).empty());
+  REQUIRE(d.error_count() == 1);
+  CHECK(d.all()[0].message.find("too many nodes") != std::string::npos);
+  CHECK(load_documents("alias.yaml", "a: *nowhere\n", &d).empty());
+  CHECK(d.error_count() == 2);
 }
