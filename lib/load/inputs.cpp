@@ -19,10 +19,11 @@ std::string join_path(const std::string& dir, const std::string& name) {
 class InputLoader {
  public:
   InputLoader(const FileSystem& fs, bool recursive, Diagnostics* diagnostics,
-              std::vector<Document>* out)
-      : fs_(fs), recursive_(recursive), diagnostics_(diagnostics), out_(out) {}
+              std::vector<Document>* out, SourceTexts* texts)
+      : fs_(fs), recursive_(recursive), diagnostics_(diagnostics), out_(out), texts_(texts) {}
 
   void load_text(const std::string& name, const std::string& text) {
+    if (texts_ != nullptr) (*texts_)[name] = text;
     for (Document& document : load_documents(name, text, diagnostics_)) {
       out_->push_back(std::move(document));
     }
@@ -61,6 +62,7 @@ class InputLoader {
   bool recursive_;
   Diagnostics* diagnostics_;
   std::vector<Document>* out_;
+  SourceTexts* texts_;
 };
 
 }  // namespace
@@ -70,9 +72,10 @@ bool is_manifest_file_name(const std::string& name) {
 }
 
 std::vector<Document> load_inputs(const InputOptions& options, const FileSystem& fs,
-                                  const StdinReader& read_stdin, Diagnostics* diagnostics) {
+                                  const StdinReader& read_stdin, Diagnostics* diagnostics,
+                                  SourceTexts* texts) {
   std::vector<Document> out;
-  InputLoader loader(fs, options.recursive, diagnostics, &out);
+  InputLoader loader(fs, options.recursive, diagnostics, &out, texts);
   for (const std::string& path : options.paths) {
     if (path == "-") {
       loader.load_text("STDIN", read_stdin());

@@ -3,6 +3,7 @@
 #define TRAINJOB_LOAD_INPUTS_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct InputOptions {
   bool recursive = false;          ///< `-R`: walk directories below the named ones
 };
 
+/// The text of every input read, by the name diagnostics use for it (for caret display).
+using SourceTexts = std::map<std::string, std::string>;
+
 /// Reads standard input; a function so tests can supply it.
 using StdinReader = std::function<std::string()>;
 
@@ -24,7 +28,8 @@ using StdinReader = std::function<std::string()>;
 /// directory entries sorted by name, documents in stream order. A directory contributes
 /// only `.yaml`, `.yml` and `.json` files; a file named explicitly is read whatever its name.
 std::vector<Document> load_inputs(const InputOptions& options, const FileSystem& fs,
-                                  const StdinReader& read_stdin, Diagnostics* diagnostics);
+                                  const StdinReader& read_stdin, Diagnostics* diagnostics,
+                                  SourceTexts* texts = nullptr);
 
 /// True for names a directory walk picks up.
 bool is_manifest_file_name(const std::string& name);

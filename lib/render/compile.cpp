@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/trainjob.h"
+#include "render/advisories.h"
 #include "render/emit.h"
 #include "render/initializers.h"
 #include "render/ml_policy.h"
@@ -74,7 +75,16 @@ void warn_torchtune(const CompileState& state) {
                          "with PET_MASTER_ADDR and PET_MASTER_PORT set");
 }
 
-bool compile_steps(CompileState* state, const Runtime& runtime) {
+void warn_deprecated(const FieldReader& tj, const TrainJob& job, const Runtime& runtime) {
+  Field support = FieldReader(*runtime.document, tj.diagnostics())
+                      .root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
+  if (!support || *support.value != "deprecated") return;
+  tj.warning(job.runtime_name.path, job.runtime_kind + " \"" + runtime.document->name() +
+                                        "\" is deprecated and will be removed in a future "
+                                        "release of Kubeflow Trainer");
+}
+
+bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOptions& options) {
   TrainerSettings trainer;
   std::string num_proc;
   bool ok = read_runtime_template(state);
@@ -88,6 +98,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime) {
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   warn_without_trainer(*state, trainer);
+  warn_advisories(*state, trainer, options.config_maps);
   warn_torchtune(*state);
   return true;
 }
@@ -128,7 +139,9 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   if (runtime == nullptr) return {};
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
-  if (!compile_steps(&state, *runtime) || diagnostics->error_count() > errors_before) return {};
+  warn_deprecated(tj, *job, *runtime);
+  if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before)
+    return {};
   std::vector<Json> objects = emit_objects(&state);
   for (Json& object : objects)
     sort_keys(&object);

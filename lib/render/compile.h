@@ -3,6 +3,7 @@
 #define TRAINJOB_RENDER_COMPILE_H_
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ namespace trainjob {
 struct CompileOptions {
   std::optional<Dialect> dialect;  ///< `--trainer-version`; detected from the fields if unset
   std::string default_namespace;   ///< for TrainJobs without metadata.namespace
+  /// "namespace/name" of the ConfigMaps among the inputs; null: unknown, so a configMap
+  /// volume is not checked against them.
+  const std::set<std::string>* config_maps = nullptr;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

@@ -25,6 +25,20 @@ bool check_object(const Document& document, Diagnostics* diagnostics) {
   return false;
 }
 
+/// "namespace/name" of every ConfigMap among the inputs (without a namespace: the one
+/// TrainJobs without a namespace get).
+std::set<std::string> config_maps_in(const std::vector<Document>& documents,
+                                     const CompileOptions& options) {
+  std::set<std::string> out;
+  for (const Document& document : documents) {
+    if (document.api_version() != "v1" || document.kind() != "ConfigMap") continue;
+    std::string name_space = document.name_space();
+    out.insert((name_space.empty() ? options.default_namespace : name_space) + "/" +
+               document.name());
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) {
@@ -53,11 +67,14 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
     add_directory_runtimes(request.runtimes_dir, fs, &registry, diagnostics);
   }
   add_embedded_runtimes(&registry, diagnostics);
+  std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
+  CompileOptions options = request.compile;
+  options.config_maps = &config_maps;
   for (const Document& document : result.documents) {
     if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
     RenderedUnit unit{&document, is_trainjob_document(document), {}};
     if (unit.compiled) {
-      unit.objects = compile_trainjob(document, registry, request.compile, diagnostics);
+      unit.objects = compile_trainjob(document, registry, options, diagnostics);
     } else {
       unit.objects.push_back(document.value);
     }

@@ -1,0 +1,23 @@
+// Findings that do not stop a render but that a person should hear about before the
+// objects reach a cluster: volumes that tie pods to things outside the inputs, and
+// resources that would quietly downgrade the pods' QoS.
+#ifndef TRAINJOB_RENDER_ADVISORIES_H_
+#define TRAINJOB_RENDER_ADVISORIES_H_
+
+#include <set>
+#include <string>
+
+#include "render/compile_state.h"
+#include "render/trainer.h"
+
+namespace trainjob {
+
+/// Warns about configMap volumes whose ConfigMap is not among `config_maps`
+/// ("namespace/name"; null: not known, no warning), hostPath volumes, and a
+/// resourcesPerNode that replaces the node container's resources with no CPU or memory.
+void warn_advisories(const CompileState& state, const TrainerSettings& trainer,
+                     const std::set<std::string>* config_maps);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_RENDER_ADVISORIES_H_
