@@ -12,4 +12,5 @@ mkdir -p "$corpus"
 find testdata templates runtimes -name '*.yaml' -o -name '*.json' -o -name 'stdin' |
   while read -r file; do cp "$file" "$corpus/$(echo "$file" | tr / _)"; done
 build-fuzz/tests/fuzz/trainjob-fuzz -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+  -artifact_prefix=build-fuzz/ \
   -rss_limit_mb=2048 -print_final_stats=1 "$corpus"
