@@ -28,6 +28,7 @@ const std::vector<CommandSpec>& command_table();
 
 CommandRunner declare_render(CLI::App* app);
 CommandRunner declare_runtimes(CLI::App* app);
+CommandRunner declare_validate(CLI::App* app);
 CommandRunner declare_version(CLI::App* app);
 
 /// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.

@@ -13,6 +13,8 @@ namespace trainjob {
 const std::vector<CommandSpec>& command_table() {
   static const std::vector<CommandSpec> table = {
       {"render", "Compile TrainJobs into Jobs and a headless Service (offline)", declare_render},
+      {"validate", "Check TrainJobs and runtimes and report every problem (offline)",
+       declare_validate},
       {"runtimes", "List the runtimes compiled into this binary", declare_runtimes},
       {"version", "Print the version and the Trainer API versions understood", declare_version},
   };

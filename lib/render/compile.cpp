@@ -87,13 +87,17 @@ void warn_deprecated(const FieldReader& tj, const TrainJob& job, const Runtime& 
 bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOptions& options) {
   TrainerSettings trainer;
   std::string num_proc;
-  bool ok = read_runtime_template(state);
-  ok = ok && apply_overrides(state);
-  ok = read_trainer(*state, &trainer) && ok;
-  ok = ok && size_jobs(state, trainer, &num_proc);
-  ok = ok && apply_initializers(state);
-  ok = ok && apply_pod_group_policy(state);
-  ok = ok && check_name_budget(*state, runtime);
+  // Every step that can still run does, so one run reports every problem; only a runtime
+  // template that cannot be read stops the steps that work on its jobs.
+  bool template_ok = read_runtime_template(state);
+  bool ok = read_trainer(*state, &trainer) && template_ok;
+  if (template_ok) {
+    ok = apply_overrides(state) && ok;
+    ok = size_jobs(state, trainer, &num_proc) && ok;
+    ok = apply_initializers(state) && ok;
+    ok = apply_pod_group_policy(state) && ok;
+    ok = check_name_budget(*state, runtime) && ok;
+  }
   if (!ok) return false;
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);

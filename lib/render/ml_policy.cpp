@@ -17,7 +17,9 @@ constexpr int kTorchMasterPort = 29500;
 /// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
 constexpr const char* kUnsupportedPolicies[] = {"mpi", "jax", "xgboost", "flux"};
 
-bool check_policy(const CompileState& state) {
+}  // namespace
+
+bool check_ml_policy(const CompileState& state) {
   const FieldReader& rt = state.runtime;
   Field policy = state.ml_policy;
   if (!policy) return true;
@@ -36,6 +38,8 @@ bool check_policy(const CompileState& state) {
   }
   return !policy["numNodes"] || rt.integer(policy["numNodes"]);
 }
+
+namespace {
 
 bool check_reserved_env(const CompileState& state) {
   Field env = state.job.trainer["env"];
@@ -96,7 +100,7 @@ void size_from_template(CompileState* state) {
 }  // namespace
 
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc) {
-  if (!check_policy(*state)) return false;
+  if (!check_ml_policy(*state)) return false;
   bool torch = static_cast<bool>(state->ml_policy["torch"]);
   if (torch && !check_reserved_env(*state)) return false;
   size_from_template(state);

@@ -10,6 +10,10 @@ namespace trainjob {
 /// Names of the variables the torch policy injects; spec.trainer.env may not set them.
 extern const char* const kTorchReservedEnv[5];
 
+/// The runtime's own rules for its mlPolicy: one supported policy, no numNodes together
+/// with torch.elasticPolicy. Reports into the runtime's file.
+bool check_ml_policy(const CompileState& state);
+
 /// The policy's part before spec.trainer is applied: checks the policy and the trainer
 /// against it, and sizes every job. Returns the resolved PET_NPROC_PER_NODE via *num_proc
 /// (empty unless the torch policy applies). False on any error.

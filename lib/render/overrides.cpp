@@ -66,9 +66,8 @@ bool check_container(const CompileState& state, const ReplicatedJob& job, const 
 
 bool check_pod_spec(const CompileState& state, const ReplicatedJob& job, const Field& spec) {
   const FieldReader& tj = state.trainjob;
-  if (!spec) return true;
-  if (!tj.is_object(spec)) return false;
-  bool ok = check_fields(tj, spec, state.dialect.pod_spec_fields, "targetJobs");
+  if (!spec || !spec.value->is_object()) return true;  // checked once per override
+  bool ok = true;
   for (const char* list_name : {"containers", "initContainers"}) {
     Field list = spec[list_name];
     if (!list) continue;
@@ -128,7 +127,16 @@ bool is_reserved_container(std::string_view name) {
 
 bool apply_overrides(CompileState* state) {
   bool ok = true;
+  const FieldReader& tj = state->trainjob;
   for (const PodOverride& override : state->job.overrides) {
+    // What does not depend on the target is checked once, even when no target exists.
+    Field spec = override.pod_spec;
+    if (spec && !(tj.is_object(spec) &&
+                  check_fields(tj, spec, state->dialect.pod_spec_fields, "targetJobs"))) {
+      ok = false;
+    }
+    ok = check_metadata(tj, override.job_metadata) && ok;
+    ok = check_metadata(tj, override.pod_metadata) && ok;
     for (const Field& target : override.target_jobs) {
       ok = apply_to_target(state, override, target) && ok;
     }

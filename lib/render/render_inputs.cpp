@@ -55,10 +55,11 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) 
 RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
                            const StdinReader& read_stdin, Diagnostics* diagnostics) {
   RenderResult result;
-  result.documents = load_inputs(request.inputs, fs, read_stdin, diagnostics);
-  if (diagnostics->has_errors()) return result;
+  result.documents = load_inputs(request.inputs, fs, read_stdin, diagnostics, &result.texts);
+  // A file that does not parse stops nothing else: every problem is reported in one run.
   if (result.documents.empty()) {
-    diagnostics->error("", {}, "", "no objects found in the inputs");
+    if (!diagnostics->has_errors())
+      diagnostics->error("", {}, "", "no objects found in the inputs");
     return result;
   }
   RuntimeRegistry registry;

@@ -28,6 +28,7 @@ struct RenderedUnit {
 
 struct RenderResult {
   std::vector<Document> documents;  ///< owns what the units point at
+  SourceTexts texts;                ///< every input's text, for messages that quote it
   std::vector<RenderedUnit> units;  ///< in input order; runtimes are left out
 };
 

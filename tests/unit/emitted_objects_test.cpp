@@ -52,7 +52,7 @@ std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) 
 TEST_CASE("emitted objects: every object in the golden outputs matches its schema") {
   size_t checked = 0;
   for (const auto& entry :
-       fs::recursive_directory_iterator(fs::path(TRAINJOB_SOURCE_DIR) / "testdata")) {
+       fs::recursive_directory_iterator(fs::path(TRAINJOB_SOURCE_DIR) / "testdata/render")) {
     if (entry.path().filename() != "expected.stdout") continue;
     trainjob::Diagnostics diagnostics;
     auto documents =

@@ -1,0 +1,49 @@
+#include "input_flags.h"
+
+#include <iostream>
+#include <iterator>
+
+#include "command.h"
+#include "model/dialect.h"
+
+namespace trainjob {
+
+void add_input_flags(CLI::App* app, InputFlags* flags) {
+  app->add_option("-f,--filename", flags->files,
+                  "TrainJob files or directories (.yaml, .yml, .json); - reads stdin")
+      ->required()
+      ->type_name("PATH");
+  app->add_flag("-R,--recursive", flags->recursive, "Walk directories given with -f recursively");
+  app->add_option("--runtimes", flags->runtimes_dir,
+                  "Directory of (Cluster)TrainingRuntimes, searched after the inputs and before "
+                  "the embedded runtimes")
+      ->type_name("DIR");
+  app->add_option("--trainer-version", flags->trainer_version,
+                  "Kubeflow Trainer API to follow (" + dialect_names() +
+                      "); detected from the fields used when unset")
+      ->type_name("VERSION");
+  app->add_option("-n,--namespace", flags->name_space,
+                  "Namespace for TrainJobs that do not set one");
+}
+
+std::optional<RenderRequest> make_request(const InputFlags& flags) {
+  RenderRequest request;
+  request.inputs = {flags.files, flags.recursive};
+  request.runtimes_dir = flags.runtimes_dir;
+  request.compile.default_namespace = flags.name_space;
+  if (!flags.trainer_version.empty()) {
+    request.compile.dialect = parse_dialect(flags.trainer_version);
+    if (!request.compile.dialect) {
+      usage_error("--trainer-version: expected one of " + dialect_names() + ", found \"" +
+                  flags.trainer_version + "\"");
+      return std::nullopt;
+    }
+  }
+  return request;
+}
+
+std::string read_all_stdin() {
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+}  // namespace trainjob

@@ -1,0 +1,33 @@
+// The input flags `render` and `validate` share, declared once.
+#ifndef TRAINJOB_CMD_INPUT_FLAGS_H_
+#define TRAINJOB_CMD_INPUT_FLAGS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "render/render_inputs.h"
+
+namespace trainjob {
+
+struct InputFlags {
+  std::vector<std::string> files;
+  bool recursive = false;
+  std::string runtimes_dir;
+  std::string trainer_version;
+  std::string name_space;
+};
+
+/// Declares -f, -R, --runtimes, --trainer-version and -n on `app`.
+void add_input_flags(CLI::App* app, InputFlags* flags);
+/// The request the flags describe; nullopt (after printing a usage error) when a value is
+/// not understood.
+std::optional<RenderRequest> make_request(const InputFlags& flags);
+/// Standard input, read whole.
+std::string read_all_stdin();
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CMD_INPUT_FLAGS_H_

@@ -1,0 +1,199 @@
+#include "output/diagnostic_report.h"
+
+#include <map>
+
+#include "load/json.h"
+
+namespace trainjob {
+namespace {
+
+/// Source lines longer than this are shown as a window around the column.
+constexpr size_t kShownLineLength = 160;
+
+bool is_error(const Diagnostic& diagnostic) {
+  return diagnostic.severity == Severity::kError;
+}
+
+std::string count_of(int count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::string summary(const Diagnostics& diagnostics) {
+  int errors = diagnostics.error_count();
+  int warnings = static_cast<int>(diagnostics.all().size()) - errors;
+  if (errors == 0 && warnings == 0) return "no problems found";
+  return count_of(errors, "error") + ", " + count_of(warnings, "warning");
+}
+
+/// Appends the quoted source line and the caret under the finding's column.
+void append_excerpt(const Diagnostic& diagnostic, const SourceTexts& texts, std::string* out) {
+  auto text = texts.find(diagnostic.file);
+  if (text == texts.end() || diagnostic.pos.line <= 0) return;
+  std::string line = source_line(text->second, diagnostic.pos.line);
+  int column = diagnostic.pos.column;
+  if (line.size() > kShownLineLength) {
+    size_t start = column > 80 ? static_cast<size_t>(column - 80) : 0;
+    line = line.substr(start, kShownLineLength);
+    column -= static_cast<int>(start);
+  }
+  if (line.find_first_not_of(" \t") == std::string::npos) return;
+  *out += "  " + line + "\n  " + caret_line(line, column) + "\n";
+}
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        // XML 1.0 has no way to write most control characters; drop them.
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+/// A JUnit test case: one document of a file, or the file itself.
+struct Case {
+  std::string name;
+  std::vector<const Diagnostic*> findings;
+};
+
+std::vector<Case> cases_of_file(const std::string& file, const std::vector<Document>& documents,
+                                const std::vector<const Diagnostic*>& findings) {
+  std::vector<Case> cases{{file, {}}};
+  std::vector<int> starts{0};
+  for (const Document& document : documents) {
+    if (document.file != file) continue;
+    cases.push_back({document.kind() + "/" + document.name(), {}});
+    starts.push_back(document.pos_of("").line);
+  }
+  for (const Diagnostic* finding : findings) {
+    size_t owner = 0;  // the last document starting at or before the finding
+    for (size_t i = 1; i < starts.size(); ++i) {
+      if (finding->pos.line > 0 && starts[i] <= finding->pos.line) owner = i;
+    }
+    cases[owner].findings.push_back(finding);
+  }
+  if (cases[0].findings.empty()) cases.erase(cases.begin());
+  return cases;
+}
+
+void append_case(const std::string& file, const Case& test_case, std::string* out) {
+  *out += "    <testcase classname=\"" + xml_escaped(file) + "\" name=\"" +
+          xml_escaped(test_case.name) + "\">\n";
+  std::string warnings;
+  for (const Diagnostic* finding : test_case.findings) {
+    std::string line = format_diagnostic(*finding);
+    if (!is_error(*finding)) {
+      warnings += line + "\n";
+      continue;
+    }
+    std::string message =
+        finding->path.empty() ? finding->message : finding->path + ": " + finding->message;
+    *out += "      <failure type=\"error\" message=\"" + xml_escaped(message) + "\">" +
+            xml_escaped(line) + "</failure>\n";
+  }
+  if (!warnings.empty()) *out += "      <system-out>" + xml_escaped(warnings) + "</system-out>\n";
+  *out += "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string source_line(const std::string& text, int line) {
+  size_t start = 0;
+  for (int i = 1; i < line; ++i) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) return {};
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  std::string out = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (!out.empty() && out.back() == '\r') out.pop_back();
+  return out;
+}
+
+std::string caret_line(const std::string& line, int column) {
+  std::string out;
+  int seen = 1;
+  for (size_t i = 0; i < line.size() && seen < column; ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte: same character
+    out += c == '\t' ? '\t' : ' ';
+    ++seen;
+  }
+  return out + "^";
+}
+
+std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts) {
+  std::string out;
+  for (const Diagnostic& diagnostic : diagnostics.all()) {
+    out += format_diagnostic(diagnostic) + "\n";
+    append_excerpt(diagnostic, texts, &out);
+  }
+  return out + summary(diagnostics) + "\n";
+}
+
+std::string format_json_report(const Diagnostics& diagnostics) {
+  Json items = Json::array();
+  for (const Diagnostic& d : diagnostics.all()) {
+    items.push_back({{"severity", is_error(d) ? "error" : "warning"},
+                     {"file", d.file},
+                     {"line", d.pos.line},
+                     {"column", d.pos.column},
+                     {"path", d.path},
+                     {"message", d.message}});
+  }
+  int errors = diagnostics.error_count();
+  Json report = {{"diagnostics", items},
+                 {"errors", errors},
+                 {"warnings", static_cast<int>(diagnostics.all().size()) - errors}};
+  return report.dump(2) + "\n";
+}
+
+std::string format_junit_report(const Diagnostics& diagnostics,
+                                const std::vector<Document>& documents, const SourceTexts& texts) {
+  std::map<std::string, std::vector<const Diagnostic*>> by_file;
+  for (const auto& entry : texts)
+    by_file[entry.first];
+  for (const Diagnostic& d : diagnostics.all())
+    by_file[d.file].push_back(&d);
+  std::string suites;
+  int total_tests = 0;
+  int total_failures = 0;
+  for (const auto& [file, findings] : by_file) {
+    std::vector<Case> cases = cases_of_file(file, documents, findings);
+    int failures = 0;  // test cases with at least one error
+    for (const Case& test_case : cases) {
+      bool failed = false;
+      for (const Diagnostic* finding : test_case.findings)
+        failed = failed || is_error(*finding);
+      failures += failed ? 1 : 0;
+    }
+    std::string name = file.empty() ? "inputs" : file;
+    suites += "  <testsuite name=\"" + xml_escaped(name) + "\" tests=\"" +
+              std::to_string(cases.size()) + "\" failures=\"" + std::to_string(failures) + "\">\n";
+    for (const Case& test_case : cases)
+      append_case(name, test_case, &suites);
+    suites += "  </testsuite>\n";
+    total_tests += static_cast<int>(cases.size());
+    total_failures += failures;
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+         "<testsuites name=\"kubectl trainjob validate\" tests=\"" +
+         std::to_string(total_tests) + "\" failures=\"" + std::to_string(total_failures) + "\">\n" +
+         suites + "</testsuites>\n";
+}
+
+}  // namespace trainjob

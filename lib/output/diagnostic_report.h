@@ -1,0 +1,32 @@
+// The forms `validate` reports its findings in: text for people, JSON for tools,
+// JUnit XML for CI systems.
+#ifndef TRAINJOB_OUTPUT_DIAGNOSTIC_REPORT_H_
+#define TRAINJOB_OUTPUT_DIAGNOSTIC_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "load/inputs.h"
+
+namespace trainjob {
+
+/// Each finding as `file:line:col: severity: path: message`, then the source line it points
+/// at and a caret under the column, like a compiler; then a summary line.
+std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts);
+/// `{"diagnostics": [{severity, file, line, column, path, message}], "errors": N, "warnings": M}`.
+std::string format_json_report(const Diagnostics& diagnostics);
+/// One test suite per input file, one test case per document (`<Kind>/<name>`), a failure
+/// per error; findings before the first document (a YAML syntax error) get a case of their own.
+std::string format_junit_report(const Diagnostics& diagnostics,
+                                const std::vector<Document>& documents, const SourceTexts& texts);
+
+/// The `line`-th line (from 1) of `text`, without its newline.
+std::string source_line(const std::string& text, int line);
+/// A line of spaces (tabs where the source has tabs) reaching `column` (from 1), then `^`.
+std::string caret_line(const std::string& line, int column);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_OUTPUT_DIAGNOSTIC_REPORT_H_
