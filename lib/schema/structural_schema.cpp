@@ -1,30 +1,68 @@
 #include "schema/structural_schema.h"
 
-#include <algorithm>
 #include <cctype>
 
 #include "load/field_path.h"
 #include "model/field.h"
+#include "model/suggest.h"
+#include "schema/keywords.h"
 
 namespace trainjob {
-namespace {
 
-bool has_type(const Json& value, const std::string& type) {
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  if (type == "string") return value.is_string();
-  if (type == "integer") return value.is_number_integer();
-  if (type == "number") return value.is_number();
-  if (type == "boolean") return value.is_boolean();
-  return true;
-}
+struct SchemaSet::Context {
+  std::vector<SchemaProblem> problems;
+  void add(const std::string& path, const std::vector<std::string>& messages) {
+    for (const std::string& message : messages)
+      problems.push_back({path, message, false});
+  }
+};
+
+namespace {
 
 bool flag(const Json& schema, const char* key) {
   auto it = schema.find(key);
   return it != schema.end() && it->is_boolean() && it->get<bool>();
 }
 
+std::string unknown_field_message(const std::string& key, const Json* properties) {
+  std::string message = "unknown field \"" + key + "\"";
+  if (properties == nullptr) return message;
+  std::vector<std::string_view> names;
+  for (const auto& entry : properties->items())
+    names.push_back(entry.key());
+  std::string hint = closest_match(key, names);
+  return hint.empty() ? message : message + "; did you mean \"" + hint + "\"?";
+}
+
 }  // namespace
+
+const std::vector<std::string_view>& supported_schema_keywords() {
+  static const std::vector<std::string_view> keywords = {"type",
+                                                         "properties",
+                                                         "additionalProperties",
+                                                         "items",
+                                                         "required",
+                                                         "enum",
+                                                         "pattern",
+                                                         "format",
+                                                         "minimum",
+                                                         "maximum",
+                                                         "exclusiveMinimum",
+                                                         "exclusiveMaximum",
+                                                         "minLength",
+                                                         "maxLength",
+                                                         "minItems",
+                                                         "maxItems",
+                                                         "uniqueItems",
+                                                         "minProperties",
+                                                         "maxProperties",
+                                                         "nullable",
+                                                         "x-kubernetes-int-or-string",
+                                                         "x-kubernetes-preserve-unknown-fields",
+                                                         "x-kubernetes-list-type",
+                                                         "x-kubernetes-list-map-keys"};
+  return keywords;
+}
 
 void SchemaSet::add(const std::string& name, Json schema) {
   schemas_[name] = std::move(schema);
@@ -35,76 +73,104 @@ bool SchemaSet::has(std::string_view name) const {
 }
 
 std::vector<SchemaProblem> SchemaSet::validate(const Json& value, std::string_view name) const {
-  std::vector<SchemaProblem> problems;
-  check(value, schemas_.find(name)->second, "", &problems);
-  return problems;
+  return validate_against(value, schemas_.find(name)->second);
+}
+
+std::vector<SchemaProblem> SchemaSet::validate_against(const Json& value,
+                                                       const Json& schema) const {
+  Context context;
+  check(value, schema, "", &context);
+  return std::move(context.problems);
 }
 
 const Json& SchemaSet::resolve(const Json& schema) const {
   auto ref = schema.find("$ref");
-  if (ref == schema.end()) return schema;
-  return schemas_.find(ref->get<std::string>())->second;
+  if (ref == schema.end() || !ref->is_string()) return schema;
+  auto target = schemas_.find(ref->get<std::string>());
+  return target == schemas_.end() ? schema : target->second;
 }
 
 void SchemaSet::check(const Json& value, const Json& raw_schema, const std::string& path,
-                      std::vector<SchemaProblem>* problems) const {
+                      Context* c) const {
   const Json& schema = resolve(raw_schema);
-  if (value.is_null()) {
-    if (!flag(schema, "nullable")) problems->push_back({path, "null is not allowed here"});
+  if (!schema.is_object()) {
+    // JSON Schema's boolean schemas: true takes anything, false nothing.
+    if (schema.is_boolean() && !schema.get<bool>()) c->add(path, {"no value is allowed here"});
+    return;
+  }
+  std::vector<std::string> messages;
+  if (value.is_null() && !options_.json_schema_semantics) {
+    if (!flag(schema, "nullable")) c->add(path, {"null is not allowed here"});
     return;
   }
   if (flag(schema, "x-kubernetes-int-or-string")) {
-    bool number_ok = built_in_types_ ? value.is_number() : value.is_number_integer();
+    bool number_ok = options_.built_in_types ? value.is_number() : value.is_number_integer();
     if (!number_ok && !value.is_string()) {
-      problems->push_back(
-          {path, "expected an integer or a string, found " + describe_value(value)});
+      c->add(path, {"expected an integer or a string, found " + describe_value(value)});
     }
+    check_value_keywords(value, schema, &messages);
+    c->add(path, messages);
     return;
   }
-  auto type = schema.find("type");
-  if (type != schema.end() && !has_type(value, type->get<std::string>())) {
-    problems->push_back(
-        {path, "expected " + type->get<std::string>() + ", found " + describe_value(value)});
+  if (!check_type(value, schema, options_, &messages)) {
+    c->add(path, messages);
     return;
   }
-  auto allowed = schema.find("enum");
-  if (allowed != schema.end() &&
-      std::find(allowed->begin(), allowed->end(), value) == allowed->end()) {
-    problems->push_back(
-        {path, "expected one of " + allowed->dump() + ", found " + describe_value(value)});
-  }
-  if (value.is_object()) check_object(value, schema, path, problems);
-  auto items = schema.find("items");
-  if (value.is_array() && items != schema.end()) {
-    for (size_t i = 0; i < value.size(); ++i)
-      check(value[i], *items, field_index(path, i), problems);
-  }
+  check_value_keywords(value, schema, &messages);
+  c->add(path, messages);
+  if (value.is_object()) check_object(value, schema, path, c);
+  if (value.is_array()) check_array(value, schema, path, c);
 }
 
 void SchemaSet::check_object(const Json& value, const Json& schema, const std::string& path,
-                             std::vector<SchemaProblem>* problems) const {
-  auto required = schema.find("required");
-  if (required != schema.end()) {
+                             Context* c) const {
+  if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
     for (const Json& name : *required) {
-      if (!value.contains(name.get<std::string>())) {
-        problems->push_back(
-            {field_child(path, name.get<std::string>()), "required field is missing"});
+      if (name.is_string() && !value.contains(name.get<std::string>())) {
+        c->add(field_child(path, name.get<std::string>()), {"required field is missing"});
       }
     }
   }
+  auto count = static_cast<double>(value.size());
+  auto min = schema.find("minProperties");
+  if (min != schema.end() && min->is_number() && count < min->get<double>()) {
+    c->add(path,
+           {"expected at least " + min->dump() + " fields, found " + Json(value.size()).dump()});
+  }
+  auto max = schema.find("maxProperties");
+  if (max != schema.end() && max->is_number() && count > max->get<double>()) {
+    c->add(path,
+           {"expected at most " + max->dump() + " fields, found " + Json(value.size()).dump()});
+  }
   auto properties = schema.find("properties");
+  const Json* known =
+      properties != schema.end() && properties->is_object() ? &*properties : nullptr;
   auto additional = schema.find("additionalProperties");
-  bool open = flag(schema, "x-kubernetes-preserve-unknown-fields");
+  bool closed = additional != schema.end() && additional->is_boolean() && !additional->get<bool>();
+  if (!options_.json_schema_semantics && known != nullptr) {
+    closed = closed || !flag(schema, "x-kubernetes-preserve-unknown-fields");
+  }
   for (const auto& entry : value.items()) {
     std::string child = field_child(path, entry.key());
-    if (properties != schema.end() && properties->contains(entry.key())) {
-      check(entry.value(), (*properties)[entry.key()], child, problems);
+    if (known != nullptr && known->contains(entry.key())) {
+      check(entry.value(), (*known)[entry.key()], child, c);
     } else if (additional != schema.end() && additional->is_object()) {
-      check(entry.value(), *additional, child, problems);
-    } else if (properties != schema.end() && !open) {
-      problems->push_back({child, "unknown field \"" + entry.key() + "\""});
+      check(entry.value(), *additional, child, c);
+    } else if (closed) {
+      c->problems.push_back({child, unknown_field_message(entry.key(), known), true});
     }
   }
+}
+
+void SchemaSet::check_array(const Json& value, const Json& schema, const std::string& path,
+                            Context* c) const {
+  std::vector<std::string> messages;
+  check_list_keywords(value, schema, &messages);
+  c->add(path, messages);
+  auto items = schema.find("items");
+  if (items == schema.end() || items->is_array()) return;  // tuple form: not supported
+  for (size_t i = 0; i < value.size(); ++i)
+    check(value[i], *items, field_index(path, i), c);
 }
 
 std::string schema_name_for(std::string_view api_version, std::string_view kind) {

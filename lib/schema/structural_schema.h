@@ -2,6 +2,9 @@
 // types use, with Kubernetes' reading of it: an object with `properties` is closed
 // (unknown fields are errors, as `kubectl --validate=strict` treats them) unless marked
 // x-kubernetes-preserve-unknown-fields; x-kubernetes-int-or-string takes either.
+// With `json_schema_semantics` the same engine follows plain JSON Schema instead (objects
+// open unless additionalProperties says otherwise), which is how the JSON-Schema-Test-Suite
+// exercises it.
 #ifndef TRAINJOB_SCHEMA_STRUCTURAL_SCHEMA_H_
 #define TRAINJOB_SCHEMA_STRUCTURAL_SCHEMA_H_
 
@@ -17,28 +20,43 @@ namespace trainjob {
 struct SchemaProblem {
   std::string path;  ///< field path of the offending value
   std::string message;
+  bool unknown_field = false;  ///< the path names a key that should not be there
 };
+
+struct SchemaOptions {
+  /// Built-in types decode resource quantities from any JSON number (`cpu: 0.5`), while a
+  /// CRD's int-or-string field takes only integers and strings.
+  bool built_in_types = false;
+  /// Plain JSON Schema: objects are open unless additionalProperties closes them.
+  bool json_schema_semantics = false;
+};
+
+/// The keywords the engine understands; a schema using others is validated as if they
+/// were absent (the JSON-Schema-Test-Suite runs only the files of these keywords).
+const std::vector<std::string_view>& supported_schema_keywords();
 
 /// Named schemas; `{"$ref": "name"}` refers to another schema of the set.
 class SchemaSet {
  public:
-  /// Built-in types decode resource quantities from any JSON number (`cpu: 0.5`), while a
-  /// CRD's int-or-string field takes only integers and strings.
-  explicit SchemaSet(bool built_in_types = false) : built_in_types_(built_in_types) {}
+  explicit SchemaSet(SchemaOptions options = {}) : options_(options) {}
 
   void add(const std::string& name, Json schema);
   bool has(std::string_view name) const;
   /// Every problem of `value` against schema `name` (which must exist).
   std::vector<SchemaProblem> validate(const Json& value, std::string_view name) const;
+  /// Every problem of `value` against `schema` (whose $refs name schemas of the set).
+  std::vector<SchemaProblem> validate_against(const Json& value, const Json& schema) const;
 
  private:
-  void check(const Json& value, const Json& schema, const std::string& path,
-             std::vector<SchemaProblem>* problems) const;
+  struct Context;
+  void check(const Json& value, const Json& schema, const std::string& path, Context* c) const;
   void check_object(const Json& value, const Json& schema, const std::string& path,
-                    std::vector<SchemaProblem>* problems) const;
+                    Context* c) const;
+  void check_array(const Json& value, const Json& schema, const std::string& path,
+                   Context* c) const;
   const Json& resolve(const Json& schema) const;
 
-  bool built_in_types_;
+  SchemaOptions options_;
   std::map<std::string, Json, std::less<>> schemas_;
 };
 

@@ -11,6 +11,7 @@
 
 namespace fs = std::filesystem;
 using trainjob::Json;
+using trainjob::SchemaOptions;
 using trainjob::SchemaSet;
 
 namespace {
@@ -24,7 +25,9 @@ std::string read_text(const fs::path& path) {
 
 const SchemaSet& emitted_schemas() {
   static const SchemaSet schemas = [] {
-    SchemaSet set(/*built_in_types=*/true);
+    SchemaOptions options;
+    options.built_in_types = true;
+    SchemaSet set(options);
     for (const auto& entry :
          fs::directory_iterator(fs::path(TRAINJOB_SOURCE_DIR) / "schemas/emitted")) {
       if (entry.path().extension() == ".json") {

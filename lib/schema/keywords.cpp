@@ -1,0 +1,208 @@
+#include "schema/keywords.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "model/field.h"
+
+namespace trainjob {
+namespace {
+
+bool is_integral(const Json& value) {
+  if (value.is_number_integer()) return true;
+  if (!value.is_number_float()) return false;
+  double number = value.get<double>();
+  return std::isfinite(number) && std::floor(number) == number;
+}
+
+bool has_type(const Json& value, const std::string& type, const SchemaOptions& options) {
+  if (type == "object") return value.is_object();
+  if (type == "array") return value.is_array();
+  if (type == "string") return value.is_string();
+  if (type == "boolean") return value.is_boolean();
+  if (type == "null") return value.is_null();
+  if (type == "number") return value.is_number();
+  // Kubernetes decodes integers with Go's encoding/json, which refuses `1.0`; JSON
+  // Schema counts a number with no fraction as an integer.
+  if (type == "integer") {
+    return options.json_schema_semantics ? is_integral(value) : value.is_number_integer();
+  }
+  return true;
+}
+
+const Json* keyword(const Json& schema, const char* name) {
+  auto it = schema.find(name);
+  return it == schema.end() ? nullptr : &*it;
+}
+
+size_t code_points(const std::string& text) {
+  size_t count = 0;
+  for (char c : text)
+    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return count;
+}
+
+/// Patterns are compiled once; one that std::regex cannot read is not checked.
+const std::regex* compiled(const std::string& pattern) {
+  static std::map<std::string, std::optional<std::regex>> cache;
+  auto it = cache.find(pattern);
+  if (it == cache.end()) {
+    std::optional<std::regex> regex;
+    try {
+      regex.emplace(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error&) {
+    }
+    it = cache.emplace(pattern, std::move(regex)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+void check_string(const std::string& text, const Json& schema, std::vector<std::string>* out) {
+  if (const Json* pattern = keyword(schema, "pattern"); pattern && pattern->is_string()) {
+    const std::regex* regex = compiled(pattern->get<std::string>());
+    if (regex != nullptr && !std::regex_search(text, *regex)) {
+      out->push_back("\"" + text + "\" does not match the pattern " + pattern->get<std::string>());
+    }
+  }
+  size_t length = code_points(text);
+  if (const Json* min = keyword(schema, "minLength");
+      min && min->is_number() && length < min->get<double>()) {
+    out->push_back("expected at least " + min->dump() + " characters, found " +
+                   std::to_string(length));
+  }
+  if (const Json* max = keyword(schema, "maxLength");
+      max && max->is_number() && length > max->get<double>()) {
+    out->push_back("expected at most " + max->dump() + " characters, found " +
+                   std::to_string(length));
+  }
+}
+
+/// `minimum` with OpenAPI's boolean exclusiveMinimum, or a numeric exclusiveMinimum (newer
+/// JSON Schema); likewise for the maximum.
+void check_bound(double number, const Json& schema, bool lower, std::vector<std::string>* out) {
+  const Json* bound = keyword(schema, lower ? "minimum" : "maximum");
+  const Json* exclusive = keyword(schema, lower ? "exclusiveMinimum" : "exclusiveMaximum");
+  auto fails = [&](double limit, bool strict) {
+    return lower ? (strict ? number <= limit : number < limit)
+                 : (strict ? number >= limit : number > limit);
+  };
+  auto say = [&](const Json& limit, bool strict) {
+    out->push_back(std::string("expected a value ") + (lower ? ">" : "<") + (strict ? "" : "=") +
+                   " " + limit.dump() + ", found " + Json(number).dump());
+  };
+  bool strict = exclusive != nullptr && exclusive->is_boolean() && exclusive->get<bool>();
+  if (bound != nullptr && bound->is_number() && fails(bound->get<double>(), strict)) {
+    say(*bound, strict);
+  }
+  if (exclusive != nullptr && exclusive->is_number() && fails(exclusive->get<double>(), true)) {
+    say(*exclusive, true);
+  }
+}
+
+void check_format(const Json& value, const Json& schema, std::vector<std::string>* out) {
+  const Json* format = keyword(schema, "format");
+  if (format == nullptr || !value.is_number_integer()) return;
+  bool int32 = *format == "int32";
+  if (!int32 && *format != "int64") return;
+  if (value.is_number_unsigned() && value.get<uint64_t>() > INT64_MAX) {
+    out->push_back("expected a 64-bit integer, found " + value.dump());
+  } else if (int32 && (value.get<int64_t>() < INT32_MIN || value.get<int64_t>() > INT32_MAX)) {
+    out->push_back("expected a 32-bit integer, found " + value.dump());
+  }
+}
+
+bool unique_by(const Json& items, const std::vector<std::string>& keys, std::string* repeated) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      bool same = true;
+      for (const std::string& key : keys) {
+        bool both = items[i].is_object() && items[j].is_object();
+        same = same && both && items[i].value(key, Json()) == items[j].value(key, Json());
+      }
+      if (keys.empty()) same = items[i] == items[j];
+      if (same) {
+        *repeated = "items " + std::to_string(j) + " and " + std::to_string(i);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string type_phrase(const std::string& type) {
+  if (type == "object") return "a mapping";
+  if (type == "array") return "a list";
+  if (type == "integer") return "an integer";
+  if (type == "null") return "null";
+  return "a " + type;
+}
+
+bool check_type(const Json& value, const Json& schema, const SchemaOptions& options,
+                std::vector<std::string>* messages) {
+  const Json* type = keyword(schema, "type");
+  if (type == nullptr) return true;
+  std::vector<std::string> allowed;
+  if (type->is_string()) allowed.push_back(type->get<std::string>());
+  if (type->is_array()) {
+    for (const Json& t : *type)
+      allowed.push_back(t.get<std::string>());
+  }
+  std::string expected;
+  for (const std::string& t : allowed) {
+    if (has_type(value, t, options)) return true;
+    expected += (expected.empty() ? "" : " or ") + type_phrase(t);
+  }
+  messages->push_back("expected " + expected + ", found " + describe_value(value));
+  return false;
+}
+
+void check_value_keywords(const Json& value, const Json& schema, std::vector<std::string>* out) {
+  if (const Json* allowed = keyword(schema, "enum"); allowed && allowed->is_array()) {
+    bool found = false;
+    for (const Json& candidate : *allowed)
+      found = found || candidate == value;
+    if (!found) {
+      out->push_back("expected one of " + allowed->dump() + ", found " + describe_value(value));
+    }
+  }
+  if (value.is_string()) check_string(value.get<std::string>(), schema, out);
+  if (value.is_number()) {
+    check_bound(value.get<double>(), schema, true, out);
+    check_bound(value.get<double>(), schema, false, out);
+  }
+  check_format(value, schema, out);
+}
+
+void check_list_keywords(const Json& value, const Json& schema, std::vector<std::string>* out) {
+  const Json* min = keyword(schema, "minItems");
+  if (min != nullptr && min->is_number() && value.size() < min->get<double>()) {
+    out->push_back("expected at least " + min->dump() + " items, found " +
+                   std::to_string(value.size()));
+  }
+  const Json* max = keyword(schema, "maxItems");
+  if (max != nullptr && max->is_number() && value.size() > max->get<double>()) {
+    out->push_back("expected at most " + max->dump() + " items, found " +
+                   std::to_string(value.size()));
+  }
+  std::string repeated;
+  const Json* unique = keyword(schema, "uniqueItems");
+  const Json* list_type = keyword(schema, "x-kubernetes-list-type");
+  bool set = (unique != nullptr && *unique == true) || (list_type && *list_type == "set");
+  if (set && !unique_by(value, {}, &repeated)) out->push_back("items must be unique: " + repeated);
+  const Json* map_keys = keyword(schema, "x-kubernetes-list-map-keys");
+  if (list_type != nullptr && *list_type == "map" && map_keys != nullptr && map_keys->is_array()) {
+    std::vector<std::string> keys;
+    for (const Json& key : *map_keys)
+      keys.push_back(key.get<std::string>());
+    if (!unique_by(value, keys, &repeated)) {
+      out->push_back("two items have the same " + map_keys->dump() + ": " + repeated);
+    }
+  }
+}
+
+}  // namespace trainjob

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Derives our structural schemas from the Kubeflow Trainer CRDs.
+
+Only the structure and the validation keywords are kept (field names, types, required,
+enums, patterns, bounds, formats, the x-kubernetes markers); descriptions, defaults and
+CEL rules are dropped (the rules that matter are our own semantic checks). Run from the
+repository root with the reference CRDs beside it, then review the diff:
+
+  schemas/tools/derive_schemas.py ../shared/reference      (needs python3-yaml)
+
+Writes schemas/trainer/v2.{0,1,3}/{trainjob,runtime}.json and
+schemas/emitted/batch-v1-job.json (the Job structure the runtime CRD embeds).
+"""
+import json
+import os
+import sys
+
+import yaml
+
+KEPT = ("type", "required", "enum", "nullable", "pattern", "format", "minimum", "maximum",
+        "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems",
+        "maxItems", "minProperties", "maxProperties", "x-kubernetes-int-or-string",
+        "x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type",
+        "x-kubernetes-list-map-keys")
+
+# Trainer release whose CRDs define each dialect we accept (v2.2 reads the v2.3 schema).
+DIALECTS = {"v2.0": "kubeflow-trainer-v2.0.0", "v2.1": "kubeflow-trainer-v2.1.0",
+            "v2.3": "kubeflow-trainer-v2.3.0"}
+
+
+def structure(schema):
+    out = {key: schema[key] for key in KEPT if key in schema}
+    if "properties" in schema:
+        out["properties"] = {name: structure(sub)
+                             for name, sub in sorted(schema["properties"].items())}
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            out[key] = structure(schema[key])
+        elif isinstance(schema.get(key), bool):
+            out[key] = schema[key]
+    return out
+
+
+def crd_schema(reference, release, plural):
+    path = os.path.join(reference, release, "crds", "trainer.kubeflow.org_%s.yaml" % plural)
+    with open(path) as crd:
+        return yaml.safe_load(crd)["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+
+
+def object_schema(api_version, kinds, spec, required):
+    return {
+        "type": "object",
+        "required": list(required),
+        "properties": {
+            "apiVersion": {"type": "string", "enum": [api_version]},
+            "kind": {"type": "string", "enum": kinds},
+            "metadata": {"$ref": "input-object-meta"},
+            "spec": spec,
+            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+        },
+    }
+
+
+def write(path, schema):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as out:
+        json.dump(schema, out, indent=1, sort_keys=True)
+        out.write("\n")
+
+
+def main():
+    reference = sys.argv[1]
+    api = "trainer.kubeflow.org/v1alpha1"
+    for dialect, release in DIALECTS.items():
+        trainjob = structure(crd_schema(reference, release, "trainjobs"))
+        runtime = structure(crd_schema(reference, release, "clustertrainingruntimes"))
+        write("schemas/trainer/%s/trainjob.json" % dialect,
+              object_schema(api, ["TrainJob"], trainjob["properties"]["spec"],
+                            ("apiVersion", "kind", "metadata", "spec")))
+        write("schemas/trainer/%s/runtime.json" % dialect,
+              object_schema(api, ["ClusterTrainingRuntime", "TrainingRuntime"],
+                            runtime["properties"]["spec"], ("apiVersion", "kind", "metadata")))
+    newest = structure(crd_schema(reference, DIALECTS["v2.3"], "clustertrainingruntimes"))
+    job_template = (newest["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
+                    ["properties"]["replicatedJobs"]["items"]["properties"]["template"])
+    job = object_schema("batch/v1", ["Job"], job_template["properties"]["spec"],
+                        ("apiVersion", "kind", "metadata", "spec"))
+    job["properties"]["metadata"] = {"$ref": "object-meta"}
+    del job["properties"]["status"]
+    write("schemas/emitted/batch-v1-job.json", job)
+
+
+if __name__ == "__main__":
+    main()
