@@ -15,6 +15,8 @@ packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli
   doctest-dev libssl-dev)
 # The plugin tests go through a real kubectl; Debian's kubernetes-client provides one.
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
+# The schema validator is checked against the official JSON Schema test suite.
+if [ "$mode" = test ]; then packages+=(json-schema-test-suite); fi
 
 missing=()
 for package in "${packages[@]}"; do
