@@ -1,4 +1,4 @@
-// Files compiled into the binary from runtimes/ (and later templates/, schemas/).
+// Files compiled into the binary from runtimes/ and schemas/.
 #ifndef TRAINJOB_EMBED_EMBEDDED_H_
 #define TRAINJOB_EMBED_EMBEDDED_H_
 
@@ -14,6 +14,8 @@ struct EmbeddedFile {
 
 /// The ClusterTrainingRuntimes of `runtimes/`, sorted by path.
 const std::vector<EmbeddedFile>& embedded_runtimes();
+/// The input schemas of `schemas/trainer/` (`v2.1/trainjob.json`, ...), sorted by path.
+const std::vector<EmbeddedFile>& embedded_schemas();
 
 }  // namespace trainjob
 

@@ -175,6 +175,12 @@ bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job
 
 }  // namespace
 
+std::optional<Dialect> trainjob_dialect(const Document& trainjob, std::optional<Dialect> forced) {
+  Diagnostics quiet;
+  FieldReader reader(trainjob, &quiet);
+  return detect_dialect(reader, reader.root()["spec"], forced);
+}
+
 std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<Dialect> forced,
                                       const std::string& default_namespace) {
   TrainJob job;

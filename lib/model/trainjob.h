@@ -39,6 +39,10 @@ struct TrainJob {
 /// Reads `reader`'s TrainJob. `forced` is `--trainer-version`; without it the dialect is
 /// the one whose fields the TrainJob uses (v2.1 when nothing tells). Returns nullopt when
 /// the document cannot be read far enough to compile; problems go to the reader's diagnostics.
+/// The dialect `trainjob` is written in (see read_trainjob), without reporting anything;
+/// nullopt when its fields contradict each other (or `forced`).
+std::optional<Dialect> trainjob_dialect(const Document& trainjob, std::optional<Dialect> forced);
+
 std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<Dialect> forced,
                                       const std::string& default_namespace);
 

@@ -2,6 +2,7 @@
 
 #include "embed/embedded.h"
 #include "load/yaml_loader.h"
+#include "schema/input_check.h"
 
 namespace trainjob {
 namespace {
@@ -71,16 +72,20 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
   options.config_maps = &config_maps;
+  InputCheck input_check(result.documents);
+  input_check.check_schemas(request.compile.dialect);
+  Diagnostics semantic;
   for (const Document& document : result.documents) {
     if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
     RenderedUnit unit{&document, is_trainjob_document(document), {}};
     if (unit.compiled) {
-      unit.objects = compile_trainjob(document, registry, options, diagnostics);
+      unit.objects = compile_trainjob(document, registry, options, &semantic);
     } else {
       unit.objects.push_back(document.value);
     }
     result.units.push_back(std::move(unit));
   }
+  input_check.merge(semantic, diagnostics);
   return result;
 }
 

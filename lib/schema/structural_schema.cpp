@@ -99,14 +99,15 @@ void SchemaSet::check(const Json& value, const Json& raw_schema, const std::stri
     return;
   }
   std::vector<std::string> messages;
-  if (value.is_null() && !options_.json_schema_semantics) {
-    if (!flag(schema, "nullable")) c->add(path, {"null is not allowed here"});
-    return;
-  }
+  // Kubernetes drops a null field before validation (it reads as absent), so only plain
+  // JSON Schema has anything to say about nulls.
+  if (value.is_null() && !options_.json_schema_semantics) return;
   if (flag(schema, "x-kubernetes-int-or-string")) {
     bool number_ok = options_.built_in_types ? value.is_number() : value.is_number_integer();
     if (!number_ok && !value.is_string()) {
-      c->add(path, {"expected an integer or a string, found " + describe_value(value)});
+      std::string hint =
+          value.is_number() ? " (write it as a string: \"" + value.dump() + "\")" : "";
+      c->add(path, {"expected an integer or a string, found " + describe_value(value) + hint});
     }
     check_value_keywords(value, schema, &messages);
     c->add(path, messages);

@@ -1,0 +1,67 @@
+#include "schema/input_check.h"
+
+#include <algorithm>
+
+#include "load/field_path.h"
+#include "model/runtime_registry.h"
+#include "model/trainjob.h"
+#include "schema/input_schemas.h"
+
+namespace trainjob {
+
+InputCheck::InputCheck(const std::vector<Document>& documents) : documents_(documents) {
+  for (const Document& document : documents) {
+    starts_[document.file].push_back(document.pos_of("").line);
+  }
+  for (auto& [file, starts] : starts_)
+    std::sort(starts.begin(), starts.end());
+}
+
+int InputCheck::document_start(const std::string& file, int line) const {
+  auto it = starts_.find(file);
+  if (it == starts_.end()) return 0;
+  auto after = std::upper_bound(it->second.begin(), it->second.end(), line);
+  return after == it->second.begin() ? 0 : *(after - 1);
+}
+
+InputCheck::FieldKey InputCheck::key_of(const Diagnostic& diagnostic) const {
+  return {diagnostic.file, document_start(diagnostic.file, diagnostic.pos.line), diagnostic.path};
+}
+
+void InputCheck::check_schemas(std::optional<Dialect> forced) {
+  InputSchemas schemas;
+  for (const Document& document : documents_) {
+    std::vector<SchemaProblem> problems;
+    if (is_trainjob_document(document)) {
+      std::optional<Dialect> dialect = trainjob_dialect(document, forced);
+      if (dialect) problems = schemas.check_trainjob(document.value, *dialect);
+    } else if (is_runtime_document(document)) {
+      problems = schemas.check_runtime(document.value, forced.value_or(Dialect::kV2_1));
+    }
+    report_schema_problems(document, problems, &schema_findings_);
+  }
+}
+
+void InputCheck::merge(const Diagnostics& semantic, Diagnostics* into) const {
+  std::set<FieldKey> semantic_fields;
+  for (const Diagnostic& diagnostic : semantic.all())
+    semantic_fields.insert(key_of(diagnostic));
+  std::set<FieldKey> schema_fields;
+  for (const Diagnostic& diagnostic : schema_findings_.all()) {
+    FieldKey key = key_of(diagnostic);
+    schema_fields.insert(key);
+    if (semantic_fields.count(key) == 0) into->add(diagnostic);
+  }
+  for (const Diagnostic& diagnostic : semantic.all()) {
+    auto [file, start, path] = key_of(diagnostic);
+    bool under_rejected = false;
+    for (std::string_view parent = field_parent(path); !under_rejected;
+         parent = field_parent(parent)) {
+      under_rejected = schema_fields.count({file, start, std::string(parent)}) > 0;
+      if (parent.empty()) break;
+    }
+    if (!under_rejected) into->add(diagnostic);
+  }
+}
+
+}  // namespace trainjob

@@ -1,0 +1,65 @@
+#include "schema/input_schemas.h"
+
+#include "embed/embedded.h"
+
+namespace trainjob {
+namespace {
+
+const char* dialect_dir(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::kV2_0:
+      return "v2.0";
+    case Dialect::kV2_1:
+      return "v2.1";
+    default:
+      return "v2.3";  // v2.2 and v2.3 share the newest CRDs
+  }
+}
+
+const EmbeddedFile* embedded_schema(const std::string& path) {
+  for (const EmbeddedFile& file : embedded_schemas()) {
+    if (file.path == path) return &file;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+InputSchemas::InputSchemas() {
+  const EmbeddedFile* meta = embedded_schema("input-object-meta.json");
+  set_.add("input-object-meta", Json::parse(meta->contents));
+}
+
+const Json& InputSchemas::schema(Dialect dialect, const char* file) {
+  std::string path = std::string(dialect_dir(dialect)) + "/" + file;
+  auto it = parsed_.find(path);
+  if (it == parsed_.end()) {
+    it = parsed_.emplace(path, Json::parse(embedded_schema(path)->contents)).first;
+  }
+  return it->second;
+}
+
+std::vector<SchemaProblem> InputSchemas::check_trainjob(const Json& trainjob, Dialect dialect) {
+  return set_.validate_against(trainjob, schema(dialect, "trainjob.json"));
+}
+
+std::vector<SchemaProblem> InputSchemas::check_runtime(const Json& runtime, Dialect preferred) {
+  std::vector<SchemaProblem> problems =
+      set_.validate_against(runtime, schema(preferred, "runtime.json"));
+  if (problems.empty()) return problems;
+  for (Dialect other : {Dialect::kV2_1, Dialect::kV2_3, Dialect::kV2_0}) {
+    if (set_.validate_against(runtime, schema(other, "runtime.json")).empty()) return {};
+  }
+  return problems;
+}
+
+void report_schema_problems(const Document& document, const std::vector<SchemaProblem>& problems,
+                            Diagnostics* diagnostics) {
+  for (const SchemaProblem& problem : problems) {
+    SourcePos pos =
+        problem.unknown_field ? document.key_pos_of(problem.path) : document.pos_of(problem.path);
+    diagnostics->error(document.file, pos, problem.path, problem.message);
+  }
+}
+
+}  // namespace trainjob

@@ -1,0 +1,41 @@
+// The embedded schemas of the documents we read: TrainJob, TrainingRuntime and
+// ClusterTrainingRuntime, one set per Trainer API dialect.
+#ifndef TRAINJOB_SCHEMA_INPUT_SCHEMAS_H_
+#define TRAINJOB_SCHEMA_INPUT_SCHEMAS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "model/dialect.h"
+#include "schema/structural_schema.h"
+
+namespace trainjob {
+
+class InputSchemas {
+ public:
+  InputSchemas();
+  /// Problems of a TrainJob under `dialect`.
+  std::vector<SchemaProblem> check_trainjob(const Json& trainjob, Dialect dialect);
+  /// Problems of a runtime: none when any dialect's schema accepts it (a runtime serves
+  /// TrainJobs of any dialect that accepts it), else those of `preferred`.
+  std::vector<SchemaProblem> check_runtime(const Json& runtime, Dialect preferred);
+
+ private:
+  /// The schema `<dialect dir>/<file>`, parsed from the embedded copy on first use.
+  const Json& schema(Dialect dialect, const char* file);
+
+  SchemaSet set_;
+  std::map<std::string, Json> parsed_;
+};
+
+/// Adds `problems` to `diagnostics` at the positions of `document`.
+void report_schema_problems(const Document& document, const std::vector<SchemaProblem>& problems,
+                            Diagnostics* diagnostics);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_SCHEMA_INPUT_SCHEMAS_H_
