@@ -27,14 +27,14 @@ const EmbeddedFile* embedded_schema(const std::string& path) {
 
 InputSchemas::InputSchemas() {
   const EmbeddedFile* meta = embedded_schema("input-object-meta.json");
-  set_.add("input-object-meta", Json::parse(meta->contents));
+  set_.add("input-object-meta", Schema::parse(meta->contents));
 }
 
-const Json& InputSchemas::schema(Dialect dialect, const char* file) {
+const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
   std::string path = std::string(dialect_dir(dialect)) + "/" + file;
   auto it = parsed_.find(path);
   if (it == parsed_.end()) {
-    it = parsed_.emplace(path, Json::parse(embedded_schema(path)->contents)).first;
+    it = parsed_.emplace(path, Schema::parse(embedded_schema(path)->contents)).first;
   }
   return it->second;
 }

@@ -26,10 +26,10 @@ class InputSchemas {
 
  private:
   /// The schema `<dialect dir>/<file>`, parsed from the embedded copy on first use.
-  const Json& schema(Dialect dialect, const char* file);
+  const Schema& schema(Dialect dialect, const char* file);
 
   SchemaSet set_;
-  std::map<std::string, Json> parsed_;
+  std::map<std::string, Schema> parsed_;
 };
 
 /// Adds `problems` to `diagnostics` at the positions of `document`.

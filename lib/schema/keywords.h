@@ -12,13 +12,14 @@ namespace trainjob {
 
 /// `type`: false (with a message) when the value has another type; nothing else about the
 /// value is worth checking then.
-bool check_type(const Json& value, const Json& schema, const SchemaOptions& options,
+bool check_type(const Json& value, const Schema& schema, const SchemaOptions& options,
                 std::vector<std::string>* messages);
 /// enum, pattern, format, numeric bounds and string lengths.
-void check_value_keywords(const Json& value, const Json& schema,
+void check_value_keywords(const Json& value, const Schema& schema,
                           std::vector<std::string>* messages);
 /// minItems, maxItems, uniqueItems and Kubernetes' list types (`map` keys, `set`).
-void check_list_keywords(const Json& value, const Json& schema, std::vector<std::string>* messages);
+void check_list_keywords(const Json& value, const Schema& schema,
+                         std::vector<std::string>* messages);
 
 /// "a mapping", "an integer", ... for messages.
 std::string type_phrase(const std::string& type);

@@ -19,12 +19,12 @@ struct SchemaSet::Context {
 
 namespace {
 
-bool flag(const Json& schema, const char* key) {
+bool flag(const Schema& schema, const char* key) {
   auto it = schema.find(key);
   return it != schema.end() && it->is_boolean() && it->get<bool>();
 }
 
-std::string unknown_field_message(const std::string& key, const Json* properties) {
+std::string unknown_field_message(const std::string& key, const Schema* properties) {
   std::string message = "unknown field \"" + key + "\"";
   if (properties == nullptr) return message;
   std::vector<std::string_view> names;
@@ -64,7 +64,7 @@ const std::vector<std::string_view>& supported_schema_keywords() {
   return keywords;
 }
 
-void SchemaSet::add(const std::string& name, Json schema) {
+void SchemaSet::add(const std::string& name, Schema schema) {
   schemas_[name] = std::move(schema);
 }
 
@@ -77,22 +77,22 @@ std::vector<SchemaProblem> SchemaSet::validate(const Json& value, std::string_vi
 }
 
 std::vector<SchemaProblem> SchemaSet::validate_against(const Json& value,
-                                                       const Json& schema) const {
+                                                       const Schema& schema) const {
   Context context;
   check(value, schema, "", &context);
   return std::move(context.problems);
 }
 
-const Json& SchemaSet::resolve(const Json& schema) const {
+const Schema& SchemaSet::resolve(const Schema& schema) const {
   auto ref = schema.find("$ref");
   if (ref == schema.end() || !ref->is_string()) return schema;
   auto target = schemas_.find(ref->get<std::string>());
   return target == schemas_.end() ? schema : target->second;
 }
 
-void SchemaSet::check(const Json& value, const Json& raw_schema, const std::string& path,
+void SchemaSet::check(const Json& value, const Schema& raw_schema, const std::string& path,
                       Context* c) const {
-  const Json& schema = resolve(raw_schema);
+  const Schema& schema = resolve(raw_schema);
   if (!schema.is_object()) {
     // JSON Schema's boolean schemas: true takes anything, false nothing.
     if (schema.is_boolean() && !schema.get<bool>()) c->add(path, {"no value is allowed here"});
@@ -123,10 +123,10 @@ void SchemaSet::check(const Json& value, const Json& raw_schema, const std::stri
   if (value.is_array()) check_array(value, schema, path, c);
 }
 
-void SchemaSet::check_object(const Json& value, const Json& schema, const std::string& path,
+void SchemaSet::check_object(const Json& value, const Schema& schema, const std::string& path,
                              Context* c) const {
   if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
-    for (const Json& name : *required) {
+    for (const Schema& name : *required) {
       if (name.is_string() && !value.contains(name.get<std::string>())) {
         c->add(field_child(path, name.get<std::string>()), {"required field is missing"});
       }
@@ -144,7 +144,7 @@ void SchemaSet::check_object(const Json& value, const Json& schema, const std::s
            {"expected at most " + max->dump() + " fields, found " + Json(value.size()).dump()});
   }
   auto properties = schema.find("properties");
-  const Json* known =
+  const Schema* known =
       properties != schema.end() && properties->is_object() ? &*properties : nullptr;
   auto additional = schema.find("additionalProperties");
   bool closed = additional != schema.end() && additional->is_boolean() && !additional->get<bool>();
@@ -163,7 +163,7 @@ void SchemaSet::check_object(const Json& value, const Json& schema, const std::s
   }
 }
 
-void SchemaSet::check_array(const Json& value, const Json& schema, const std::string& path,
+void SchemaSet::check_array(const Json& value, const Schema& schema, const std::string& path,
                             Context* c) const {
   std::vector<std::string> messages;
   check_list_keywords(value, schema, &messages);

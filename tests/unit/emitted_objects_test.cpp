@@ -31,7 +31,7 @@ const SchemaSet& emitted_schemas() {
     for (const auto& entry :
          fs::directory_iterator(fs::path(TRAINJOB_SOURCE_DIR) / "schemas/emitted")) {
       if (entry.path().extension() == ".json") {
-        set.add(entry.path().stem().string(), Json::parse(read_text(entry.path())));
+        set.add(entry.path().stem().string(), trainjob::Schema::parse(read_text(entry.path())));
       }
     }
     return set;

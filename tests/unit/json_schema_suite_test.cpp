@@ -71,7 +71,7 @@ TEST_CASE("json schema suite: draft 4, supported keywords") {
   for (const char* file : kSupportedFiles) {
     for (const Json& group : read_json(fs::path(kSuiteDir) / (std::string(file) + ".json"))) {
       for (const Json& test : group["tests"]) {
-        bool valid = set.validate_against(test["data"], group["schema"]).empty();
+        bool valid = set.validate_against(test["data"], trainjob::Schema(group["schema"])).empty();
         ++total;
         if (valid == test["valid"].get<bool>()) {
           ++passed;
