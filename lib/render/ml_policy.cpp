@@ -19,18 +19,25 @@ constexpr const char* kUnsupportedPolicies[] = {"mpi", "jax", "xgboost", "flux"}
 
 }  // namespace
 
-bool check_ml_policy(const CompileState& state) {
+bool check_ml_policy(const CompileState& state, bool compiling) {
   const FieldReader& rt = state.runtime;
   Field policy = state.ml_policy;
   if (!policy) return true;
   if (!rt.is_object(policy)) return false;
   for (const char* name : kUnsupportedPolicies) {
-    if (policy[name]) {
-      rt.error(policy[name].path, std::string("the ") + name +
-                                      " policy is not supported by kubectl-trainjob yet "
-                                      "(supported: torch, or no policy)");
-      return false;
+    if (!policy[name]) continue;
+    std::string message = std::string("the ") + name +
+                          " policy is not supported by kubectl-trainjob yet (supported: torch, "
+                          "or no policy)";
+    // The runtime itself may be fine; only compiling a TrainJob against it is not.
+    if (!compiling) {
+      rt.warning(policy[name].path, message +
+                                        ": TrainJobs using this runtime cannot be "
+                                        "rendered");
+      return true;
     }
+    rt.error(policy[name].path, message);
+    return false;
   }
   if (policy["numNodes"] && policy["torch"]["elasticPolicy"]) {
     rt.error(policy["numNodes"].path, "numNodes must not be set together with torch.elasticPolicy");
@@ -100,7 +107,7 @@ void size_from_template(CompileState* state) {
 }  // namespace
 
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc) {
-  if (!check_ml_policy(*state)) return false;
+  if (!check_ml_policy(*state, /*compiling=*/true)) return false;
   bool torch = static_cast<bool>(state->ml_policy["torch"]);
   if (torch && !check_reserved_env(*state)) return false;
   size_from_template(state);

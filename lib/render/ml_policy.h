@@ -10,9 +10,10 @@ namespace trainjob {
 /// Names of the variables the torch policy injects; spec.trainer.env may not set them.
 extern const char* const kTorchReservedEnv[5];
 
-/// The runtime's own rules for its mlPolicy: one supported policy, no numNodes together
-/// with torch.elasticPolicy. Reports into the runtime's file.
-bool check_ml_policy(const CompileState& state);
+/// The runtime's own rules for its mlPolicy: no numNodes together with
+/// torch.elasticPolicy, and a policy we can compile (an error when `compiling` a TrainJob,
+/// a warning when the runtime is checked by itself). Reports into the runtime's file.
+bool check_ml_policy(const CompileState& state, bool compiling);
 
 /// The policy's part before spec.trainer is applied: checks the policy and the trainer
 /// against it, and sizes every job. Returns the resolved PET_NPROC_PER_NODE via *num_proc

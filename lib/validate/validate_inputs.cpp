@@ -12,7 +12,7 @@ void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
   const TrainJob no_trainjob;  // nothing is compiled: the runtime's own rules only
   CompileState state(no_trainjob, reader, reader, dialect_info(Dialect::kV2_1));
   read_runtime_template(&state);  // sets ml_policy even when the template has problems
-  check_ml_policy(state);
+  check_ml_policy(state, /*compiling=*/false);
 }
 
 RenderResult validate_inputs(const RenderRequest& request, const FileSystem& fs,
