@@ -99,11 +99,13 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = check_name_budget(*state, runtime) && ok;
   }
   if (!ok) return false;
-  apply_trainer(state, trainer);
-  inject_policy_env(state, trainer, num_proc);
   warn_without_trainer(*state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
   warn_torchtune(*state);
+  warn_jobset_features(*state);
+  if (options.check_only) return true;
+  apply_trainer(state, trainer);
+  inject_policy_env(state, trainer, num_proc);
   return true;
 }
 
@@ -144,8 +146,10 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
   warn_deprecated(tj, *job, *runtime);
-  if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before)
+  if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
+      options.check_only) {
     return {};
+  }
   std::vector<Json> objects = emit_objects(&state);
   for (Json& object : objects)
     sort_keys(&object);

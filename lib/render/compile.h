@@ -20,10 +20,13 @@ struct CompileOptions {
   /// "namespace/name" of the ConfigMaps among the inputs; null: unknown, so a configMap
   /// volume is not checked against them.
   const std::set<std::string>* config_maps = nullptr;
+  /// Run every check but build no objects (what `validate` needs).
+  bool check_only = false;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be
-/// applied, with keys sorted, or nothing when there were errors (in `diagnostics`).
+/// applied, with keys sorted, or nothing when there were errors (in `diagnostics`) or
+/// only checks were asked for.
 std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics);
 

@@ -129,7 +129,13 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
   return kube_object("batch/v1", "Job", std::move(metadata), std::move(spec));
 }
 
-void warn_jobset_only(const CompileState& state, const ReplicatedJob* job) {
+}  // namespace
+
+void warn_jobset_features(const CompileState& state) {
+  const ReplicatedJob* job = nullptr;  // the first job that waits for others
+  for (const ReplicatedJob& rjob : state.jobs) {
+    if (!rjob.depends_on.is_null() && job == nullptr) job = &rjob;
+  }
   for (const char* field : kJobSetOnlyFields) {
     if (state.jobset_spec.contains(field)) {
       state.runtime.warning("spec.template.spec." + std::string(field),
@@ -145,8 +151,6 @@ void warn_jobset_only(const CompileState& state, const ReplicatedJob* job) {
   }
 }
 
-}  // namespace
-
 std::vector<Json> emit_objects(CompileState* state) {
   Network network = read_network(*state);
   std::vector<Json> objects;
@@ -155,14 +159,11 @@ std::vector<Json> emit_objects(CompileState* state) {
     objects.push_back(std::move(extra));
   std::vector<JobPlacement> placements = place_jobs(*state);
   size_t next = 0;
-  const ReplicatedJob* waiting = nullptr;
   for (const ReplicatedJob& rjob : state->jobs) {
-    if (!rjob.depends_on.is_null() && waiting == nullptr) waiting = &rjob;
     for (int64_t i = 0; i < rjob.replicas; ++i) {
       objects.push_back(make_job(*state, rjob, placements[next++], network));
     }
   }
-  warn_jobset_only(*state, waiting);
   return objects;
 }
 

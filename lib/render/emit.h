@@ -9,8 +9,10 @@
 namespace trainjob {
 
 /// Service (when DNS hostnames are on), PodGroups, then one Job per replica of every
-/// replicated job, in the runtime's order. Warns about JobSet features plain Jobs lack.
+/// replicated job, in the runtime's order.
 std::vector<Json> emit_objects(CompileState* state);
+/// Warns about the JobSet features of the runtime that plain Jobs lack.
+void warn_jobset_features(const CompileState& state);
 
 }  // namespace trainjob
 

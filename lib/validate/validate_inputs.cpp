@@ -17,7 +17,9 @@ void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
 
 RenderResult validate_inputs(const RenderRequest& request, const FileSystem& fs,
                              const StdinReader& read_stdin, Diagnostics* diagnostics) {
-  RenderResult result = render_inputs(request, fs, read_stdin, diagnostics);
+  RenderRequest checks = request;
+  checks.compile.check_only = true;
+  RenderResult result = render_inputs(checks, fs, read_stdin, diagnostics);
   for (const Document& document : result.documents) {
     // Problems a TrainJob's compile already found here are said once (Diagnostics::sort).
     if (is_runtime_document(document)) check_runtime_document(document, diagnostics);

@@ -19,6 +19,7 @@
 #include "output/render_output.h"
 #include "render/compile.h"
 #include "render/render_inputs.h"
+#include "schema/input_schemas.h"
 
 namespace trainjob {
 namespace {
@@ -28,6 +29,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   int64_t n = 1000;
   bool phase = false;        // print the per-phase breakdown
+  bool validate = false;     // what `validate` does: no YAML output
   bool json = false;         // one JSON object instead of text lines
   int64_t print_input = -1;  // print generated document I and exit (to check it by hand)
 };
@@ -36,6 +38,7 @@ struct Options {
 struct PhaseTotals {
   int64_t generate = 0;  // building the input text: the benchmark's own cost, not the product's
   int64_t parse = 0;     // libyaml via load_documents
+  int64_t schema = 0;    // InputSchemas::check_trainjob
   int64_t compile = 0;   // compile_trainjob
   int64_t emit = 0;      // format_objects to YAML, appended to the output sink
 };
@@ -155,8 +158,8 @@ void append_yaml(const std::vector<Json>& objects, bool separate, std::string* s
   *sink += format_objects(pointers, OutputFormat::kYaml);
 }
 
-void render_one(int64_t index, const RuntimeRegistry& registry, std::string* input,
-                std::string* sink, RunResult* result) {
+void render_one(int64_t index, const RuntimeRegistry& registry, InputSchemas* schemas,
+                bool validate_only, std::string* input, std::string* sink, RunResult* result) {
   Clock::time_point start = Clock::now();
   generate_trainjob(index, input);
   result->phases.generate += elapsed_ns(start);
@@ -168,10 +171,20 @@ void render_one(int64_t index, const RuntimeRegistry& registry, std::string* inp
   if (diagnostics.has_errors() || documents.size() != 1) fail("generated YAML", diagnostics);
 
   start = Clock::now();
-  std::vector<Json> objects = compile_trainjob(documents[0], registry, {}, &diagnostics);
+  if (!schemas->check_trainjob(documents[0].value, Dialect::kV2_1).empty()) {
+    fail("schema check of document " + std::to_string(index), diagnostics);
+  }
+  result->phases.schema += elapsed_ns(start);
+
+  start = Clock::now();
+  CompileOptions compile_options;
+  compile_options.check_only = validate_only;
+  std::vector<Json> objects =
+      compile_trainjob(documents[0], registry, compile_options, &diagnostics);
   result->phases.compile += elapsed_ns(start);
   if (diagnostics.has_errors()) fail("compile of document " + std::to_string(index), diagnostics);
 
+  if (validate_only) return;
   start = Clock::now();
   append_yaml(objects, index > 0, sink);
   result->phases.emit += elapsed_ns(start);
@@ -196,8 +209,9 @@ RunResult run_stream(const Options& options) {
   std::string sink;
   sink.reserve(kSinkFlushBytes + (64 << 10));
   start = Clock::now();
+  InputSchemas schemas;
   for (int64_t i = 0; i < options.n; ++i)
-    render_one(i, registry, &input, &sink, &result);
+    render_one(i, registry, &schemas, options.validate, &input, &sink, &result);
   result.wall_ns = elapsed_ns(start);
   result.bytes += static_cast<int64_t>(sink.size());
   result.trainjobs = options.n;
@@ -211,7 +225,7 @@ double peak_rss_mib() {
 }
 
 int64_t render_ns(const RunResult& r) {
-  return r.phases.parse + r.phases.compile + r.phases.emit;
+  return r.phases.parse + r.phases.schema + r.phases.compile + r.phases.emit;
 }
 
 double per_trainjob(int64_t total_ns, const RunResult& r) {
@@ -226,8 +240,9 @@ double rate(const RunResult& r) {
 void print_text(const Options& options, const RunResult& r, double rss) {
   std::printf("trainjobs          %lld\n", static_cast<long long>(r.trainjobs));
   std::printf("objects            %lld\n", static_cast<long long>(r.objects));
-  std::printf("trainjobs_per_s    %.0f  (parse+compile+emit)\n", rate(r));
-  std::printf("render_s           %.4f  (parse+compile+emit)\n", render_ns(r) / 1e9);
+  const char* what = options.validate ? "(parse+schema+compile)" : "(parse+schema+compile+emit)";
+  std::printf("trainjobs_per_s    %.0f  %s\n", rate(r), what);
+  std::printf("render_s           %.4f  %s\n", render_ns(r) / 1e9, what);
   std::printf("wall_s             %.4f  (loop incl. input generation)\n", r.wall_ns / 1e9);
   std::printf("setup_ms           %.3f  (embedded runtimes, once)\n", r.setup_ns / 1e6);
   std::printf("ns_per_trainjob    %.0f\n", per_trainjob(render_ns(r), r));
@@ -241,6 +256,7 @@ void print_text(const Options& options, const RunResult& r, double rss) {
                 total == 0 ? 0.0 : 100.0 * static_cast<double>(ns) / static_cast<double>(total));
   };
   line("parse", p.parse);
+  line("schema", p.schema);
   line("compile", p.compile);
   line("emit", p.emit);
   std::printf("phase_%-12s %8.0f ns/trainjob  (benchmark only, not in render)\n", "generate",
@@ -263,7 +279,7 @@ void print_json(const RunResult& r, double rss) {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "trainjob-bench: %s\n"
-               "usage: trainjob-bench [--n N] [--phase] [--json] [--print-input I]\n",
+               "usage: trainjob-bench [--n N] [--validate] [--phase] [--json] [--print-input I]\n",
                problem);
   std::exit(2);
 }
@@ -283,6 +299,8 @@ Options parse_args(int argc, char** argv) {
       options.n = parse_count(argv[++i]);
     } else if (std::strcmp(argv[i], "--print-input") == 0 && has_value) {
       options.print_input = parse_count(argv[++i]);
+    } else if (std::strcmp(argv[i], "--validate") == 0) {
+      options.validate = true;
     } else if (std::strcmp(argv[i], "--phase") == 0) {
       options.phase = true;
     } else if (std::strcmp(argv[i], "--json") == 0) {
