@@ -1,5 +1,6 @@
 #include "output/diagnostic_report.h"
 
+#include <algorithm>
 #include <map>
 
 #include "load/json.h"
@@ -25,11 +26,38 @@ std::string summary(const Diagnostics& diagnostics) {
   return count_of(errors, "error") + ", " + count_of(warnings, "warning");
 }
 
+/// Where each line of each input starts, built once: a report of thousands of findings in
+/// a large file must not rescan the file for each of them.
+class LineIndex {
+ public:
+  explicit LineIndex(const SourceTexts& texts) : texts_(texts) {}
+
+  std::string line(const std::string& file, int number) {
+    auto text = texts_.find(file);
+    if (text == texts_.end() || number <= 0) return {};
+    std::vector<size_t>& starts = starts_[file];
+    if (starts.empty()) {
+      starts.push_back(0);
+      for (size_t i = 0; i < text->second.size(); ++i) {
+        if (text->second[i] == '\n') starts.push_back(i + 1);
+      }
+    }
+    if (static_cast<size_t>(number) > starts.size()) return {};
+    size_t start = starts[static_cast<size_t>(number) - 1];
+    size_t end = text->second.find('\n', start);
+    std::string out = text->second.substr(start, end == std::string::npos ? end : end - start);
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+    return out;
+  }
+
+ private:
+  const SourceTexts& texts_;
+  std::map<std::string, std::vector<size_t>> starts_;
+};
+
 /// Appends the quoted source line and the caret under the finding's column.
-void append_excerpt(const Diagnostic& diagnostic, const SourceTexts& texts, std::string* out) {
-  auto text = texts.find(diagnostic.file);
-  if (text == texts.end() || diagnostic.pos.line <= 0) return;
-  std::string line = source_line(text->second, diagnostic.pos.line);
+void append_excerpt(const Diagnostic& diagnostic, LineIndex* lines, std::string* out) {
+  std::string line = lines->line(diagnostic.file, diagnostic.pos.line);
   int column = diagnostic.pos.column;
   if (line.size() > kShownLineLength) {
     size_t start = column > 80 ? static_cast<size_t>(column - 80) : 0;
@@ -80,9 +108,11 @@ std::vector<Case> cases_of_file(const std::string& file, const std::vector<Docum
     starts.push_back(document.pos_of("").line);
   }
   for (const Diagnostic* finding : findings) {
-    size_t owner = 0;  // the last document starting at or before the finding
-    for (size_t i = 1; i < starts.size(); ++i) {
-      if (finding->pos.line > 0 && starts[i] <= finding->pos.line) owner = i;
+    // The last document starting at or before the finding (documents come in file order).
+    size_t owner = 0;
+    if (finding->pos.line > 0) {
+      auto after = std::upper_bound(starts.begin() + 1, starts.end(), finding->pos.line);
+      owner = static_cast<size_t>(after - starts.begin()) - 1;
     }
     cases[owner].findings.push_back(finding);
   }
@@ -111,19 +141,6 @@ void append_case(const std::string& file, const Case& test_case, std::string* ou
 
 }  // namespace
 
-std::string source_line(const std::string& text, int line) {
-  size_t start = 0;
-  for (int i = 1; i < line; ++i) {
-    start = text.find('\n', start);
-    if (start == std::string::npos) return {};
-    ++start;
-  }
-  size_t end = text.find('\n', start);
-  std::string out = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  if (!out.empty() && out.back() == '\r') out.pop_back();
-  return out;
-}
-
 std::string caret_line(const std::string& line, int column) {
   std::string out;
   int seen = 1;
@@ -138,9 +155,10 @@ std::string caret_line(const std::string& line, int column) {
 
 std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts) {
   std::string out;
+  LineIndex lines(texts);
   for (const Diagnostic& diagnostic : diagnostics.all()) {
     out += format_diagnostic(diagnostic) + "\n";
-    append_excerpt(diagnostic, texts, &out);
+    append_excerpt(diagnostic, &lines, &out);
   }
   return out + summary(diagnostics) + "\n";
 }

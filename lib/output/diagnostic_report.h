@@ -22,8 +22,6 @@ std::string format_json_report(const Diagnostics& diagnostics);
 std::string format_junit_report(const Diagnostics& diagnostics,
                                 const std::vector<Document>& documents, const SourceTexts& texts);
 
-/// The `line`-th line (from 1) of `text`, without its newline.
-std::string source_line(const std::string& text, int line);
 /// A line of spaces (tabs where the source has tabs) reaching `column` (from 1), then `^`.
 std::string caret_line(const std::string& line, int column);
 

@@ -28,10 +28,11 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   int64_t n = 1000;
-  bool phase = false;        // print the per-phase breakdown
-  bool validate = false;     // what `validate` does: no YAML output
-  bool json = false;         // one JSON object instead of text lines
-  int64_t print_input = -1;  // print generated document I and exit (to check it by hand)
+  bool phase = false;         // print the per-phase breakdown
+  bool validate = false;      // what `validate` does: no YAML output
+  bool json = false;          // one JSON object instead of text lines
+  int64_t print_input = -1;   // print generated document I and exit (to check it by hand)
+  bool print_stream = false;  // print all N documents as one YAML stream and exit
 };
 
 // Nanoseconds spent in each phase, summed over all TrainJobs.
@@ -279,7 +280,8 @@ void print_json(const RunResult& r, double rss) {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "trainjob-bench: %s\n"
-               "usage: trainjob-bench [--n N] [--validate] [--phase] [--json] [--print-input I]\n",
+               "usage: trainjob-bench [--n N] [--validate] [--phase] [--json] [--print-input I] "
+               "[--print-stream]\n",
                problem);
   std::exit(2);
 }
@@ -297,6 +299,8 @@ Options parse_args(int argc, char** argv) {
     bool has_value = i + 1 < argc;
     if (std::strcmp(argv[i], "--n") == 0 && has_value) {
       options.n = parse_count(argv[++i]);
+    } else if (std::strcmp(argv[i], "--print-stream") == 0) {
+      options.print_stream = true;
     } else if (std::strcmp(argv[i], "--print-input") == 0 && has_value) {
       options.print_input = parse_count(argv[++i]);
     } else if (std::strcmp(argv[i], "--validate") == 0) {
@@ -318,6 +322,16 @@ Options parse_args(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace trainjob;
   Options options = parse_args(argc, argv);
+  if (options.print_stream) {
+    // The same documents the in-process run uses, for the CLI and Python comparisons.
+    std::string text;
+    for (int64_t i = 0; i < options.n; ++i) {
+      generate_trainjob(i, &text);
+      std::fputs(i == 0 ? "" : "---\n", stdout);
+      std::fputs(text.c_str(), stdout);
+    }
+    return 0;
+  }
   if (options.print_input >= 0) {
     std::string text;
     generate_trainjob(options.print_input, &text);
