@@ -3,6 +3,7 @@
 #include "embed/embedded.h"
 #include "load/yaml_loader.h"
 #include "schema/input_check.h"
+#include "util/parallel.h"
 
 namespace trainjob {
 namespace {
@@ -72,17 +73,32 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
   options.config_maps = &config_maps;
-  InputCheck input_check(result.documents);
-  input_check.check_schemas(request.compile.dialect);
-  Diagnostics semantic;
-  for (const Document& document : result.documents) {
-    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
-    RenderedUnit unit{&document, is_trainjob_document(document), {}};
-    if (unit.compiled) {
-      unit.objects = compile_trainjob(document, registry, options, &semantic);
-    } else {
-      unit.objects.push_back(document.value);
+  // Each document is checked and compiled on its own, so the work is spread over the
+  // cores; the findings are gathered in document order, so the output does not depend on
+  // which thread did what.
+  size_t count = result.documents.size();
+  std::vector<Diagnostics> schema_findings(count);
+  std::vector<Diagnostics> semantic_findings(count);
+  std::vector<std::vector<Json>> compiled(count);
+  std::vector<InputSchemas> schemas(worker_count(count));
+  parallel_for(count, [&](size_t i, size_t worker) {
+    const Document& document = result.documents[i];
+    InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
+                             &schema_findings[i]);
+    if (is_trainjob_document(document)) {
+      compiled[i] = compile_trainjob(document, registry, options, &semantic_findings[i]);
     }
+  });
+  InputCheck input_check(result.documents);
+  Diagnostics semantic;
+  for (size_t i = 0; i < count; ++i) {
+    input_check.add_schema_findings(schema_findings[i]);
+    for (const Diagnostic& finding : semantic_findings[i].all())
+      semantic.add(finding);
+    const Document& document = result.documents[i];
+    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
+    RenderedUnit unit{&document, is_trainjob_document(document), std::move(compiled[i])};
+    if (!unit.compiled) unit.objects.push_back(document.value);
     result.units.push_back(std::move(unit));
   }
   input_check.merge(semantic, diagnostics);

@@ -28,18 +28,21 @@ InputCheck::FieldKey InputCheck::key_of(const Diagnostic& diagnostic) const {
   return {diagnostic.file, document_start(diagnostic.file, diagnostic.pos.line), diagnostic.path};
 }
 
-void InputCheck::check_schemas(std::optional<Dialect> forced) {
-  InputSchemas schemas;
-  for (const Document& document : documents_) {
-    std::vector<SchemaProblem> problems;
-    if (is_trainjob_document(document)) {
-      std::optional<Dialect> dialect = trainjob_dialect(document, forced);
-      if (dialect) problems = schemas.check_trainjob(document.value, *dialect);
-    } else if (is_runtime_document(document)) {
-      problems = schemas.check_runtime(document.value, forced.value_or(Dialect::kV2_1));
-    }
-    report_schema_problems(document, problems, &schema_findings_);
+void InputCheck::check_schema(const Document& document, std::optional<Dialect> forced,
+                              InputSchemas* schemas, Diagnostics* findings) {
+  std::vector<SchemaProblem> problems;
+  if (is_trainjob_document(document)) {
+    std::optional<Dialect> dialect = trainjob_dialect(document, forced);
+    if (dialect) problems = schemas->check_trainjob(document.value, *dialect);
+  } else if (is_runtime_document(document)) {
+    problems = schemas->check_runtime(document.value, forced.value_or(Dialect::kV2_1));
   }
+  report_schema_problems(document, problems, findings);
+}
+
+void InputCheck::add_schema_findings(const Diagnostics& findings) {
+  for (const Diagnostic& finding : findings.all())
+    schema_findings_.add(finding);
 }
 
 void InputCheck::merge(const Diagnostics& semantic, Diagnostics* into) const {

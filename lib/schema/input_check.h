@@ -13,6 +13,7 @@
 #include "diag/diagnostic.h"
 #include "load/document.h"
 #include "model/dialect.h"
+#include "schema/input_schemas.h"
 
 namespace trainjob {
 
@@ -20,10 +21,14 @@ class InputCheck {
  public:
   explicit InputCheck(const std::vector<Document>& documents);
 
-  /// Checks every TrainJob and runtime among the documents against the schema of its
-  /// dialect (`forced`, else the one its fields speak; a TrainJob whose fields mix
-  /// dialects is left to the semantic check, which says so).
-  void check_schemas(std::optional<Dialect> forced);
+  /// Checks one TrainJob or runtime against the schema of its dialect (`forced`, else the
+  /// one its fields speak; a TrainJob whose fields mix dialects is left to the semantic
+  /// check, which says so). Other documents have no schema here. Safe to call from several
+  /// threads with one `schemas` each.
+  static void check_schema(const Document& document, std::optional<Dialect> forced,
+                           InputSchemas* schemas, Diagnostics* findings);
+  /// Takes the findings of check_schema for the merge.
+  void add_schema_findings(const Diagnostics& findings);
   /// Adds the schema findings and the semantic ones (`semantic`) to `into`, each said once:
   /// where both name the same field, the semantic check's words win (they are specific);
   /// a semantic finding under a field the schema already rejected is left out.

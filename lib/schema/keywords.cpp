@@ -48,7 +48,8 @@ size_t code_points(const std::string& text) {
 
 /// Patterns are compiled once; one that std::regex cannot read is not checked.
 const std::regex* compiled(const std::string& pattern) {
-  static std::map<std::string, std::optional<std::regex>> cache;
+  // One cache per thread: documents are checked on several threads at once.
+  thread_local std::map<std::string, std::optional<std::regex>> cache;
   auto it = cache.find(pattern);
   if (it == cache.end()) {
     std::optional<std::regex> regex;
