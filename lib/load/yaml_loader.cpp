@@ -15,6 +15,7 @@
 
 #include "load/field_path.h"
 #include "load/mark_source_map.h"
+#include "util/parallel.h"
 
 namespace trainjob {
 namespace {
@@ -38,7 +39,8 @@ struct LoadError : std::runtime_error {
 /// libyaml's parser and event, released however the parse ends.
 class EventSource {
  public:
-  explicit EventSource(std::string_view text) : text_(text) {
+  /// `first_line` is the line of the whole input that `text` starts on (from 0).
+  EventSource(std::string_view text, int first_line) : text_(text), first_line_(first_line) {
     yaml_parser_initialize(&parser_);
     yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()),
                                  text.size());
@@ -68,13 +70,14 @@ class EventSource {
       if (parser_.context != nullptr) {
         SourcePos start = pos_from_mark(parser_.context_mark);
         message += std::string(" ") + parser_.context + " that starts at " +
-                   std::to_string(start.line) + ":" + std::to_string(start.column);
+                   std::to_string(start.line + first_line_) + ":" + std::to_string(start.column);
       }
     }
     throw LoadError(pos_from_mark(at), "", message);
   }
 
   std::string_view text_;
+  int first_line_;
   yaml_parser_t parser_{};
   yaml_event_t event_{};
   bool has_event_ = false;
@@ -315,37 +318,107 @@ void add_document(Document document, const std::vector<NodeMark>& marks, Diagnos
   }
 }
 
-/// Parses the whole stream; throws LoadError on the first problem.
-void parse_stream(const std::string& file, std::string_view text, Diagnostics* diagnostics,
-                  std::vector<Document>* out) {
-  EventSource events(text);
-  size_t max_nodes = kMaxNodesPerByte * text.size() + 1024;
+/// A piece of a stream that starts at a document boundary.
+struct Chunk {
+  std::string_view text;
+  int first_line = 0;  ///< from 0, in the whole input
+};
+
+/// Parses one chunk; throws LoadError on the first problem. Documents are numbered from
+/// 0 within the chunk; positions are those of the whole input.
+void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagnostics,
+                 std::vector<Document>* out) {
+  EventSource events(chunk.text, chunk.first_line);
+  size_t max_nodes = kMaxNodesPerByte * chunk.text.size() + 1024;
   int index = 0;
-  for (;;) {
-    const yaml_event_t& event = events.next();
-    if (event.type == YAML_STREAM_END_EVENT) return;
-    if (event.type != YAML_DOCUMENT_START_EVENT) continue;
-    DocumentBuilder builder(max_nodes);
-    Json value = builder.build(&events);
-    int this_index = index++;
-    if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
-    std::vector<NodeMark> marks = builder.take_marks();
-    Document document{file, this_index, std::move(value), std::make_shared<MarkSourceMap>(marks)};
-    add_document(std::move(document), marks, diagnostics, out);
+  try {
+    for (;;) {
+      const yaml_event_t& event = events.next();
+      if (event.type == YAML_STREAM_END_EVENT) return;
+      if (event.type != YAML_DOCUMENT_START_EVENT) continue;
+      DocumentBuilder builder(max_nodes);
+      Json value = builder.build(&events);
+      int this_index = index++;
+      if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
+      std::vector<NodeMark> marks = builder.take_marks();
+      for (NodeMark& mark : marks) {
+        mark.value.line += chunk.first_line;
+        if (mark.key.line > 0) mark.key.line += chunk.first_line;
+      }
+      Document document{file, this_index, std::move(value), std::make_shared<MarkSourceMap>(marks)};
+      add_document(std::move(document), marks, diagnostics, out);
+    }
+  } catch (LoadError& e) {
+    e.pos.line += chunk.first_line;
+    throw;
   }
 }
+
+/// Splits a large stream at `---` lines into about `parts` chunks. A `---` at the start of
+/// a line always starts a document (inside a quoted string it is an error anyway), so
+/// each chunk parses on its own. Streams with directives (`%YAML`) stay whole.
+std::vector<Chunk> split_stream(std::string_view text, size_t parts) {
+  std::vector<Chunk> chunks;
+  bool has_directives = !text.empty() && (text[0] == '%' || text.find("\n%") != text.npos);
+  if (parts <= 1 || has_directives) return {{text, 0}};
+  size_t start = 0;
+  int line = 0;
+  for (size_t part = 1; part < parts; ++part) {
+    size_t target = text.size() * part / parts;
+    size_t boundary = text.find("\n---", std::max(target, start));
+    while (boundary != text.npos) {
+      char after = boundary + 4 < text.size() ? text[boundary + 4] : '\n';
+      if (after == '\n' || after == ' ' || after == '\t' || after == '\r') break;
+      boundary = text.find("\n---", boundary + 1);
+    }
+    if (boundary == text.npos) break;
+    chunks.push_back({text.substr(start, boundary + 1 - start), line});
+    line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
+                                        text.begin() + static_cast<std::ptrdiff_t>(boundary + 1),
+                                        '\n'));
+    start = boundary + 1;
+  }
+  chunks.push_back({text.substr(start), line});
+  return chunks;
+}
+
+/// Below this size a stream is parsed in one piece.
+constexpr size_t kParallelParseBytes = 1 << 20;
 
 }  // namespace
 
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics) {
+  size_t parts = text.size() < kParallelParseBytes ? 1 : worker_count(text.size(), 1);
+  std::vector<Chunk> chunks = split_stream(text, parts);
+  std::vector<std::vector<Document>> parsed(chunks.size());
+  std::vector<Diagnostics> findings(chunks.size());
+  parallel_for(
+      chunks.size(),
+      [&](size_t i, size_t) {
+        try {
+          parse_chunk(file, chunks[i], &findings[i], &parsed[i]);
+        } catch (const LoadError& e) {
+          findings[i].error(file, e.pos, e.field, e.what());
+        }
+      },
+      /*min_items=*/1);
   std::vector<Document> out;
-  try {
-    parse_stream(file, text, diagnostics, &out);
-  } catch (const LoadError& e) {
-    diagnostics->error(file, e.pos, e.field, e.what());
-    out.clear();  // nothing half-read
+  bool failed = false;
+  int index_base = 0;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    for (const Diagnostic& finding : findings[i].all())
+      diagnostics->add(finding);
+    failed = failed || findings[i].has_errors();
+    int chunk_documents = 0;
+    for (Document& document : parsed[i]) {
+      chunk_documents = std::max(chunk_documents, document.index + 1);
+      document.index += index_base;
+      out.push_back(std::move(document));
+    }
+    index_base += chunk_documents;
   }
+  if (failed) out.clear();  // nothing half-read
   return out;
 }
 

@@ -8,19 +8,19 @@
 namespace trainjob {
 namespace {
 
-/// Below this many items per thread, starting the thread costs more than it saves.
-constexpr size_t kMinItemsPerWorker = 32;
 constexpr size_t kMaxWorkers = 16;
 
 }  // namespace
 
-size_t worker_count(size_t count) {
+size_t worker_count(size_t count, size_t min_items) {
   size_t cores = std::max<size_t>(1, std::thread::hardware_concurrency());
-  return std::max<size_t>(1, std::min({cores, kMaxWorkers, count / kMinItemsPerWorker}));
+  return std::max<size_t>(1,
+                          std::min({cores, kMaxWorkers, count / std::max<size_t>(min_items, 1)}));
 }
 
-void parallel_for(size_t count, const std::function<void(size_t index, size_t worker)>& body) {
-  size_t workers = worker_count(count);
+void parallel_for(size_t count, const std::function<void(size_t index, size_t worker)>& body,
+                  size_t min_items) {
+  size_t workers = worker_count(count, min_items);
   std::atomic<size_t> next{0};
   auto run = [&](size_t worker) {
     for (size_t index = next++; index < count; index = next++)

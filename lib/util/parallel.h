@@ -7,13 +7,18 @@
 
 namespace trainjob {
 
-/// How many workers parallel_for uses for `count` items: one per core, but one in all when
-/// there is too little work for a thread to pay off (a single TrainJob stays single-threaded).
-size_t worker_count(size_t count);
+/// Items per thread below which starting a thread costs more than it saves (so a single
+/// TrainJob stays single-threaded).
+inline constexpr size_t kMinItemsPerWorker = 32;
 
-/// Calls body(index, worker) for every index in [0, count), on worker_count(count) threads;
-/// `worker` (from 0) lets the body keep per-thread state. Returns when all are done.
-void parallel_for(size_t count, const std::function<void(size_t index, size_t worker)>& body);
+/// How many workers parallel_for uses: one per core, and at least `min_items` per worker.
+size_t worker_count(size_t count, size_t min_items = kMinItemsPerWorker);
+
+/// Calls body(index, worker) for every index in [0, count), on worker_count(count,
+/// min_items) threads; `worker` (from 0) lets the body keep per-thread state. Returns when
+/// all are done.
+void parallel_for(size_t count, const std::function<void(size_t index, size_t worker)>& body,
+                  size_t min_items = kMinItemsPerWorker);
 
 }  // namespace trainjob
 

@@ -190,3 +190,25 @@ TEST_CASE("loader: alias bombs and unknown anchors are errors, not hangs") {
   CHECK(load_documents("alias.yaml", "a: *nowhere\n", &d).empty());
   CHECK(d.error_count() == 2);
 }
+
+TEST_CASE("loader: a large stream parsed in parallel pieces keeps positions and order") {
+  std::string text;
+  int line = 1;
+  for (int i = 0; i < 12000; ++i) {
+    text += "---\nkind: K\nmetadata:\n  name: doc-" + std::to_string(i) + "\ndata:\n  text: " +
+            std::string(100, 'x') + "\n";
+    line += 6;
+  }
+  REQUIRE(text.size() > (1 << 20));
+  Diagnostics d;
+  auto docs = load_documents("big.yaml", text, &d);
+  REQUIRE(docs.size() == 12000);
+  CHECK_FALSE(d.has_errors());
+  CHECK(docs[11999].name() == "doc-11999");
+  CHECK(docs[11999].index == 11999);
+  CHECK(docs[11999].pos_of("metadata.name").line == line - 3);
+  CHECK(docs[6000].pos_of("data.text").line == 6000 * 6 + 6);
+  load_documents("broken.yaml", text + "---\nkind: K\nkind: again\n", &d);
+  REQUIRE(d.error_count() == 1);
+  CHECK(d.all()[0].pos.line == line + 2);
+}
