@@ -20,15 +20,17 @@ void Diagnostics::warning(std::string file, SourcePos pos, std::string path, std
 }
 
 void Diagnostics::sort() {
-  // Stable, so two findings at one position keep the order the checks ran in.
+  // Errors sort before warnings, so that when the same finding was made as both (a runtime
+  // checked by itself, then compiled against), the error is the one kept below.
   std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.file, a.pos.line, a.pos.column) < std::tie(b.file, b.pos.line, b.pos.column);
+    return std::tie(a.file, a.pos.line, a.pos.column, a.path, a.message, a.severity) <
+           std::tie(b.file, b.pos.line, b.pos.column, b.path, b.message, b.severity);
   });
   // A check that runs once per target (an override naming two jobs) may find the same
   // problem twice; say it once.
   auto same = [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.severity, a.file, a.pos.line, a.pos.column, a.path, a.message) ==
-           std::tie(b.severity, b.file, b.pos.line, b.pos.column, b.path, b.message);
+    return std::tie(a.file, a.pos.line, a.pos.column, a.path, a.message) ==
+           std::tie(b.file, b.pos.line, b.pos.column, b.path, b.message);
   };
   items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
   error_count_ =

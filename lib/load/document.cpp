@@ -11,6 +11,12 @@ SourcePos Document::key_pos_of(std::string_view path) const {
   return key.line > 0 ? key : pos_of(path);
 }
 
+SourcePos Document::message_pos_of(std::string_view path) const {
+  SourcePos at_value = pos_of(path);
+  SourcePos key = source_map ? source_map->key_pos(value, path) : SourcePos{};
+  return key.line > 0 && key.line < at_value.line ? key : at_value;
+}
+
 std::string Document::kind() const {
   return string_member(value, "kind");
 }

@@ -33,6 +33,10 @@ struct Document {
   SourcePos pos_of(std::string_view path) const;
   /// Where the key of `path` is written (falls back to pos_of).
   SourcePos key_pos_of(std::string_view path) const;
+  /// Where a message about `path` should point: its value, or its key when the value is a
+  /// block that starts on a later line (a finding about `mlPolicy` points at `mlPolicy:`,
+  /// not at the first field inside it).
+  SourcePos message_pos_of(std::string_view path) const;
   std::string kind() const;
   std::string api_version() const;
   std::string name() const;

@@ -4,6 +4,7 @@
 #include "load/yaml_loader.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,9 @@ constexpr size_t kMaxNodesPerByte = 64;
 SourcePos pos_from_mark(const yaml_mark_t& mark) {
   return {static_cast<int>(mark.line) + 1, static_cast<int>(mark.column) + 1};
 }
+
+/// Field of the LoadErrors libyaml's parser raises: their position is already absolute.
+const char* const kParserError = "\x01parser";
 
 struct LoadError : std::runtime_error {
   LoadError(SourcePos at, std::string path, const std::string& message)
@@ -62,9 +66,14 @@ class EventSource {
  private:
   [[noreturn]] void throw_parser_error() const {
     const yaml_mark_t& at = parser_.problem_mark;
+    // A problem found only at the end of the input (a quoted string never closed) is
+    // shown where the construct it is in starts.
+    bool at_end = at.index >= text_.size() && parser_.context != nullptr;
     std::string message = "invalid YAML: ";
     if (at.index < text_.size() && text_[at.index] == '\t') {
       message += "a tab character; YAML indents with spaces only";
+    } else if (at_end) {
+      message += std::string("the file ends ") + parser_.context + " that starts here";
     } else {
       message += parser_.problem != nullptr ? parser_.problem : "cannot be read";
       if (parser_.context != nullptr) {
@@ -73,7 +82,9 @@ class EventSource {
                    std::to_string(start.line + first_line_) + ":" + std::to_string(start.column);
       }
     }
-    throw LoadError(pos_from_mark(at), "", message);
+    SourcePos where = pos_from_mark(at_end ? parser_.context_mark : at);
+    where.line += first_line_;
+    throw LoadError(where, kParserError, message);
   }
 
   std::string_view text_;
@@ -349,7 +360,8 @@ void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagn
       add_document(std::move(document), marks, diagnostics, out);
     }
   } catch (LoadError& e) {
-    e.pos.line += chunk.first_line;
+    if (e.field != kParserError) e.pos.line += chunk.first_line;  // parser errors have it
+    e.field = e.field == kParserError ? "" : e.field;
     throw;
   }
 }
@@ -385,10 +397,64 @@ std::vector<Chunk> split_stream(std::string_view text, size_t parts) {
 /// Below this size a stream is parsed in one piece.
 constexpr size_t kParallelParseBytes = 1 << 20;
 
+SourcePos position_of(std::string_view text, size_t offset) {
+  SourcePos pos{1, 1};
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+/// libyaml refuses control characters but reports them at the start of the file.
+bool check_control_characters(const std::string& file, std::string_view text,
+                              Diagnostics* diagnostics) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", c);
+      diagnostics->error(
+          file, position_of(text, i), "",
+          std::string("invalid YAML: control character ") + hex + " (is this a binary file?)");
+      return false;
+    }
+  }
+  return true;
+}
+
+/// kubectl reads input that starts with `{` as JSON, strictly; YAML would accept more
+/// (trailing commas, comments), so JSON gets a JSON parser's verdict first.
+bool check_json(const std::string& file, std::string_view text, Diagnostics* diagnostics) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{') return true;
+  if (Json::accept(text)) return true;
+  try {
+    Json parsed = Json::parse(text);  // only for the error's position and wording
+  } catch (const Json::parse_error& e) {
+    // A stream of several JSON objects is fine: kubectl reads them one after another.
+    if (std::string(e.what()).find("expected end of input") != std::string::npos) return true;
+    std::string what = e.what();
+    size_t detail = what.find("syntax error");
+    diagnostics->error(
+        file, position_of(text, e.byte == 0 ? 0 : e.byte - 1), "",
+        "invalid JSON: " + (detail == std::string::npos ? what : what.substr(detail)));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics) {
+  if (!check_control_characters(file, text, diagnostics) || !check_json(file, text, diagnostics)) {
+    return {};
+  }
   size_t parts = text.size() < kParallelParseBytes ? 1 : worker_count(text.size(), 1);
   std::vector<Chunk> chunks = split_stream(text, parts);
   std::vector<std::vector<Document>> parsed(chunks.size());

@@ -49,7 +49,7 @@ std::string describe_value(const Json& value) {
 }
 
 void FieldReader::error(const std::string& path, const std::string& message) const {
-  diagnostics_->error(document_.file, document_.pos_of(path), path, message);
+  diagnostics_->error(document_.file, document_.message_pos_of(path), path, message);
 }
 
 void FieldReader::key_error(const std::string& path, const std::string& message) const {
@@ -57,7 +57,7 @@ void FieldReader::key_error(const std::string& path, const std::string& message)
 }
 
 void FieldReader::warning(const std::string& path, const std::string& message) const {
-  diagnostics_->warning(document_.file, document_.pos_of(path), path, message);
+  diagnostics_->warning(document_.file, document_.message_pos_of(path), path, message);
 }
 
 void FieldReader::mismatch(const Field& field, std::string_view expected) const {

@@ -55,6 +55,25 @@ class LineIndex {
   std::map<std::string, std::vector<size_t>> starts_;
 };
 
+/// True for valid UTF-8 without control characters: a line of a binary file is not shown.
+bool is_printable(const std::string& line) {
+  for (size_t i = 0; i < line.size();) {
+    auto c = static_cast<unsigned char>(line[i]);
+    size_t length = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xE  ? 3
+                    : (c >> 3) == 0x1E ? 4
+                                       : 0;
+    if (length == 0 || i + length > line.size() || (c < 0x20 && c != '\t') || c == 0x7F)
+      return false;
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(line[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
 /// Appends the quoted source line and the caret under the finding's column.
 void append_excerpt(const Diagnostic& diagnostic, LineIndex* lines, std::string* out) {
   std::string line = lines->line(diagnostic.file, diagnostic.pos.line);
@@ -64,7 +83,7 @@ void append_excerpt(const Diagnostic& diagnostic, LineIndex* lines, std::string*
     line = line.substr(start, kShownLineLength);
     column -= static_cast<int>(start);
   }
-  if (line.find_first_not_of(" \t") == std::string::npos) return;
+  if (line.find_first_not_of(" \t") == std::string::npos || !is_printable(line)) return;
   *out += "  " + line + "\n  " + caret_line(line, column) + "\n";
 }
 

@@ -1,5 +1,7 @@
 #include "render/initializers.h"
 
+#include <cctype>
+
 #include "render/pod_edit.h"
 #include "render/trainer.h"
 
@@ -13,9 +15,23 @@ struct InitializerKind {
 constexpr InitializerKind kInitializers[] = {{"dataset", "dataset-initializer"},
                                              {"model", "model-initializer"}};
 
-bool check_initializer(const FieldReader& tj, const Field& config) {
+/// v2.3 requires a URI with a scheme (`hf://...`, `s3://...`) when storageUri is set.
+bool check_storage_uri(const FieldReader& tj, const Field& uri, Dialect dialect) {
+  std::optional<std::string> text = tj.string(uri);
+  if (!text) return !uri;
+  if (dialect != Dialect::kV2_3 || text->empty()) return true;
+  size_t scheme_end = text->find("://");
+  bool has_scheme = scheme_end != std::string::npos && scheme_end > 0 &&
+                    std::isalpha(static_cast<unsigned char>((*text)[0])) != 0 &&
+                    scheme_end + 3 < text->size();
+  if (!has_scheme) tj.mismatch(uri, "a URI with a scheme, such as hf://org/dataset");
+  return has_scheme;
+}
+
+bool check_initializer(const CompileState& state, const Field& config) {
+  const FieldReader& tj = state.trainjob;
   if (!tj.is_object(config)) return false;
-  bool ok = !config["storageUri"] || tj.string(config["storageUri"]);
+  bool ok = check_storage_uri(tj, config["storageUri"], state.dialect.dialect);
   ok = check_env_list(tj, config["env"]) && ok;
   Field secret = config["secretRef"];
   if (secret && (!tj.is_object(secret) || !tj.string(secret["name"]))) {
@@ -51,7 +67,7 @@ bool apply_initializers(CompileState* state) {
   for (const InitializerKind& kind : kInitializers) {
     Field config = state->job.initializer[kind.field];
     if (!config) continue;
-    if (!check_initializer(tj, config)) {
+    if (!check_initializer(*state, config)) {
       ok = false;
       continue;
     }

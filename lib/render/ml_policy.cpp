@@ -17,6 +17,29 @@ constexpr int kTorchMasterPort = 29500;
 /// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
 constexpr const char* kUnsupportedPolicies[] = {"mpi", "jax", "xgboost", "flux"};
 
+/// All the policies a runtime may name, of which it may name one.
+constexpr const char* kPolicies[] = {"torch", "mpi", "jax", "xgboost", "flux"};
+
+bool check_one_policy(const FieldReader& rt, const Field& policy) {
+  std::string names;
+  for (const char* name : kPolicies) {
+    if (policy[name]) names += std::string(names.empty() ? "" : " and ") + name;
+  }
+  if (names.find(" and ") == std::string::npos) return true;
+  rt.error(policy.path, "only one policy can be configured, found " + names);
+  return false;
+}
+
+/// The runtime's torch.numProcPerNode (Trainer v2.0-v2.1): an integer > 0 or auto/cpu/gpu.
+bool check_runtime_num_proc(const FieldReader& rt, const Field& num_proc) {
+  if (!num_proc) return true;
+  const Json& value = *num_proc.value;
+  bool ok = (value.is_number_integer() && value.get<int64_t>() > 0) ||
+            (value.is_string() && (value == "auto" || value == "cpu" || value == "gpu"));
+  if (!ok) rt.mismatch(num_proc, "an integer ≥ 1 or one of auto, cpu, gpu");
+  return ok;
+}
+
 }  // namespace
 
 bool check_ml_policy(const CompileState& state, bool compiling) {
@@ -24,26 +47,26 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
   Field policy = state.ml_policy;
   if (!policy) return true;
   if (!rt.is_object(policy)) return false;
+  bool ok = check_one_policy(rt, policy);
   for (const char* name : kUnsupportedPolicies) {
     if (!policy[name]) continue;
     std::string message = std::string("the ") + name +
                           " policy is not supported by kubectl-trainjob yet (supported: torch, "
                           "or no policy)";
     // The runtime itself may be fine; only compiling a TrainJob against it is not.
-    if (!compiling) {
-      rt.warning(policy[name].path, message +
-                                        ": TrainJobs using this runtime cannot be "
-                                        "rendered");
-      return true;
+    if (compiling) {
+      rt.error(policy[name].path, message);
+      ok = false;
+    } else {
+      rt.warning(policy[name].path, message);
     }
-    rt.error(policy[name].path, message);
-    return false;
   }
   if (policy["numNodes"] && policy["torch"]["elasticPolicy"]) {
     rt.error(policy["numNodes"].path, "numNodes must not be set together with torch.elasticPolicy");
-    return false;
+    ok = false;
   }
-  return !policy["numNodes"] || rt.integer(policy["numNodes"]);
+  ok = check_runtime_num_proc(rt, policy["torch"]["numProcPerNode"]) && ok;
+  return ok && (!policy["numNodes"] || rt.integer(policy["numNodes"]));
 }
 
 namespace {

@@ -2,6 +2,10 @@
 
 #include "embed/embedded.h"
 #include "load/yaml_loader.h"
+#include "model/trainjob.h"
+#include "render/compile_state.h"
+#include "render/ml_policy.h"
+#include "render/runtime_template.h"
 #include "schema/input_check.h"
 #include "util/parallel.h"
 
@@ -42,6 +46,14 @@ std::set<std::string> config_maps_in(const std::vector<Document>& documents,
 }
 
 }  // namespace
+
+void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
+  FieldReader reader(runtime, diagnostics);
+  const TrainJob no_trainjob;  // nothing is compiled: the runtime's own rules only
+  CompileState state(no_trainjob, reader, reader, dialect_info(Dialect::kV2_1));
+  read_runtime_template(&state);  // sets ml_policy even when the template has problems
+  check_ml_policy(state, /*compiling=*/false);
+}
 
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) {
   std::vector<Document> documents;
@@ -87,6 +99,8 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
                              &schema_findings[i]);
     if (is_trainjob_document(document)) {
       compiled[i] = compile_trainjob(document, registry, options, &semantic_findings[i]);
+    } else if (request.check_runtimes && is_runtime_document(document)) {
+      check_runtime_document(document, &semantic_findings[i]);
     }
   });
   InputCheck input_check(result.documents);

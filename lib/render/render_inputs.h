@@ -17,6 +17,8 @@ struct RenderRequest {
   InputOptions inputs;
   std::string runtimes_dir;  ///< `--runtimes DIR`, searched after the inputs
   CompileOptions compile;
+  /// Also check every runtime among the inputs by itself, used or not (`validate`).
+  bool check_runtimes = false;
 };
 
 /// What one input document became: a TrainJob's objects, or the document itself.
@@ -31,6 +33,10 @@ struct RenderResult {
   SourceTexts texts;                ///< every input's text, for messages that quote it
   std::vector<RenderedUnit> units;  ///< in input order; runtimes are left out
 };
+
+/// Checks a TrainingRuntime or ClusterTrainingRuntime by itself: its JobSet template and
+/// the Trainer's admission rules for it.
+void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
 
 /// Adds the runtimes embedded in the binary as the last search layer.
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics);

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "render/job_rules.h"
 #include "render/jobset_labels.h"
 #include "render/names.h"
 #include "render/pod_edit.h"
@@ -105,7 +106,8 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   if (item["dependsOn"]) job->depends_on = *item["dependsOn"].value;
   job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
   bool counts_ok = read_counts(rt, item, job);
-  return check_ancestor(rt, item, *job) && counts_ok && metadata_ok;
+  bool rules_ok = check_job_template(rt, job_template);
+  return check_ancestor(rt, item, *job) && counts_ok && metadata_ok && rules_ok;
 }
 
 void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
@@ -158,6 +160,7 @@ bool read_runtime_template(CompileState* state) {
   }
   bool ok = check_metadata(rt, spec["template"]["metadata"]);
   ok = check_network(rt, jobset["network"]) && ok;
+  ok = check_job_order(rt, jobset) && ok;
   read_jobset_metadata(spec["template"]["metadata"], state);
   state->jobset_spec = *jobset.value;
   state->jobset_spec.erase("replicatedJobs");

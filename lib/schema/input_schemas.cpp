@@ -56,8 +56,8 @@ std::vector<SchemaProblem> InputSchemas::check_runtime(const Json& runtime, Dial
 void report_schema_problems(const Document& document, const std::vector<SchemaProblem>& problems,
                             Diagnostics* diagnostics) {
   for (const SchemaProblem& problem : problems) {
-    SourcePos pos =
-        problem.unknown_field ? document.key_pos_of(problem.path) : document.pos_of(problem.path);
+    SourcePos pos = problem.unknown_field ? document.key_pos_of(problem.path)
+                                          : document.message_pos_of(problem.path);
     diagnostics->error(document.file, pos, problem.path, problem.message);
   }
 }

@@ -102,7 +102,9 @@ void check_string(const std::string& text, const Schema& schema, std::vector<std
 
 /// `minimum` with OpenAPI's boolean exclusiveMinimum, or a numeric exclusiveMinimum (newer
 /// JSON Schema); likewise for the maximum.
-void check_bound(double number, const Schema& schema, bool lower, std::vector<std::string>* out) {
+void check_bound(const Json& value, const Schema& schema, bool lower,
+                 std::vector<std::string>* out) {
+  double number = value.get<double>();
   const Schema* bound = keyword(schema, lower ? "minimum" : "maximum");
   const Schema* exclusive = keyword(schema, lower ? "exclusiveMinimum" : "exclusiveMaximum");
   auto fails = [&](double limit, bool strict) {
@@ -110,8 +112,9 @@ void check_bound(double number, const Schema& schema, bool lower, std::vector<st
                  : (strict ? number >= limit : number > limit);
   };
   auto say = [&](const Schema& limit, bool strict) {
-    out->push_back(std::string("expected a value ") + (lower ? ">" : "<") + (strict ? "" : "=") +
-                   " " + limit.dump() + ", found " + Json(number).dump());
+    const char* relation = lower ? (strict ? ">" : "≥") : (strict ? "<" : "≤");
+    out->push_back(std::string("expected a value ") + relation + " " + limit.dump() + ", found " +
+                   value.dump());
   };
   bool strict = exclusive != nullptr && exclusive->is_boolean() && exclusive->get<bool>();
   if (bound != nullptr && bound->is_number() && fails(bound->get<double>(), strict)) {
@@ -193,8 +196,8 @@ void check_value_keywords(const Json& value, const Schema& schema, std::vector<s
   }
   if (value.is_string()) check_string(value.get<std::string>(), schema, out);
   if (value.is_number()) {
-    check_bound(value.get<double>(), schema, true, out);
-    check_bound(value.get<double>(), schema, false, out);
+    check_bound(value, schema, true, out);
+    check_bound(value, schema, false, out);
   }
   check_format(value, schema, out);
 }

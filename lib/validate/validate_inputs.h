@@ -7,10 +7,6 @@
 
 namespace trainjob {
 
-/// Checks a TrainingRuntime or ClusterTrainingRuntime by itself: its JobSet template and
-/// the Trainer's admission rules for it.
-void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
-
 /// Loads and checks everything; the findings are in `diagnostics`, the inputs (and their
 /// texts) in the result.
 RenderResult validate_inputs(const RenderRequest& request, const FileSystem& fs,
