@@ -15,8 +15,9 @@ packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli
   doctest-dev libssl-dev)
 # The plugin tests go through a real kubectl; Debian's kubernetes-client provides one.
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
-# The schema validator is checked against the official JSON Schema test suite.
-if [ "$mode" = test ]; then packages+=(json-schema-test-suite); fi
+# The schema validator is checked against the official JSON Schema test suite, and the
+# schemas against the CRDs they were derived from (python3-yaml reads those).
+if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml); fi
 
 missing=()
 for package in "${packages[@]}"; do

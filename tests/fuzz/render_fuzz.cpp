@@ -10,6 +10,7 @@
 #include "model/runtime_registry.h"
 #include "output/render_output.h"
 #include "render/compile.h"
+#include "schema/input_check.h"
 
 namespace {
 
@@ -40,6 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   trainjob::RuntimeRegistry registry;
   registry.add_layer("the inputs", documents);
   registry.add_layer("the embedded runtimes", embedded_documents());
+  // The schema pass, as render and validate run it.
+  static trainjob::InputSchemas schemas;
+  for (const trainjob::Document& document : documents) {
+    trainjob::InputCheck::check_schema(document, std::nullopt, &schemas, &diagnostics);
+  }
   std::string out;
   for (const trainjob::Document& document : documents) {
     for (const trainjob::Diagnostic& d : diagnostics.all())

@@ -40,7 +40,7 @@ const SchemaSet& emitted_schemas() {
 }
 
 bool is_compiled_kind(const std::string& kind) {
-  return kind == "Job" || kind == "Service" || kind == "PodGroup";
+  return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "ConfigMap";
 }
 
 std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) {
@@ -90,4 +90,13 @@ TEST_CASE("emitted objects: the schemas catch unknown fields, wrong types and mi
   REQUIRE(problems.size() == 2);
   CHECK(problems[0].path == "metadata.name");
   CHECK(problems[1].path == "spec.ports[0].port");
+}
+
+TEST_CASE("emitted objects: ConfigMaps take string data only") {
+  Json good = Json::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"},
+    "data":{"train.py":"print(1)\n"}})");
+  CHECK(emitted_schemas().validate(good, "v1-configmap").empty());
+  Json bad = Json::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"},
+    "data":{"replicas":3},"binaryData":{"x":"not base64!"}})");
+  CHECK(emitted_schemas().validate(bad, "v1-configmap").size() == 2);
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# A 50 MB stream of TrainJobs validates and renders completely: no crash, no hang, and
+# the findings of the last documents point at the right lines.
+set -uo pipefail
+binary=$1
+source_dir=$2
+. "$(dirname "$0")/lib.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# 60,000 copies of the image-mode seed, each with its own name (about 50 MB).
+awk 'BEGIN { for (i = 0; i < 60000; i++) {
+  printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
+  printf "  name: large-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", i;
+  printf "  trainer:\n    image: registry.example.com/team/trainer:%d\n", i;
+  printf "    numNodes: 2\n    numProcPerNode: 2\n    resourcesPerNode:\n";
+  printf "      requests:\n        cpu: \"2\"\n        memory: 8Gi\n";
+  printf "      limits:\n        cpu: \"2\"\n        memory: 8Gi\n";
+  printf "    env:\n      - name: RUN\n        value: \"%d\"\n", i;
+  printf "      - name: NOTES\n        value: \"%0480d\"\n", i } }' >"$work/large.yaml"
+check "the input is at least 50 MB" test "$(stat -c %s "$work/large.yaml")" -ge 50000000
+"$binary" validate -f "$work/large.yaml" >"$work/report" 2>&1
+check "validate accepts 60,000 TrainJobs" test $? -eq 0
+check "validate reports no problems" grep -qx "no problems found" "$work/report"
+"$binary" render -f "$work/large.yaml" >"$work/rendered.yaml" 2>"$work/err"
+check "render compiles them all" test "$(grep -c '^kind: Job$' "$work/rendered.yaml")" -eq 60000
+# A mistake in the very last document is found at its own line.
+lines=$(wc -l <"$work/large.yaml")
+sed -i '$ s/value: "0*59999"/value: 59999/' "$work/large.yaml"
+"$binary" validate -f "$work/large.yaml" >"$work/report" 2>&1
+check "a mistake in the last document fails validation" test $? -eq 1
+check "and is reported at its line" grep -q "large.yaml:$lines:[0-9]*: error: spec.trainer.env\[1\].value" "$work/report"
+finish

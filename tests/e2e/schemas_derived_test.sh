@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The schemas in schemas/ are what schemas/tools/derive_schemas.py makes of the upstream
+# CRDs: regenerating them from the reference copies changes nothing. Needs the reference
+# CRDs (../shared/reference beside the repository) and python3-yaml.
+set -uo pipefail
+source_dir=$2
+. "$(dirname "$0")/lib.sh"
+
+reference="$source_dir/../shared/reference"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/repo"
+cp -r "$source_dir/schemas" "$work/repo/"
+(cd "$work/repo" && /usr/bin/python3 schemas/tools/derive_schemas.py "$reference")
+check "derived schemas match the committed ones" \
+  diff -r "$source_dir/schemas" "$work/repo/schemas"
+for dialect in v2.0 v2.1 v2.3; do
+  check "$dialect TrainJob schema keeps the CRD's spec fields" \
+    grep -q '"runtimeRef"' "$source_dir/schemas/trainer/$dialect/trainjob.json"
+done
+finish
