@@ -72,8 +72,10 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   result.documents = load_inputs(request.inputs, fs, read_stdin, diagnostics, &result.texts);
   // A file that does not parse stops nothing else: every problem is reported in one run.
   if (result.documents.empty()) {
+    // Name the file when there is only one, so the message says where to look.
+    std::string file = result.texts.size() == 1 ? result.texts.begin()->first : "";
     if (!diagnostics->has_errors())
-      diagnostics->error("", {}, "", "no objects found in the inputs");
+      diagnostics->error(file, {}, "", "no objects found in the inputs");
     return result;
   }
   RuntimeRegistry registry;
