@@ -9,7 +9,7 @@
 
 namespace trainjob {
 
-InputCheck::InputCheck(const std::vector<Document>& documents) : documents_(documents) {
+InputCheck::InputCheck(const std::vector<Document>& documents) {
   for (const Document& document : documents) {
     starts_[document.file].push_back(document.pos_of("").line);
   }

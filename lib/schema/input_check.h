@@ -38,7 +38,6 @@ class InputCheck {
   /// The first line of the document of `file` that holds `line`.
   int document_start(const std::string& file, int line) const;
 
-  const std::vector<Document>& documents_;
   std::map<std::string, std::vector<int>> starts_;             ///< per file, sorted
   using FieldKey = std::tuple<std::string, int, std::string>;  ///< file, start, path
   FieldKey key_of(const Diagnostic& diagnostic) const;
