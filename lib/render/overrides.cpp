@@ -93,7 +93,8 @@ void apply_metadata(const Field& metadata, Json* target_metadata) {
 void apply_override(const PodOverride& override, ReplicatedJob* job) {
   apply_metadata(override.job_metadata, &job->job_template["metadata"]);
   apply_metadata(override.pod_metadata, &job->pod_template()["metadata"]);
-  if (!override.pod_spec) return;
+  // A spec that is not a mapping was reported by apply_overrides; there is nothing to merge.
+  if (!override.pod_spec || !override.pod_spec.value->is_object()) return;
   Json patch = *override.pod_spec.value;
   patch.erase("targetJobs");  // v2.0 writes the targets beside the PodSpec fields
   strategic_merge(&job->pod_spec(), patch);
