@@ -138,16 +138,15 @@ void warn_jobset_features(const CompileState& state) {
   }
   for (const char* field : kJobSetOnlyFields) {
     if (state.jobset_spec.contains(field)) {
-      state.runtime.warning("spec.template.spec." + std::string(field),
-                            "JobSet " + std::string(field) +
-                                " has no plain-Job equivalent and "
-                                "is not applied");
+      state.runtime.warning(
+          "spec.template.spec." + std::string(field),
+          "JobSet " + std::string(field) + " has no plain-Job equivalent and is not applied");
     }
   }
   if (job != nullptr) {
-    state.runtime.warning(job->path + ".dependsOn", "plain Jobs start together: \"" + job->name +
-                                                        "\" does not wait for "
-                                                        "the jobs it depends on");
+    state.runtime.warning(job->path + ".dependsOn",
+                          "plain Jobs start together: \"" + job->name +
+                              "\" does not wait for the jobs it depends on");
   }
 }
 

@@ -45,6 +45,34 @@ std::set<std::string> config_maps_in(const std::vector<Document>& documents,
   return out;
 }
 
+/// What checking and compiling one document produced.
+struct DocumentWork {
+  Diagnostics schema_findings;
+  Diagnostics semantic_findings;
+  std::vector<Json> objects;
+};
+
+/// Each document is checked and compiled on its own, so the work is spread over the cores;
+/// the results are kept per document, so the output does not depend on which thread did what.
+std::vector<DocumentWork> check_documents(const std::vector<Document>& documents,
+                                          const RuntimeRegistry& registry,
+                                          const RenderRequest& request,
+                                          const CompileOptions& options) {
+  std::vector<DocumentWork> work(documents.size());
+  std::vector<InputSchemas> schemas(worker_count(documents.size()));
+  parallel_for(documents.size(), [&](size_t i, size_t worker) {
+    const Document& document = documents[i];
+    InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
+                             &work[i].schema_findings);
+    if (is_trainjob_document(document)) {
+      work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
+    } else if (request.check_runtimes && is_runtime_document(document)) {
+      check_runtime_document(document, &work[i].semantic_findings);
+    }
+  });
+  return work;
+}
+
 }  // namespace
 
 void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
@@ -87,33 +115,16 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
   options.config_maps = &config_maps;
-  // Each document is checked and compiled on its own, so the work is spread over the
-  // cores; the findings are gathered in document order, so the output does not depend on
-  // which thread did what.
-  size_t count = result.documents.size();
-  std::vector<Diagnostics> schema_findings(count);
-  std::vector<Diagnostics> semantic_findings(count);
-  std::vector<std::vector<Json>> compiled(count);
-  std::vector<InputSchemas> schemas(worker_count(count));
-  parallel_for(count, [&](size_t i, size_t worker) {
-    const Document& document = result.documents[i];
-    InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
-                             &schema_findings[i]);
-    if (is_trainjob_document(document)) {
-      compiled[i] = compile_trainjob(document, registry, options, &semantic_findings[i]);
-    } else if (request.check_runtimes && is_runtime_document(document)) {
-      check_runtime_document(document, &semantic_findings[i]);
-    }
-  });
+  std::vector<DocumentWork> work = check_documents(result.documents, registry, request, options);
   InputCheck input_check(result.documents);
   Diagnostics semantic;
-  for (size_t i = 0; i < count; ++i) {
-    input_check.add_schema_findings(schema_findings[i]);
-    for (const Diagnostic& finding : semantic_findings[i].all())
+  for (size_t i = 0; i < work.size(); ++i) {
+    input_check.add_schema_findings(work[i].schema_findings);
+    for (const Diagnostic& finding : work[i].semantic_findings.all())
       semantic.add(finding);
     const Document& document = result.documents[i];
     if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
-    RenderedUnit unit{&document, is_trainjob_document(document), std::move(compiled[i])};
+    RenderedUnit unit{&document, is_trainjob_document(document), std::move(work[i].objects)};
     if (!unit.compiled) unit.objects.push_back(document.value);
     result.units.push_back(std::move(unit));
   }
