@@ -15,7 +15,9 @@
 #include <yaml.h>
 
 #include "load/field_path.h"
+#include "load/input_checks.h"
 #include "load/mark_source_map.h"
+#include "load/stream_split.h"
 #include "util/parallel.h"
 
 namespace trainjob {
@@ -329,12 +331,6 @@ void add_document(Document document, const std::vector<NodeMark>& marks, Diagnos
   }
 }
 
-/// A piece of a stream that starts at a document boundary.
-struct Chunk {
-  std::string_view text;
-  int first_line = 0;  ///< from 0, in the whole input
-};
-
 /// Parses one chunk; throws LoadError on the first problem. Documents are numbered from
 /// 0 within the chunk; positions are those of the whole input.
 void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagnostics,
@@ -366,87 +362,8 @@ void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagn
   }
 }
 
-/// Splits a large stream at `---` lines into about `parts` chunks. A `---` at the start of
-/// a line always starts a document (inside a quoted string it is an error anyway), so
-/// each chunk parses on its own. Streams with directives (`%YAML`) stay whole.
-std::vector<Chunk> split_stream(std::string_view text, size_t parts) {
-  std::vector<Chunk> chunks;
-  bool has_directives = !text.empty() && (text[0] == '%' || text.find("\n%") != text.npos);
-  if (parts <= 1 || has_directives) return {{text, 0}};
-  size_t start = 0;
-  int line = 0;
-  for (size_t part = 1; part < parts; ++part) {
-    size_t target = text.size() * part / parts;
-    size_t boundary = text.find("\n---", std::max(target, start));
-    while (boundary != text.npos) {
-      char after = boundary + 4 < text.size() ? text[boundary + 4] : '\n';
-      if (after == '\n' || after == ' ' || after == '\t' || after == '\r') break;
-      boundary = text.find("\n---", boundary + 1);
-    }
-    if (boundary == text.npos) break;
-    chunks.push_back({text.substr(start, boundary + 1 - start), line});
-    line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
-                                        text.begin() + static_cast<std::ptrdiff_t>(boundary + 1),
-                                        '\n'));
-    start = boundary + 1;
-  }
-  chunks.push_back({text.substr(start), line});
-  return chunks;
-}
-
 /// Below this size a stream is parsed in one piece.
 constexpr size_t kParallelParseBytes = 1 << 20;
-
-SourcePos position_of(std::string_view text, size_t offset) {
-  SourcePos pos{1, 1};
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++pos.line;
-      pos.column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      ++pos.column;
-    }
-  }
-  return pos;
-}
-
-/// libyaml refuses control characters but reports them at the start of the file.
-bool check_control_characters(const std::string& file, std::string_view text,
-                              Diagnostics* diagnostics) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", c);
-      diagnostics->error(
-          file, position_of(text, i), "",
-          std::string("invalid YAML: control character ") + hex + " (is this a binary file?)");
-      return false;
-    }
-  }
-  return true;
-}
-
-/// kubectl reads input that starts with `{` as JSON, strictly; YAML would accept more
-/// (trailing commas, comments), so JSON gets a JSON parser's verdict first.
-bool check_json(const std::string& file, std::string_view text, Diagnostics* diagnostics) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || text[first] != '{') return true;
-  if (Json::accept(text)) return true;
-  try {
-    Json parsed = Json::parse(text);  // only for the error's position and wording
-  } catch (const Json::parse_error& e) {
-    // A stream of several JSON objects is fine: kubectl reads them one after another.
-    if (std::string(e.what()).find("expected end of input") != std::string::npos) return true;
-    std::string what = e.what();
-    size_t detail = what.find("syntax error");
-    diagnostics->error(
-        file, position_of(text, e.byte == 0 ? 0 : e.byte - 1), "",
-        "invalid JSON: " + (detail == std::string::npos ? what : what.substr(detail)));
-    return false;
-  }
-  return true;
-}
 
 }  // namespace
 

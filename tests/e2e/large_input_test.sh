@@ -6,8 +6,6 @@ binary=$1
 source_dir=$2
 . "$(dirname "$0")/lib.sh"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # 60,000 copies of the image-mode seed, each with its own name (about 50 MB).
 awk 'BEGIN { for (i = 0; i < 60000; i++) {
   printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";

@@ -9,8 +9,6 @@ if ! command -v kubectl >/dev/null; then
   echo "kubectl is not installed; ./setup.sh test installs it" >&2
   exit 1
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 mkdir "$work/bin"
 cp "$binary" "$work/bin/kubectl-trainjob"
 export PATH="$work/bin:$PATH"

@@ -5,8 +5,6 @@ binary=$1
 source_dir=$2
 . "$(dirname "$0")/lib.sh"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 templates="$source_dir/templates"
 
 "$binary" render -f "$templates" >"$work/a.yaml"

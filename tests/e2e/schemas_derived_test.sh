@@ -7,8 +7,6 @@ source_dir=$2
 . "$(dirname "$0")/lib.sh"
 
 reference="$source_dir/../shared/reference"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/repo"
 cp -r "$source_dir/schemas" "$work/repo/"
 (cd "$work/repo" && /usr/bin/python3 schemas/tools/derive_schemas.py "$reference")

@@ -195,8 +195,8 @@ TEST_CASE("loader: a large stream parsed in parallel pieces keeps positions and 
   std::string text;
   int line = 1;
   for (int i = 0; i < 12000; ++i) {
-    text += "---\nkind: K\nmetadata:\n  name: doc-" + std::to_string(i) + "\ndata:\n  text: " +
-            std::string(100, 'x') + "\n";
+    text += "---\nkind: K\nmetadata:\n  name: doc-" + std::to_string(i) +
+            "\ndata:\n  text: " + std::string(100, 'x') + "\n";
     line += 6;
   }
   REQUIRE(text.size() > (1 << 20));
