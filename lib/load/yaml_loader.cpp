@@ -4,7 +4,6 @@
 #include "load/yaml_loader.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
