@@ -50,12 +50,22 @@ void InputCheck::merge(const Diagnostics& semantic, Diagnostics* into) const {
   for (const Diagnostic& diagnostic : semantic.all())
     semantic_fields.insert(key_of(diagnostic));
   std::set<FieldKey> schema_fields;
+  std::set<FieldKey> meant;  // fields an unknown key was probably meant to be
   for (const Diagnostic& diagnostic : schema_findings_.all()) {
     FieldKey key = key_of(diagnostic);
     schema_fields.insert(key);
     if (semantic_fields.count(key) == 0) into->add(diagnostic);
+    size_t hint = diagnostic.message.find("did you mean \"");
+    if (hint != std::string::npos) {
+      size_t start = hint + 14;
+      std::string name =
+          diagnostic.message.substr(start, diagnostic.message.find('"', start) - start);
+      meant.insert(
+          {std::get<0>(key), std::get<1>(key), field_child(field_parent(diagnostic.path), name)});
+    }
   }
   for (const Diagnostic& diagnostic : semantic.all()) {
+    if (meant.count(key_of(diagnostic)) > 0) continue;  // "missing", but misspelt nearby
     auto [file, start, path] = key_of(diagnostic);
     bool under_rejected = false;
     for (std::string_view parent = field_parent(path); !under_rejected;

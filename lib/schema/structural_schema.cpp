@@ -34,6 +34,21 @@ std::string unknown_field_message(const std::string& key, const Schema* properti
   return hint.empty() ? message : message + "; did you mean \"" + hint + "\"?";
 }
 
+/// True when `value` has a key the schema does not know whose closest known name is `name`.
+bool misspelt_here(const Json& value, const Schema& schema, const std::string& name) {
+  auto properties = schema.find("properties");
+  if (properties == schema.end() || !properties->is_object()) return false;
+  std::vector<std::string_view> names;
+  for (const auto& entry : properties->items())
+    names.push_back(entry.key());
+  for (const auto& entry : value.items()) {
+    if (!properties->contains(entry.key()) && closest_match(entry.key(), names) == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& supported_schema_keywords() {
@@ -127,9 +142,11 @@ void SchemaSet::check_object(const Json& value, const Schema& schema, const std:
                              Context* c) const {
   if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
     for (const Schema& name : *required) {
-      if (name.is_string() && !value.contains(name.get<std::string>())) {
-        c->add(field_child(path, name.get<std::string>()), {"required field is missing"});
-      }
+      if (!name.is_string() || value.contains(name.get<std::string>())) continue;
+      // `runtimeref:` is reported as an unknown field that meant runtimeRef; saying that
+      // runtimeRef is missing as well would only repeat it.
+      if (misspelt_here(value, schema, name.get<std::string>())) continue;
+      c->add(field_child(path, name.get<std::string>()), {"required field is missing"});
     }
   }
   auto count = static_cast<double>(value.size());
