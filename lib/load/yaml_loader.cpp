@@ -104,6 +104,10 @@ struct Frame {
   bool has_key = false;
   SourcePos key_pos;
   std::unordered_set<std::string> keys;  ///< mappings: for the duplicate check
+  bool merging = false;                  ///< the pending key is the YAML merge key `<<`
+  /// Values of `<<` (a mapping or a list of mappings) with the marks of their nodes,
+  /// merged in when the mapping ends, under its own keys.
+  std::vector<std::pair<Json, std::vector<NodeMark>>> merges;
 };
 
 struct Anchor {
@@ -136,7 +140,7 @@ class DocumentBuilder {
           break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
-          end_collection();
+          end_collection(event);
           break;
         case YAML_SCALAR_EVENT:
           scalar(event);
@@ -192,13 +196,52 @@ class DocumentBuilder {
     stack_.push_back(std::move(frame));
   }
 
-  void end_collection() {
+  void end_collection(const yaml_event_t& event) {
+    if (!stack_.back().merges.empty()) apply_merges(event);
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
     if (!frame.anchor.empty()) {
       anchors_[frame.anchor] = {frame.value, frame.first_mark, marks_.size()};
     }
-    deliver(std::move(frame.value));
+    deliver(std::move(frame.value), frame.first_mark);
+  }
+
+  /// YAML's merge key, as Kubernetes reads it: the keys of the merged mappings that the
+  /// mapping does not set itself are added after its own, earlier mappings first.
+  void apply_merges(const yaml_event_t& event) {
+    Frame& frame = stack_.back();
+    for (const auto& [value, marks] : frame.merges) {
+      if (value.is_object()) {
+        merge_mapping(value, marks, 0, &frame);
+        continue;
+      }
+      if (!value.is_array()) fail(event.start_mark, "<< expects a mapping or a list of mappings");
+      size_t offset = 1;  // past the list's own mark
+      for (const Json& item : value) {
+        if (!item.is_object()) fail(event.start_mark, "<< expects a mapping or a list of mappings");
+        merge_mapping(item, marks, offset, &frame);
+        offset += node_count(item);
+      }
+    }
+    frame.merges.clear();
+  }
+
+  /// Adds the entries of `source` (whose own mark is marks[first]) that `frame` lacks.
+  void merge_mapping(const Json& source, const std::vector<NodeMark>& marks, size_t first,
+                     Frame* frame) {
+    auto& entries =
+        static_cast<Json::object_t::Container&>(frame->value.get_ref<Json::object_t&>());
+    size_t next = first + 1;
+    for (const auto& entry : source.items()) {
+      size_t size = node_count(entry.value());
+      if (!frame->value.contains(entry.key())) {
+        entries.emplace_back(entry.key(), entry.value());
+        marks_.insert(
+            marks_.end(), marks.begin() + static_cast<std::ptrdiff_t>(next),
+            marks.begin() + static_cast<std::ptrdiff_t>(std::min(next + size, marks.size())));
+      }
+      next += size;
+    }
   }
 
   void scalar(const yaml_event_t& event) {
@@ -212,7 +255,7 @@ class DocumentBuilder {
     Json value = resolve(event, std::move(text));
     std::string anchor = event_anchor(data.anchor);
     if (!anchor.empty()) anchors_[anchor] = {value, mark, mark + 1};
-    deliver(std::move(value));
+    deliver(std::move(value), mark);
   }
 
   static Json resolve(const yaml_event_t& event, std::string text) {
@@ -237,6 +280,12 @@ class DocumentBuilder {
 
   void take_key(const yaml_event_t& event, std::string key) {
     Frame& frame = stack_.back();
+    if (key == "<<" && event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+      frame.merging = true;
+      frame.has_key = true;
+      frame.key_pos = pos_from_mark(event.start_mark);
+      return;
+    }
     bool duplicate = is_duplicate(&frame, key);
     frame.key = std::move(key);
     frame.has_key = true;
@@ -256,15 +305,27 @@ class DocumentBuilder {
       if (marks_.size() >= max_nodes_) fail(event.start_mark, "too many nodes (alias expansion?)");
       marks_.push_back({marks_[first].value, {}});
     }
-    deliver(anchor.value);
+    deliver(anchor.value, first);
   }
 
-  void deliver(Json value) {
+  /// Hands a finished node (whose marks start at `first_mark`) to its parent.
+  void deliver(Json value, size_t first_mark) {
     if (stack_.empty()) {
       root_ = std::move(value);
       return;
     }
     Frame& parent = stack_.back();
+    if (parent.merging) {
+      // Kept aside, marks and all, until the mapping's own keys are known.
+      parent.merges.emplace_back(
+          std::move(value),
+          std::vector<NodeMark>(marks_.begin() + static_cast<std::ptrdiff_t>(first_mark),
+                                marks_.end()));
+      marks_.resize(first_mark);
+      parent.merging = false;
+      parent.has_key = false;
+      return;
+    }
     if (parent.value.is_array()) {
       parent.value.push_back(std::move(value));
       return;

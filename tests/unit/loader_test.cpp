@@ -212,3 +212,29 @@ TEST_CASE("loader: a large stream parsed in parallel pieces keeps positions and 
   REQUIRE(d.error_count() == 1);
   CHECK(d.all()[0].pos.line == line + 2);
 }
+
+TEST_CASE("loader: YAML merge keys add what the mapping does not set, in order, with positions") {
+  Diagnostics d;
+  auto docs = load_documents("merge.yaml",
+                             "base: &base {a: 1, b: 2}\n"
+                             "more: &more {b: 20, c: 30}\n"
+                             "one:\n"
+                             "  <<: *base\n"
+                             "  b: 5\n"
+                             "many:\n"
+                             "  x: 0\n"
+                             "  <<: [*more, *base]\n"
+                             "after: [1, 2]\n",
+                             &d);
+  REQUIRE(docs.size() == 1);
+  CHECK_FALSE(d.has_errors());
+  const Json& value = docs[0].value;
+  CHECK(value["one"] == Json::parse(R"({"b":5,"a":1})"));
+  CHECK(value["many"] == Json::parse(R"({"x":0,"b":20,"c":30,"a":1})"));
+  CHECK(docs[0].pos_of("one.b").line == 5);
+  CHECK(docs[0].pos_of("many.x").line == 7);
+  CHECK(docs[0].pos_of("after[1]").line == 9);
+  CHECK(docs[0].pos_of("after[1]").column == 12);
+  load_documents("bad.yaml", "a:\n  <<: 3\n", &d);
+  CHECK(d.error_count() == 1);
+}
