@@ -79,9 +79,16 @@ void append_excerpt(const Diagnostic& diagnostic, LineIndex* lines, std::string*
   std::string line = lines->line(diagnostic.file, diagnostic.pos.line);
   int column = diagnostic.pos.column;
   if (line.size() > kShownLineLength) {
+    // A window around the column, with "…" where the line goes on.
     size_t start = column > 80 ? static_cast<size_t>(column - 80) : 0;
+    bool cut_end = start + kShownLineLength < line.size();
     line = line.substr(start, kShownLineLength);
     column -= static_cast<int>(start);
+    if (start > 0) {
+      line = "…" + line;
+      column += 1;
+    }
+    if (cut_end) line += "…";
   }
   if (line.find_first_not_of(" \t") == std::string::npos || !is_printable(line)) return;
   *out += "  " + line + "\n  " + caret_line(line, column) + "\n";
