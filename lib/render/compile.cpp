@@ -75,11 +75,10 @@ void warn_torchtune(const CompileState& state) {
                          "with PET_MASTER_ADDR and PET_MASTER_PORT set");
 }
 
-void warn_deprecated(const FieldReader& tj, const TrainJob& job, const Runtime& runtime) {
-  Field support = FieldReader(*runtime.document, tj.diagnostics())
-                      .root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
+void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
+  Field support = rt.root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
   if (!support || *support.value != "deprecated") return;
-  tj.warning(job.runtime_name.path, job.runtime_kind + " \"" + runtime.document->name() +
+  tj.warning(job.runtime_name.path, job.runtime_kind + " \"" + rt.document().name() +
                                         "\" is deprecated and will be removed in a future "
                                         "release of Kubeflow Trainer");
 }
@@ -145,7 +144,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   if (runtime == nullptr) return {};
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
-  warn_deprecated(tj, *job, *runtime);
+  warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
       options.check_only) {
     return {};

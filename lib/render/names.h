@@ -11,8 +11,6 @@
 namespace trainjob {
 
 inline constexpr size_t kMaxLabelLength = 63;
-/// Pods of a Job are named `<job>-<index>-<5 random characters>`.
-inline constexpr size_t kPodNameSuffixLength = 6;
 
 /// RFC 1035 label: lower-case letter first, then letters, digits and '-', no '-' last, ≤ 63.
 bool is_dns1035_label(std::string_view name);

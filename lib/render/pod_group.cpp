@@ -109,10 +109,6 @@ void volcano(CompileState* state, const Field& policy, int64_t members, Json res
 
 }  // namespace
 
-Json pod_requests(const Json& pod_spec) {
-  return to_json(requests_of(pod_spec));
-}
-
 bool apply_pod_group_policy(CompileState* state) {
   Field policy = state->pod_group_policy;
   if (!policy) return true;

@@ -11,10 +11,6 @@ namespace trainjob {
 /// sums the runtime's requests, not resourcesPerNode.
 bool apply_pod_group_policy(CompileState* state);
 
-/// Requests of one pod as the scheduler counts them: the sum over containers, or the
-/// largest init container when that is more, per resource.
-Json pod_requests(const Json& pod_spec);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_POD_GROUP_H_

@@ -51,34 +51,6 @@ bool misspelt_here(const Json& value, const Schema& schema, const std::string& n
 
 }  // namespace
 
-const std::vector<std::string_view>& supported_schema_keywords() {
-  static const std::vector<std::string_view> keywords = {"type",
-                                                         "properties",
-                                                         "additionalProperties",
-                                                         "items",
-                                                         "required",
-                                                         "enum",
-                                                         "pattern",
-                                                         "format",
-                                                         "minimum",
-                                                         "maximum",
-                                                         "exclusiveMinimum",
-                                                         "exclusiveMaximum",
-                                                         "minLength",
-                                                         "maxLength",
-                                                         "minItems",
-                                                         "maxItems",
-                                                         "uniqueItems",
-                                                         "minProperties",
-                                                         "maxProperties",
-                                                         "nullable",
-                                                         "x-kubernetes-int-or-string",
-                                                         "x-kubernetes-preserve-unknown-fields",
-                                                         "x-kubernetes-list-type",
-                                                         "x-kubernetes-list-map-keys"};
-  return keywords;
-}
-
 void SchemaSet::add(const std::string& name, Schema schema) {
   schemas_[name] = std::move(schema);
 }

@@ -35,10 +35,6 @@ struct SchemaOptions {
   bool json_schema_semantics = false;
 };
 
-/// The keywords the engine understands; a schema using others is validated as if they
-/// were absent (the JSON-Schema-Test-Suite runs only the files of these keywords).
-const std::vector<std::string_view>& supported_schema_keywords();
-
 /// Named schemas; `{"$ref": "name"}` refers to another schema of the set.
 class SchemaSet {
  public:
