@@ -1,14 +1,18 @@
 #include "load/field_path.h"
 
-#include <cctype>
-
 namespace trainjob {
 namespace {
+
+// ASCII only, without the locale lookups of <cctype>: this runs for every field read.
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$';
+}
 
 bool is_identifier(std::string_view key) {
   if (key.empty()) return false;
   for (char c : key) {
-    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_' && c != '$') return false;
+    if (!is_identifier_char(c)) return false;
   }
   return true;
 }
@@ -16,7 +20,9 @@ bool is_identifier(std::string_view key) {
 }  // namespace
 
 std::string field_child(std::string_view parent, std::string_view key) {
-  std::string out(parent);
+  std::string out;
+  out.reserve(parent.size() + key.size() + 2);
+  out += parent;
   if (is_identifier(key)) {
     if (!out.empty()) out += '.';
     out += key;

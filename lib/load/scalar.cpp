@@ -83,6 +83,13 @@ bool looks_like_float(const std::string& text) {
 }  // namespace
 
 Json resolve_plain_scalar(const std::string& text) {
+  // No null or boolean word is longer than five letters, and numbers start with a digit,
+  // a sign or a dot: most plain scalars are names and take this early exit.
+  constexpr size_t kLongestWord = 5;
+  if (text.size() > kLongestWord && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+      text[0] != '-' && text[0] != '+' && text[0] != '.') {
+    return text;
+  }
   if (is_one_of(text, {"", "~", "null", "Null", "NULL"})) return nullptr;
   if (is_one_of(text, {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"})) {
     return true;

@@ -35,6 +35,7 @@ const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
   auto it = parsed_.find(path);
   if (it == parsed_.end()) {
     it = parsed_.emplace(path, Schema::parse(embedded_schema(path)->contents)).first;
+    set_.prepare(it->second);
   }
   return it->second;
 }

@@ -19,24 +19,31 @@ bool is_integral(const Json& value) {
   return std::isfinite(number) && std::floor(number) == number;
 }
 
-bool has_type(const Json& value, const std::string& type, const SchemaOptions& options) {
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "null") return value.is_null();
-  if (type == "number") return value.is_number();
-  // Kubernetes decodes integers with Go's encoding/json, which refuses `1.0`; JSON
-  // Schema counts a number with no fraction as an integer.
-  if (type == "integer") {
-    return options.json_schema_semantics ? is_integral(value) : value.is_number_integer();
+/// Whether `value` has one of the types in `bits`. Kubernetes decodes integers with Go's
+/// encoding/json, which refuses `1.0`; JSON Schema counts a number with no fraction as an
+/// integer.
+bool has_type(const Json& value, uint8_t bits, const SchemaOptions& options) {
+  if ((bits & kTypeUnknown) != 0) return true;
+  switch (value.type()) {
+    case Json::value_t::object:
+      return (bits & kTypeObject) != 0;
+    case Json::value_t::array:
+      return (bits & kTypeArray) != 0;
+    case Json::value_t::string:
+      return (bits & kTypeString) != 0;
+    case Json::value_t::boolean:
+      return (bits & kTypeBoolean) != 0;
+    case Json::value_t::null:
+      return (bits & kTypeNull) != 0;
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      return (bits & (kTypeNumber | kTypeInteger)) != 0;
+    case Json::value_t::number_float:
+      if ((bits & kTypeNumber) != 0) return true;
+      return (bits & kTypeInteger) != 0 && options.json_schema_semantics && is_integral(value);
+    default:
+      return false;
   }
-  return true;
-}
-
-const Schema* keyword(const Schema& schema, const char* name) {
-  auto it = schema.find(name);
-  return it == schema.end() ? nullptr : &*it;
 }
 
 size_t code_points(const std::string& text) {
@@ -82,18 +89,19 @@ bool matches(const std::string& text, const std::string& pattern, std::string* m
   return false;
 }
 
-void check_string(const std::string& text, const Schema& schema, std::vector<std::string>* out) {
-  if (const Schema* pattern = keyword(schema, "pattern"); pattern && pattern->is_string()) {
+void check_string(const std::string& text, const SchemaKeywords& schema,
+                  std::vector<std::string>* out) {
+  if (const Schema* pattern = schema.pattern; pattern && pattern->is_string()) {
     std::string message;
     if (!matches(text, pattern->get<std::string>(), &message)) out->push_back(message);
   }
   size_t length = code_points(text);
-  if (const Schema* min = keyword(schema, "minLength");
+  if (const Schema* min = schema.min_length;
       min && min->is_number() && length < min->get<double>()) {
     out->push_back("expected at least " + min->dump() + " characters, found " +
                    std::to_string(length));
   }
-  if (const Schema* max = keyword(schema, "maxLength");
+  if (const Schema* max = schema.max_length;
       max && max->is_number() && length > max->get<double>()) {
     out->push_back("expected at most " + max->dump() + " characters, found " +
                    std::to_string(length));
@@ -102,11 +110,11 @@ void check_string(const std::string& text, const Schema& schema, std::vector<std
 
 /// `minimum` with OpenAPI's boolean exclusiveMinimum, or a numeric exclusiveMinimum (newer
 /// JSON Schema); likewise for the maximum.
-void check_bound(const Json& value, const Schema& schema, bool lower,
+void check_bound(const Json& value, const SchemaKeywords& schema, bool lower,
                  std::vector<std::string>* out) {
   double number = value.get<double>();
-  const Schema* bound = keyword(schema, lower ? "minimum" : "maximum");
-  const Schema* exclusive = keyword(schema, lower ? "exclusiveMinimum" : "exclusiveMaximum");
+  const Schema* bound = lower ? schema.minimum : schema.maximum;
+  const Schema* exclusive = lower ? schema.exclusive_minimum : schema.exclusive_maximum;
   auto fails = [&](double limit, bool strict) {
     return lower ? (strict ? number <= limit : number < limit)
                  : (strict ? number >= limit : number > limit);
@@ -125,8 +133,8 @@ void check_bound(const Json& value, const Schema& schema, bool lower,
   }
 }
 
-void check_format(const Json& value, const Schema& schema, std::vector<std::string>* out) {
-  const Schema* format = keyword(schema, "format");
+void check_format(const Json& value, const SchemaKeywords& schema, std::vector<std::string>* out) {
+  const Schema* format = schema.format;
   if (format == nullptr || !value.is_number_integer()) return;
   bool int32 = *format == "int32";
   if (!int32 && *format != "int64") return;
@@ -165,27 +173,27 @@ std::string type_phrase(const std::string& type) {
   return "a " + type;
 }
 
-bool check_type(const Json& value, const Schema& schema, const SchemaOptions& options,
+bool check_type(const Json& value, const SchemaKeywords& schema, const SchemaOptions& options,
                 std::vector<std::string>* messages) {
-  const Schema* type = keyword(schema, "type");
-  if (type == nullptr) return true;
-  std::vector<std::string> allowed;
-  if (type->is_string()) allowed.push_back(type->get<std::string>());
-  if (type->is_array()) {
-    for (const Schema& t : *type)
-      allowed.push_back(t.get<std::string>());
-  }
+  if (schema.type == nullptr || has_type(value, schema.types, options)) return true;
   std::string expected;
-  for (const std::string& t : allowed) {
-    if (has_type(value, t, options)) return true;
-    expected += (expected.empty() ? "" : " or ") + type_phrase(t);
+  auto add = [&](const Schema& name) {
+    if (!name.is_string()) return;
+    expected += (expected.empty() ? "" : " or ") + type_phrase(name.get<std::string>());
+  };
+  if (schema.type->is_array()) {
+    for (const Schema& name : *schema.type)
+      add(name);
+  } else {
+    add(*schema.type);
   }
   messages->push_back("expected " + expected + ", found " + describe_value(value));
   return false;
 }
 
-void check_value_keywords(const Json& value, const Schema& schema, std::vector<std::string>* out) {
-  if (const Schema* allowed = keyword(schema, "enum"); allowed && allowed->is_array()) {
+void check_value_keywords(const Json& value, const SchemaKeywords& schema,
+                          std::vector<std::string>* out) {
+  if (const Schema* allowed = schema.enum_values; allowed && allowed->is_array()) {
     bool found = false;
     const Schema plain(value);  // enum members are compared in the schema's own type
     for (const Schema& candidate : *allowed)
@@ -194,7 +202,7 @@ void check_value_keywords(const Json& value, const Schema& schema, std::vector<s
       out->push_back("expected one of " + allowed->dump() + ", found " + describe_value(value));
     }
   }
-  if (value.is_string()) check_string(value.get<std::string>(), schema, out);
+  if (value.is_string()) check_string(value.get_ref<const std::string&>(), schema, out);
   if (value.is_number()) {
     check_bound(value, schema, true, out);
     check_bound(value, schema, false, out);
@@ -202,23 +210,24 @@ void check_value_keywords(const Json& value, const Schema& schema, std::vector<s
   check_format(value, schema, out);
 }
 
-void check_list_keywords(const Json& value, const Schema& schema, std::vector<std::string>* out) {
-  const Schema* min = keyword(schema, "minItems");
+void check_list_keywords(const Json& value, const SchemaKeywords& schema,
+                         std::vector<std::string>* out) {
+  const Schema* min = schema.min_items;
   if (min != nullptr && min->is_number() && value.size() < min->get<double>()) {
     out->push_back("expected at least " + min->dump() + " items, found " +
                    std::to_string(value.size()));
   }
-  const Schema* max = keyword(schema, "maxItems");
+  const Schema* max = schema.max_items;
   if (max != nullptr && max->is_number() && value.size() > max->get<double>()) {
     out->push_back("expected at most " + max->dump() + " items, found " +
                    std::to_string(value.size()));
   }
   std::string repeated;
-  const Schema* unique = keyword(schema, "uniqueItems");
-  const Schema* list_type = keyword(schema, "x-kubernetes-list-type");
+  const Schema* unique = schema.unique_items;
+  const Schema* list_type = schema.list_type;
   bool set = (unique != nullptr && *unique == true) || (list_type && *list_type == "set");
   if (set && !unique_by(value, {}, &repeated)) out->push_back("items must be unique: " + repeated);
-  const Schema* map_keys = keyword(schema, "x-kubernetes-list-map-keys");
+  const Schema* map_keys = schema.list_map_keys;
   if (list_type != nullptr && *list_type == "map" && map_keys != nullptr && map_keys->is_array()) {
     std::vector<std::string> keys;
     for (const Schema& key : *map_keys)

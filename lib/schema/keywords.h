@@ -6,19 +6,20 @@
 #include <vector>
 
 #include "load/json.h"
+#include "schema/schema_keywords.h"
 #include "schema/structural_schema.h"
 
 namespace trainjob {
 
 /// `type`: false (with a message) when the value has another type; nothing else about the
 /// value is worth checking then.
-bool check_type(const Json& value, const Schema& schema, const SchemaOptions& options,
+bool check_type(const Json& value, const SchemaKeywords& schema, const SchemaOptions& options,
                 std::vector<std::string>* messages);
 /// enum, pattern, format, numeric bounds and string lengths.
-void check_value_keywords(const Json& value, const Schema& schema,
+void check_value_keywords(const Json& value, const SchemaKeywords& schema,
                           std::vector<std::string>* messages);
 /// minItems, maxItems, uniqueItems and Kubernetes' list types (`map` keys, `set`).
-void check_list_keywords(const Json& value, const Schema& schema,
+void check_list_keywords(const Json& value, const SchemaKeywords& schema,
                          std::vector<std::string>* messages);
 
 /// "a mapping", "an integer", ... for messages.

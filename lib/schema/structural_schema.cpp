@@ -9,20 +9,33 @@
 
 namespace trainjob {
 
+/// A field path built only when a problem is reported: most values have none, and
+/// spelling out the path of each would cost more than checking it.
+struct SchemaSet::Path {
+  const Path* parent = nullptr;
+  std::string_view key;
+  size_t index = 0;
+  bool is_index = false;
+
+  Path child(std::string_view name) const { return {this, name, 0, false}; }
+  Path item(size_t i) const { return {this, {}, i, true}; }
+  std::string str() const {
+    if (parent == nullptr) return std::string();
+    return is_index ? field_index(parent->str(), index) : field_child(parent->str(), key);
+  }
+};
+
 struct SchemaSet::Context {
   std::vector<SchemaProblem> problems;
-  void add(const std::string& path, const std::vector<std::string>& messages) {
+  void add(const Path& path, const std::vector<std::string>& messages) {
+    if (messages.empty()) return;
+    std::string where = path.str();
     for (const std::string& message : messages)
-      problems.push_back({path, message, false});
+      problems.push_back({where, message, false});
   }
 };
 
 namespace {
-
-bool flag(const Schema& schema, const char* key) {
-  auto it = schema.find(key);
-  return it != schema.end() && it->is_boolean() && it->get<bool>();
-}
 
 std::string unknown_field_message(const std::string& key, const Schema* properties) {
   std::string message = "unknown field \"" + key + "\"";
@@ -35,9 +48,8 @@ std::string unknown_field_message(const std::string& key, const Schema* properti
 }
 
 /// True when `value` has a key the schema does not know whose closest known name is `name`.
-bool misspelt_here(const Json& value, const Schema& schema, const std::string& name) {
-  auto properties = schema.find("properties");
-  if (properties == schema.end() || !properties->is_object()) return false;
+bool misspelt_here(const Json& value, const Schema* properties, const std::string& name) {
+  if (properties == nullptr || !properties->is_object()) return false;
   std::vector<std::string_view> names;
   for (const auto& entry : properties->items())
     names.push_back(entry.key());
@@ -52,7 +64,30 @@ bool misspelt_here(const Json& value, const Schema& schema, const std::string& n
 }  // namespace
 
 void SchemaSet::add(const std::string& name, Schema schema) {
-  schemas_[name] = std::move(schema);
+  auto existing = schemas_.find(name);
+  if (existing != schemas_.end()) {
+    // The old schema's objects are about to go: forget them, and prepare the rest again.
+    index_.clear();
+    existing->second = std::move(schema);
+    for (const auto& entry : schemas_)
+      prepare(entry.second);
+    return;
+  }
+  prepare(schemas_.emplace(name, std::move(schema)).first->second);
+}
+
+void SchemaSet::prepare(const Schema& schema) {
+  if (schema.is_object()) index_.emplace(&schema, find_keywords(schema));
+  if (!schema.is_structured()) return;
+  for (const Schema& child : schema)
+    prepare(child);
+}
+
+const SchemaKeywords& SchemaSet::keywords_of(const Schema& schema, SchemaKeywords* scratch) const {
+  auto it = index_.find(&schema);
+  if (it != index_.end()) return it->second;
+  *scratch = find_keywords(schema);
+  return *scratch;
 }
 
 bool SchemaSet::has(std::string_view name) const {
@@ -66,30 +101,33 @@ std::vector<SchemaProblem> SchemaSet::validate(const Json& value, std::string_vi
 std::vector<SchemaProblem> SchemaSet::validate_against(const Json& value,
                                                        const Schema& schema) const {
   Context context;
-  check(value, schema, "", &context);
+  check(value, schema, Path{}, &context);
   return std::move(context.problems);
 }
 
 const Schema& SchemaSet::resolve(const Schema& schema) const {
-  auto ref = schema.find("$ref");
-  if (ref == schema.end() || !ref->is_string()) return schema;
-  auto target = schemas_.find(ref->get<std::string>());
+  SchemaKeywords scratch;
+  const Schema* ref = keywords_of(schema, &scratch).ref;
+  if (ref == nullptr || !ref->is_string()) return schema;
+  auto target = schemas_.find(ref->get_ref<const std::string&>());
   return target == schemas_.end() ? schema : target->second;
 }
 
-void SchemaSet::check(const Json& value, const Schema& raw_schema, const std::string& path,
+void SchemaSet::check(const Json& value, const Schema& raw_schema, const Path& path,
                       Context* c) const {
-  const Schema& schema = resolve(raw_schema);
-  if (!schema.is_object()) {
+  const Schema& resolved = resolve(raw_schema);
+  if (!resolved.is_object()) {
     // JSON Schema's boolean schemas: true takes anything, false nothing.
-    if (schema.is_boolean() && !schema.get<bool>()) c->add(path, {"no value is allowed here"});
+    if (resolved.is_boolean() && !resolved.get<bool>()) c->add(path, {"no value is allowed here"});
     return;
   }
+  SchemaKeywords scratch;
+  const SchemaKeywords& schema = keywords_of(resolved, &scratch);
   std::vector<std::string> messages;
   // Kubernetes drops a null field before validation (it reads as absent), so only plain
   // JSON Schema has anything to say about nulls.
   if (value.is_null() && !options_.json_schema_semantics) return;
-  if (flag(schema, "x-kubernetes-int-or-string")) {
+  if (schema.int_or_string) {
     bool number_ok = options_.built_in_types ? value.is_number() : value.is_number_integer();
     if (!number_ok && !value.is_string()) {
       std::string hint =
@@ -110,57 +148,58 @@ void SchemaSet::check(const Json& value, const Schema& raw_schema, const std::st
   if (value.is_array()) check_array(value, schema, path, c);
 }
 
-void SchemaSet::check_object(const Json& value, const Schema& schema, const std::string& path,
+void SchemaSet::check_object(const Json& value, const SchemaKeywords& schema, const Path& path,
                              Context* c) const {
-  if (auto required = schema.find("required"); required != schema.end() && required->is_array()) {
+  if (const Schema* required = schema.required; required != nullptr && required->is_array()) {
     for (const Schema& name : *required) {
-      if (!name.is_string() || value.contains(name.get<std::string>())) continue;
+      if (!name.is_string() || value.contains(name.get_ref<const std::string&>())) continue;
       // `runtimeref:` is reported as an unknown field that meant runtimeRef; saying that
       // runtimeRef is missing as well would only repeat it.
-      if (misspelt_here(value, schema, name.get<std::string>())) continue;
-      c->add(field_child(path, name.get<std::string>()), {"required field is missing"});
+      if (misspelt_here(value, schema.properties, name.get<std::string>())) continue;
+      c->add(path.child(name.get_ref<const std::string&>()), {"required field is missing"});
     }
   }
   auto count = static_cast<double>(value.size());
-  auto min = schema.find("minProperties");
-  if (min != schema.end() && min->is_number() && count < min->get<double>()) {
+  const Schema* min = schema.min_properties;
+  if (min != nullptr && min->is_number() && count < min->get<double>()) {
     c->add(path,
            {"expected at least " + min->dump() + " fields, found " + Json(value.size()).dump()});
   }
-  auto max = schema.find("maxProperties");
-  if (max != schema.end() && max->is_number() && count > max->get<double>()) {
+  const Schema* max = schema.max_properties;
+  if (max != nullptr && max->is_number() && count > max->get<double>()) {
     c->add(path,
            {"expected at most " + max->dump() + " fields, found " + Json(value.size()).dump()});
   }
-  auto properties = schema.find("properties");
   const Schema* known =
-      properties != schema.end() && properties->is_object() ? &*properties : nullptr;
-  auto additional = schema.find("additionalProperties");
-  bool closed = additional != schema.end() && additional->is_boolean() && !additional->get<bool>();
+      schema.properties != nullptr && schema.properties->is_object() ? schema.properties : nullptr;
+  const Schema* additional = schema.additional_properties;
+  bool closed = additional != nullptr && additional->is_boolean() && !additional->get<bool>();
   if (!options_.json_schema_semantics && known != nullptr) {
-    closed = closed || !flag(schema, "x-kubernetes-preserve-unknown-fields");
+    closed = closed || !schema.preserve_unknown_fields;
   }
-  for (const auto& entry : value.items()) {
-    std::string child = field_child(path, entry.key());
-    if (known != nullptr && known->contains(entry.key())) {
-      check(entry.value(), (*known)[entry.key()], child, c);
-    } else if (additional != schema.end() && additional->is_object()) {
-      check(entry.value(), *additional, child, c);
+  for (auto entry = value.begin(); entry != value.end(); ++entry) {
+    const std::string& key = entry.key();
+    Path child = path.child(key);
+    auto property = known != nullptr ? known->find(key) : Schema::const_iterator();
+    if (known != nullptr && property != known->end()) {
+      check(*entry, *property, child, c);
+    } else if (additional != nullptr && additional->is_object()) {
+      check(*entry, *additional, child, c);
     } else if (closed) {
-      c->problems.push_back({child, unknown_field_message(entry.key(), known), true});
+      c->problems.push_back({child.str(), unknown_field_message(key, known), true});
     }
   }
 }
 
-void SchemaSet::check_array(const Json& value, const Schema& schema, const std::string& path,
+void SchemaSet::check_array(const Json& value, const SchemaKeywords& schema, const Path& path,
                             Context* c) const {
   std::vector<std::string> messages;
   check_list_keywords(value, schema, &messages);
   c->add(path, messages);
-  auto items = schema.find("items");
-  if (items == schema.end() || items->is_array()) return;  // tuple form: not supported
+  const Schema* items = schema.items;
+  if (items == nullptr || items->is_array()) return;  // tuple form: not supported
   for (size_t i = 0; i < value.size(); ++i)
-    check(value[i], *items, field_index(path, i), c);
+    check(value[i], *items, path.item(i), c);
 }
 
 std::string schema_name_for(std::string_view api_version, std::string_view kind) {

@@ -11,15 +11,13 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "load/json.h"
+#include "schema/schema_keywords.h"
 
 namespace trainjob {
-
-/// Schemas are read, never written back, and looked up by key all the time: the sorted
-/// nlohmann::json builds and searches them several times faster than ordered_json.
-using Schema = nlohmann::json;
 
 struct SchemaProblem {
   std::string path;  ///< field path of the offending value
@@ -42,6 +40,10 @@ class SchemaSet {
 
   void add(const std::string& name, Schema schema);
   bool has(std::string_view name) const;
+  /// Finds the keywords of every object inside `schema` once, so that validating against
+  /// it is fast. `schema` must outlive the set and stay unchanged; a schema not prepared
+  /// is still checked, only slower.
+  void prepare(const Schema& schema);
   /// Every problem of `value` against schema `name` (which must exist).
   std::vector<SchemaProblem> validate(const Json& value, std::string_view name) const;
   /// Every problem of `value` against `schema` (whose $refs name schemas of the set).
@@ -49,15 +51,19 @@ class SchemaSet {
 
  private:
   struct Context;
-  void check(const Json& value, const Schema& schema, const std::string& path, Context* c) const;
-  void check_object(const Json& value, const Schema& schema, const std::string& path,
+  struct Path;
+  void check(const Json& value, const Schema& schema, const Path& path, Context* c) const;
+  void check_object(const Json& value, const SchemaKeywords& schema, const Path& path,
                     Context* c) const;
-  void check_array(const Json& value, const Schema& schema, const std::string& path,
+  void check_array(const Json& value, const SchemaKeywords& schema, const Path& path,
                    Context* c) const;
   const Schema& resolve(const Schema& schema) const;
+  /// The keywords of `schema`: prepared ones from the index, others found into `scratch`.
+  const SchemaKeywords& keywords_of(const Schema& schema, SchemaKeywords* scratch) const;
 
   SchemaOptions options_;
   std::map<std::string, Schema, std::less<>> schemas_;
+  std::unordered_map<const Schema*, SchemaKeywords> index_;
 };
 
 /// The schema name for an object: `batch/v1` `Job` -> `batch-v1-job`.
