@@ -34,7 +34,11 @@ std::string describe_value(const Json& value) {
       const std::string& text = value.get_ref<const std::string&>();
       if (text.size() <= kShown && text.find('\n') == std::string::npos)
         return "string \"" + text + "\"";
-      return "string \"" + text.substr(0, std::min(kShown, text.find('\n'))) + "...\"";
+      size_t cut = std::min(kShown, text.find('\n'));
+      // Never cut a UTF-8 sequence in two: back up over its continuation bytes.
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+      return "string \"" + text.substr(0, cut) + "...\"";
     }
     case Json::value_t::boolean:
       return std::string("boolean ") + (value.get<bool>() ? "true" : "false");

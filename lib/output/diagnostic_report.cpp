@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "load/json.h"
+#include "output/json_text.h"
 
 namespace trainjob {
 namespace {
@@ -190,20 +190,29 @@ std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts
 }
 
 std::string format_json_report(const Diagnostics& diagnostics) {
-  Json items = Json::array();
+  std::string out = "{\n  \"diagnostics\": [";
+  const char* separator = "\n";
   for (const Diagnostic& d : diagnostics.all()) {
-    items.push_back({{"severity", is_error(d) ? "error" : "warning"},
-                     {"file", d.file},
-                     {"line", d.pos.line},
-                     {"column", d.pos.column},
-                     {"path", d.path},
-                     {"message", d.message}});
+    out += separator;
+    out += "    {\n      \"severity\": ";
+    out += is_error(d) ? "\"error\"" : "\"warning\"";
+    out += ",\n      \"file\": ";
+    append_json_string(d.file, &out);
+    out += ",\n      \"line\": " + std::to_string(d.pos.line);
+    out += ",\n      \"column\": " + std::to_string(d.pos.column);
+    out += ",\n      \"path\": ";
+    append_json_string(d.path, &out);
+    out += ",\n      \"message\": ";
+    append_json_string(d.message, &out);
+    out += "\n    }";
+    separator = ",\n";
   }
+  if (!diagnostics.all().empty()) out += "\n  ";
   int errors = diagnostics.error_count();
-  Json report = {{"diagnostics", items},
-                 {"errors", errors},
-                 {"warnings", static_cast<int>(diagnostics.all().size()) - errors}};
-  return report.dump(2) + "\n";
+  int warnings = static_cast<int>(diagnostics.all().size()) - errors;
+  out += "],\n  \"errors\": " + std::to_string(errors) +
+         ",\n  \"warnings\": " + std::to_string(warnings) + "\n}\n";
+  return out;
 }
 
 std::string format_junit_report(const Diagnostics& diagnostics,
