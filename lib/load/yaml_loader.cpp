@@ -192,6 +192,13 @@ class DocumentBuilder {
     Frame frame;
     frame.first_mark = add_mark(event);
     frame.value = std::move(value);
+    // Most mappings in manifests have a handful of keys: room for a few up front saves
+    // the reallocations of growing from one.
+    constexpr size_t kInitialEntries = 4;
+    if (frame.value.is_object()) {
+      static_cast<Json::object_t::Container&>(frame.value.get_ref<Json::object_t&>())
+          .reserve(kInitialEntries);
+    }
     frame.anchor = event_anchor(anchor);
     stack_.push_back(std::move(frame));
   }

@@ -77,10 +77,16 @@ void SchemaSet::add(const std::string& name, Schema schema) {
 }
 
 void SchemaSet::prepare(const Schema& schema) {
-  if (schema.is_object()) index_.emplace(&schema, find_keywords(schema));
-  if (!schema.is_structured()) return;
-  for (const Schema& child : schema)
-    prepare(child);
+  if (!schema.is_object()) return;
+  const SchemaKeywords& keywords = index_.emplace(&schema, find_keywords(schema)).first->second;
+  // Only the places the checker reads a subschema from; enum values, defaults and the
+  // `properties` maps themselves are not schemas.
+  if (keywords.properties != nullptr && keywords.properties->is_object()) {
+    for (const Schema& property : *keywords.properties)
+      prepare(property);
+  }
+  if (keywords.additional_properties != nullptr) prepare(*keywords.additional_properties);
+  if (keywords.items != nullptr) prepare(*keywords.items);
 }
 
 const SchemaKeywords& SchemaSet::keywords_of(const Schema& schema, SchemaKeywords* scratch) const {
