@@ -12,7 +12,7 @@ case "$mode" in
 esac
 
 packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli11-dev
-  doctest-dev libssl-dev libcurl4-openssl-dev libtorch-dev libopenblas-dev)
+  doctest-dev libssl-dev libcurl4-openssl-dev libtorch-dev libgloo-dev libopenblas-dev)
 # The plugin tests go through a real kubectl; Debian's kubernetes-client provides one.
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
 # The schema validator is checked against the official JSON Schema test suite, and the

@@ -1,0 +1,18 @@
+// Model and optimizer state with the number of finished epochs, as bytes.
+#pragma once
+
+#include <string>
+#include <torch/optim/optimizer.h>
+
+#include "models.h"
+
+namespace trainjob::trainer {
+
+std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
+                                 int epochs_done);
+
+// Returns false with `error` when the bytes are not a checkpoint of this model.
+bool restore_checkpoint(const std::string& bytes, Network& network,
+                        torch::optim::Optimizer& optimizer, int& epochs_done, std::string& error);
+
+}  // namespace trainjob::trainer

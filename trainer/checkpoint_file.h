@@ -1,0 +1,25 @@
+// Checkpoint files: checkpoint-<epoch>.pt in one directory, each written whole or not at all
+// (temporary file, fsync, rename, fsync of the directory), so a reader never sees half a file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace trainjob::trainer {
+
+std::string checkpoint_file_name(int epoch);
+
+// Writes `bytes` to dir/name atomically, creating dir if needed.
+bool write_file_atomically(const std::string& dir, const std::string& name,
+                           const std::string& bytes, std::string& error);
+
+// Checkpoint files in `dir`, newest epoch first; temporary files are ignored.
+struct CheckpointEntry {
+  int epoch = 0;
+  std::string path;
+};
+std::vector<CheckpointEntry> list_checkpoints(const std::string& dir);
+
+bool read_whole_file(const std::string& path, std::string& bytes, std::string& error);
+
+}  // namespace trainjob::trainer

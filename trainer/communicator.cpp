@@ -1,0 +1,180 @@
+#include "communicator.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/cuda.h>
+#ifdef USE_C10D_NCCL
+#include <c10/cuda/CUDAFunctions.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+#include "master_probe.h"
+
+namespace trainjob::trainer {
+namespace {
+
+// Works with libtorch 1.13, where the groups derive from ProcessGroup, and 2.x, where
+// they derive from Backend: both keep allreduce, broadcast and barrier.
+template <class Group>
+class C10dCommunicator final : public Communicator {
+ public:
+  C10dCommunicator(c10::intrusive_ptr<Group> group, const char* name, int rank, int world_size,
+                   c10::Device device, c10::intrusive_ptr<c10d::Store> store)
+      : Communicator(rank, world_size, device, std::move(store)),
+        group_(std::move(group)),
+        name_(name) {}
+
+  c10::intrusive_ptr<c10d::Work> allreduce_sum(at::Tensor& tensor) override {
+    std::vector<at::Tensor> tensors{tensor};
+    return group_->allreduce(tensors);
+  }
+
+  void broadcast(at::Tensor& tensor, int root) override {
+    std::vector<at::Tensor> tensors{tensor};
+    c10d::BroadcastOptions options;
+    options.rootRank = root;
+    group_->broadcast(tensors, options)->wait();
+  }
+
+  void barrier() override { group_->barrier()->wait(); }
+
+  const char* backend_name() const override { return name_; }
+
+ private:
+  c10::intrusive_ptr<Group> group_;
+  const char* name_;
+};
+
+std::chrono::milliseconds to_milliseconds(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+}
+
+// GLOO_SOCKET_IFNAME takes a comma-separated list of interfaces, as in PyTorch.
+c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
+  auto options = c10d::ProcessGroupGloo::Options::create();
+  const char* interfaces = std::getenv("GLOO_SOCKET_IFNAME");
+  if (interfaces != nullptr && *interfaces != '\0') {
+    std::stringstream list(interfaces);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      if (!name.empty()) {
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(name));
+      }
+    }
+  }
+  if (options->devices.empty()) {
+    options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+  }
+  return options;
+}
+
+c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, double timeout_s,
+                                           std::string& error) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(identity.master_port);
+  options.timeout = to_milliseconds(timeout_s);
+  options.waitWorkers = false;
+  const std::string address = identity.master_addr + ":" + std::to_string(identity.master_port);
+  if (identity.rank == 0 && !identity.agent_store) {
+    options.isServer = true;
+    options.numWorkers = static_cast<size_t>(identity.world_size);
+    try {
+      return c10::make_intrusive<c10d::TCPStore>(identity.master_addr, options);
+    } catch (const std::exception& e) {
+      error = "rendezvous: rank 0 cannot serve the store on port " +
+              std::to_string(identity.master_port) + ": " + e.what();
+      return {};
+    }
+  }
+  std::string last_error;
+  if (!wait_for_master(identity.master_addr, identity.master_port, timeout_s, last_error)) {
+    std::ostringstream message;
+    message << "rendezvous: the master " << address << " did not answer within " << timeout_s
+            << " s (" << last_error << ")";
+    error = message.str();
+    return {};
+  }
+  try {
+    return c10::make_intrusive<c10d::TCPStore>(identity.master_addr, options);
+  } catch (const std::exception& e) {
+    error = "rendezvous: cannot connect to the store at " + address + ": " + e.what();
+    return {};
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
+                                                int world_size) {
+  auto group_store = c10::make_intrusive<c10d::PrefixStore>("default_pg", store);
+  auto group =
+      c10::make_intrusive<c10d::ProcessGroupGloo>(group_store, rank, world_size, gloo_options());
+  return std::make_unique<C10dCommunicator<c10d::ProcessGroupGloo>>(
+      group, "gloo", rank, world_size, c10::Device(c10::kCPU), std::move(store));
+}
+
+bool nccl_compiled() {
+#ifdef USE_C10D_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool choose_backend(const std::string& requested, std::string& chosen, std::string& error) {
+  if (requested == "gloo") {
+    chosen = "gloo";
+    return true;
+  }
+  const bool gpu = nccl_compiled() && torch::cuda::is_available();
+  if (requested == "auto") {
+    chosen = gpu ? "nccl" : "gloo";
+    return true;
+  }
+  if (!nccl_compiled()) {
+    error = "--backend nccl: this build has no NCCL (its libtorch was built without CUDA)";
+    return false;
+  }
+  if (!gpu) {
+    error = "--backend nccl: no GPU is visible";
+    return false;
+  }
+  chosen = "nccl";
+  return true;
+}
+
+std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
+                                              const std::string& backend, double rdzv_timeout_s,
+                                              std::string& error) {
+  c10::intrusive_ptr<c10d::Store> root = open_store(identity, rdzv_timeout_s, error);
+  if (!root) return nullptr;
+  auto attempt_store =
+      c10::make_intrusive<c10d::PrefixStore>(attempt_key_prefix(identity.attempt), root);
+  try {
+#ifdef USE_C10D_NCCL
+    if (backend == "nccl") {
+      c10::cuda::set_device(static_cast<c10::DeviceIndex>(identity.local_rank));
+      auto group_store = c10::make_intrusive<c10d::PrefixStore>("default_pg", attempt_store);
+      auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(group_store, identity.rank,
+                                                               identity.world_size);
+      return std::make_unique<C10dCommunicator<c10d::ProcessGroupNCCL>>(
+          group, "nccl", identity.rank, identity.world_size,
+          c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(identity.local_rank)),
+          attempt_store);
+    }
+#endif
+    return gloo_communicator(attempt_store, identity.rank, identity.world_size);
+  } catch (const c10::Error& e) {
+    error =
+        "rendezvous: cannot form the " + backend + " process group: " + e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    error = "rendezvous: cannot form the " + backend + " process group: " + e.what();
+  }
+  return nullptr;
+}
+
+}  // namespace trainjob::trainer

@@ -1,0 +1,58 @@
+// The process group of all workers: rendezvous through a c10d TCPStore, then gloo (CPU) or
+// NCCL (GPU) collectives. Kept apart so the c10d API, which moves between libtorch releases,
+// is touched in one place.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <memory>
+#include <string>
+#include <torch/csrc/distributed/c10d/Store.hpp>
+#include <torch/csrc/distributed/c10d/Work.hpp>
+
+#include "worker_identity.h"
+
+namespace trainjob::trainer {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  // Starts a sum over all workers in place; the caller waits on the result.
+  virtual c10::intrusive_ptr<c10d::Work> allreduce_sum(at::Tensor& tensor) = 0;
+  virtual void broadcast(at::Tensor& tensor, int root) = 0;
+  virtual void barrier() = 0;
+  virtual const char* backend_name() const = 0;
+
+  int rank() const { return rank_; }
+  int world_size() const { return world_size_; }
+  c10::Device device() const { return device_; }
+  // The store of this restart attempt (keys already carry the attempt prefix).
+  c10d::Store& store() { return *store_; }
+
+ protected:
+  Communicator(int rank, int world_size, c10::Device device, c10::intrusive_ptr<c10d::Store> store)
+      : rank_(rank), world_size_(world_size), device_(device), store_(std::move(store)) {}
+
+ private:
+  int rank_;
+  int world_size_;
+  c10::Device device_;
+  c10::intrusive_ptr<c10d::Store> store_;
+};
+
+// True when this build can use NCCL (libtorch built with CUDA and NCCL).
+bool nccl_compiled();
+
+// Picks the backend for --backend auto|gloo|nccl; fails for nccl without NCCL or GPU.
+bool choose_backend(const std::string& requested, std::string& chosen, std::string& error);
+
+// A gloo group over an existing store (tests run several ranks in one process this way).
+std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
+                                                int world_size);
+
+// Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
+// wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
+std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
+                                              const std::string& backend, double rdzv_timeout_s,
+                                              std::string& error);
+
+}  // namespace trainjob::trainer

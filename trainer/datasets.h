@@ -1,0 +1,36 @@
+// Training and test data as whole tensors: synthetic data drawn from the seed, or MNIST
+// read from its IDX files.
+#pragma once
+
+#include <string>
+#include <torch/types.h>
+
+namespace trainjob::trainer {
+
+struct Dataset {
+  torch::Tensor inputs;
+  torch::Tensor targets;
+  std::int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
+};
+
+struct DataSplits {
+  Dataset train;
+  Dataset test;  // empty for the linear model
+};
+
+struct DataRequest {
+  std::string model;     // linear or mnist-cnn
+  std::string data_dir;  // empty: synthetic
+  std::uint64_t seed = 0;
+  int samples = 0;
+  int test_samples = 0;
+};
+
+// Every worker builds the same data from the same request. On a missing or malformed file,
+// returns false with `error` naming it.
+bool load_data(const DataRequest& request, DataSplits& splits, std::string& error);
+
+// The MNIST file names inside --data-dir.
+extern const char* const kMnistFiles[4];
+
+}  // namespace trainjob::trainer

@@ -1,0 +1,17 @@
+// The launcher: one worker process per local rank, restarted as a group when one fails.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "worker_env.h"
+
+namespace trainjob::trainer {
+
+// Runs the workers `worker_path worker_args...` until they all exit 0 (returns 0), a worker
+// fails with no restarts left (returns 1, after saying which rank and how), or SIGTERM/SIGINT
+// arrives (forwarded to the workers; returns 128 + the signal number).
+int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
+                 const std::vector<std::string>& worker_args);
+
+}  // namespace trainjob::trainer

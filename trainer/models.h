@@ -1,0 +1,33 @@
+// The two networks: the seed demo's Linear(1,1) and the MNIST CNN.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <torch/nn/module.h>
+#include <torch/optim/optimizer.h>
+
+namespace trainjob::trainer {
+
+class Network : public torch::nn::Module {
+ public:
+  virtual torch::Tensor forward(torch::Tensor input) = 0;
+  virtual torch::Tensor loss(const torch::Tensor& output, const torch::Tensor& target) = 0;
+};
+
+struct ModelDefaults {
+  int batch_size;
+  double lr;
+  int samples;
+  int test_samples;
+};
+ModelDefaults model_defaults(const std::string& model);
+
+// `model` is linear or mnist-cnn; the parameters come from torch's default initialisation
+// under the current seed.
+std::shared_ptr<Network> make_network(const std::string& model);
+
+// linear: SGD, mnist-cnn: Adam, as the demo scripts use them.
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const std::string& model, Network& network,
+                                                        double lr);
+
+}  // namespace trainjob::trainer

@@ -1,0 +1,77 @@
+// Settings of the trainer and its launcher, from flags and environment variables.
+//
+// Every setting has a flag and an environment variable; the flag wins. The launcher's
+// settings read the PET_* variables the Kubeflow Trainer torch policy injects (the same
+// names torchrun reads), the training settings read TRAINER_*.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainjob::trainer {
+
+enum class DdpMode { bucketed, flat, none };
+
+struct Options {
+  // Launcher.
+  int nnodes = 1;
+  std::string nproc_per_node = "1";  // an integer, or auto / cpu / gpu (resolve_nproc)
+  int node_rank = 0;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  int max_restarts = 0;
+  double rdzv_timeout_s = 300;
+  // Training.
+  std::string backend = "auto";  // auto, gloo, nccl
+  std::string model = "linear";  // linear, mnist-cnn
+  int epochs = 5;
+  int batch_size = 0;  // per rank; 0: the model's default
+  double lr = 0;       // 0: the model's default
+  std::uint64_t seed = 0;
+  std::string data_dir;  // MNIST IDX files; empty: synthetic data
+  int samples = 0;       // synthetic training samples; 0: the model's default
+  int test_samples = 0;  // synthetic test samples (mnist-cnn); 0: the model's default
+  std::string checkpoint_dir;
+  DdpMode ddp = DdpMode::bucketed;
+  double bucket_cap_mb = 25;
+  int threads = 0;        // intra-op threads per worker; 0: OMP_NUM_THREADS or 1
+  int fail_at_step = -1;  // fault injection for tests: exit 3 at this global step, attempt 0
+  int fail_rank = 0;
+};
+
+// Outcome of parsing: options, a request for --help, or an error with its exit code
+// (2 for a bad flag, 1 for a bad environment variable).
+struct ParsedOptions {
+  Options options;
+  bool help = false;
+  std::string error;
+  int exit_code = 0;
+};
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// The process environment as an EnvLookup.
+EnvLookup process_env();
+
+// `args` excludes argv[0]. Flags may be written --name value or --name=value, with '-' or
+// '_' between words (torchrun spells them --nproc_per_node).
+ParsedOptions parse_options(const std::vector<std::string>& args, const EnvLookup& env);
+
+// The --help text: every flag with its variable and default.
+std::string help_text();
+
+// Number of local workers for a --nproc-per-node value: an integer as given; `cpu` the CPUs
+// this process may use; `gpu` the visible GPUs; `auto` GPUs when there are any, else CPUs.
+// Returns an error message instead when the value cannot be resolved.
+struct ResolvedCount {
+  int count = 0;
+  std::string error;
+};
+ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usable_cpus);
+
+const char* ddp_mode_name(DdpMode mode);
+
+}  // namespace trainjob::trainer

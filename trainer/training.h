@@ -1,0 +1,13 @@
+// The training loop of one worker.
+#pragma once
+
+#include "communicator.h"
+#include "options.h"
+
+namespace trainjob::trainer {
+
+// Trains as `options` say, printing rank 0's per-epoch loss and throughput and the result.
+// Returns the process exit status; on failure prints the reason first.
+int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator);
+
+}  // namespace trainjob::trainer
