@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The command line: --help, usage errors (exit 2), bad environment (exit 1), and a worker
+# started by torchrun's environment rather than our launcher.
+. "$(dirname "$0")/lib.sh"
+
+"$trainer" --help >"$work/help.out"
+check "--help exits 0" [ $? -eq 0 ]
+for word in PET_NNODES PET_NPROC_PER_NODE PET_NODE_RANK PET_MASTER_ADDR PET_MASTER_PORT \
+  PET_MAX_RESTARTS PET_RDZV_TIMEOUT TRAINER_BACKEND TRAINER_MODEL TRAINER_DATA_DIR \
+  TRAINER_CHECKPOINT_DIR TRAINER_DDP TRAINER_BUCKET_CAP_MB GLOO_SOCKET_IFNAME; do
+  check "--help documents $word" has "$work/help.out" "$word"
+done
+
+"$trainer" --epochs zero >"$work/usage.out" 2>"$work/usage.err"
+check "bad flag value: exit 2" [ $? -eq 2 ]
+check "bad flag value: message" has "$work/usage.err" \
+  '^trainjob-trainer: error: --epochs: expected an integer ≥ 1, found "zero"$'
+check "bad flag value: nothing on stdout" [ ! -s "$work/usage.out" ]
+"$trainer" --nprocs 2 2>"$work/unknown.err"
+check "unknown flag: exit 2" [ $? -eq 2 ]
+check "unknown flag: named" has "$work/unknown.err" 'unknown flag --nprocs; see --help'
+PET_NPROC_PER_NODE=npu "$trainer" 2>"$work/env.err"
+check "bad PET_NPROC_PER_NODE: exit 1" [ $? -eq 1 ]
+check "bad PET_NPROC_PER_NODE: named" has "$work/env.err" \
+  'PET_NPROC_PER_NODE: expected an integer ≥ 1 or one of auto, cpu, gpu, found "npu"'
+PET_NNODES=2 PET_NODE_RANK=2 "$trainer" 2>"$work/rank.err"
+check "node rank out of range: exit 1" [ $? -eq 1 ]
+check "node rank out of range: named" has "$work/rank.err" \
+  '\-\-node-rank: expected 0 … 1 for --nnodes 2, found 2'
+"$trainer" --backend nccl --master-port "$(free_port)" >/dev/null 2>"$work/nccl.err"
+check "nccl on a CPU build: exit 1" [ $? -eq 1 ]
+check "nccl on a CPU build: said" has "$work/nccl.err" 'backend nccl: '
+
+# As torchrun starts it: LOCAL_RANK and the rest set, no launcher of ours.
+port=$(free_port)
+for rank in 1 0; do
+  RANK=$rank LOCAL_RANK=$rank WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
+    MASTER_PORT=$port TORCHELASTIC_RESTART_COUNT=0 "$trainer" >"$work/torchrun$rank.out" 2>&1 &
+  pids[rank]=$!
+done
+wait "${pids[0]}" && wait "${pids[1]}"
+check "under torchrun's environment: both workers exit 0" [ $? -eq 0 ]
+check "under torchrun's environment: no launcher line" lacks "$work/torchrun0.out" 'starting workers'
+check "under torchrun's environment: replicas identical" checksums_agree 2 "$work"/torchrun*.out
+finish

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Two "nodes" of two workers each, started as separate launchers the way two pods start:
+# world size 4, every replica ends with the same parameters, and those equal one process
+# trained with a batch four times larger.
+. "$(dirname "$0")/lib.sh"
+
+port=$(free_port)
+for node in 1 0; do
+  PET_NNODES=2 PET_NPROC_PER_NODE=2 PET_NODE_RANK=$node PET_MASTER_ADDR=127.0.0.1 \
+    PET_MASTER_PORT=$port "$trainer" >"$work/node$node.out" 2>"$work/node$node.err" &
+  pids[node]=$!
+done
+wait "${pids[0]}"
+status0=$?
+wait "${pids[1]}"
+status1=$?
+check "node 0 exits 0" [ "$status0" -eq 0 ]
+check "node 1 exits 0" [ "$status1" -eq 0 ]
+check "world size 4 on every worker" [ "$(cat "$work"/node*.out | grep -c 'WORLD_SIZE=4, ')" -eq 4 ]
+check "global ranks 2 and 3 on node 1" has "$work/node1.out" 'RANK=3, WORLD_SIZE=4, LOCAL_RANK=1'
+check "rank 0 prints five epochs" [ "$(grep -c '^Epoch \[[1-5]/5\], Average Loss' "$work/node0.out")" -eq 5 ]
+check "the linear demo's loss decreases every epoch" loss_decreases "$work/node0.out"
+check "4 replicas with identical parameters" checksums_agree 4 "$work"/node0.out "$work"/node1.out
+
+# One process, batch 4 × 10.
+"$trainer" --master-port "$(free_port)" --batch-size 40 >"$work/single.out" 2>&1
+check "single process exits 0" [ $? -eq 0 ]
+distributed=$(final_parameters "$work/node0.out")
+single=$(final_parameters "$work/single.out")
+check "4 × batch 10 equals 1 × batch 40 within 1e-6 ($distributed | $single)" \
+  parameters_close "$distributed" "$single" 1e-6
+
+# The flat all-reduce gives the same replicas as the buckets.
+"$trainer" --nproc-per-node 4 --master-port "$(free_port)" --ddp flat >"$work/flat.out" 2>&1
+check "flat mode exits 0" [ $? -eq 0 ]
+check "flat equals bucketed" [ "$(final_parameters "$work/flat.out")" = "$distributed" ]
+
+# The MNIST CNN with small buckets (fc1's weight alone in one): replicas stay identical.
+"$trainer" --nproc-per-node 2 --master-port "$(free_port)" --model mnist-cnn --samples 256 \
+  --test-samples 128 --batch-size 32 --epochs 1 --bucket-cap-mb 1 >"$work/cnn.out" 2>&1
+check "mnist-cnn exits 0" [ $? -eq 0 ]
+check "mnist-cnn uses 3 buckets" has "$work/cnn.out" 'ddp bucketed (3 buckets)'
+check "mnist-cnn replicas identical" checksums_agree 2 "$work/cnn.out"
+check "mnist-cnn prints the test accuracy" has "$work/cnn.out" '^Test accuracy: [0-9.]*% ([0-9]*/128)$'
+finish
