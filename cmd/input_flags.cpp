@@ -46,4 +46,11 @@ std::string read_all_stdin() {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
+void keep_until_exit(RenderResult result) {
+  // A plain pointer: a container would be destroyed at exit and take the result with it.
+  static RenderResult* kept = nullptr;
+  delete kept;
+  kept = new RenderResult(std::move(result));
+}
+
 }  // namespace trainjob

@@ -16,6 +16,20 @@ struct RenderFlags {
   std::string output_dir;
 };
 
+/// Prints the objects, or writes them under --output-dir; nothing at all on an error.
+int print_or_write(const RenderFlags& flags, OutputFormat format, const FileSystem& fs,
+                   const RenderResult& result, Diagnostics* diagnostics) {
+  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
+  if (!flags.output_dir.empty()) {
+    write_output_dir(result.units, flags.output_dir, format, fs, diagnostics);
+    return report_diagnostics(diagnostics);
+  }
+  std::string text = format_objects(all_objects(result.units), format);
+  report_diagnostics(diagnostics);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+}
+
 int run_render(const RenderFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
@@ -23,16 +37,9 @@ int run_render(const RenderFlags& flags) {
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
-  // Nothing is printed or written unless every TrainJob compiled.
-  if (diagnostics.has_errors()) return report_diagnostics(&diagnostics);
-  if (!flags.output_dir.empty()) {
-    write_output_dir(result.units, flags.output_dir, format, fs, &diagnostics);
-    return report_diagnostics(&diagnostics);
-  }
-  std::string text = format_objects(all_objects(result.units), format);
-  report_diagnostics(&diagnostics);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  int code = print_or_write(flags, format, fs, result, &diagnostics);
+  keep_until_exit(std::move(result));
+  return code;
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ int run_validate(const ValidateFlags& flags) {
   diagnostics.sort();
   std::string report = format_report(flags, diagnostics, result);
   std::fwrite(report.data(), 1, report.size(), stdout);
+  keep_until_exit(std::move(result));
   bool failed = diagnostics.has_errors() || (flags.strict && !diagnostics.all().empty());
   return failed ? kExitFailure : kExitOk;
 }
