@@ -30,6 +30,11 @@ CommandRunner declare_render(CLI::App* app);
 CommandRunner declare_runtimes(CLI::App* app);
 CommandRunner declare_validate(CLI::App* app);
 CommandRunner declare_version(CLI::App* app);
+CommandRunner declare_submit(CLI::App* app);
+CommandRunner declare_status(CLI::App* app);
+CommandRunner declare_logs(CLI::App* app);
+CommandRunner declare_delete(CLI::App* app);
+CommandRunner declare_list(CLI::App* app);
 
 /// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.
 int report_diagnostics(Diagnostics* diagnostics);

@@ -16,6 +16,13 @@ const std::vector<CommandSpec>& command_table() {
       {"validate", "Check TrainJobs and runtimes and report every problem (offline)",
        declare_validate},
       {"runtimes", "List the runtimes compiled into this binary", declare_runtimes},
+      {"submit", "Render a TrainJob and apply it to the cluster (server-side apply)",
+       declare_submit},
+      {"status", "Show a submitted TrainJob's phase and, per node, what its pod is doing",
+       declare_status},
+      {"logs", "Print or follow the logs of every pod of a TrainJob", declare_logs},
+      {"delete", "Delete every object of a submitted TrainJob", declare_delete},
+      {"list", "List the TrainJobs submitted to a namespace", declare_list},
       {"version", "Print the version and the Trainer API versions understood", declare_version},
   };
   return table;

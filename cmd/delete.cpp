@@ -1,0 +1,61 @@
+// `kubectl trainjob delete`: every object labelled for the TrainJob, pods included.
+#include <cstdio>
+#include <memory>
+
+#include "cluster_flags.h"
+#include "command.h"
+#include "kube/kube_error.h"
+#include "kube/objects.h"
+#include "kube/trainjob_objects.h"
+
+namespace trainjob {
+namespace {
+
+struct DeleteFlags {
+  ConnectionFlags connection;
+  std::string name;
+  bool wait = false;
+  std::string timeout = "0";
+};
+
+int run_delete(const DeleteFlags& flags) {
+  std::optional<double> timeout = parse_duration(flags.timeout);
+  if (!timeout)
+    return usage_error("--timeout: expected a duration such as 5m, found \"" + flags.timeout +
+                       "\"");
+  return run_cluster_command([&] {
+    ClusterSession session(flags.connection);
+    KubeClient& client = session.client();
+    std::vector<Json> objects = find_trainjob_objects(&client, session.name_space(), flags.name);
+    if (objects.empty())
+      throw KubeError(
+          "trainjob \"" + flags.name + "\" not found in namespace \"" + session.name_space() +
+          "\" (no object carries the label trainer.kubeflow.org/trainjob-name=" + flags.name + ")");
+    for (const Json& object : objects) {
+      if (delete_object(&client, resource_type_of(object), session.name_space(), name_of(object)))
+        std::printf("%s \"%s\" deleted\n", resource_type_of(object).qualified_kind().c_str(),
+                    name_of(object).c_str());
+    }
+    std::fflush(stdout);
+    if (flags.wait &&
+        !wait_until_gone(&client, session.clock(), session.name_space(), flags.name, *timeout))
+      throw KubeError("timed out waiting for the objects and pods of TrainJob " + flags.name +
+                      " to go");
+    return static_cast<int>(kExitOk);
+  });
+}
+
+}  // namespace
+
+CommandRunner declare_delete(CLI::App* app) {
+  auto flags = std::make_shared<DeleteFlags>();
+  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");
+  app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
+      ->type_name("DURATION")
+      ->capture_default_str();
+  add_cluster_flags(app, &flags->connection);
+  return [flags] { return run_delete(*flags); };
+}
+
+}  // namespace trainjob

@@ -1,0 +1,203 @@
+// `kubectl trainjob submit`: render, then server-side apply, all or nothing.
+#include "kube/submit.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "cluster_flags.h"
+#include "command.h"
+#include "input_flags.h"
+#include "kube/config_map_files.h"
+#include "kube/environment.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "load/file_system.h"
+#include "output/render_output.h"
+
+namespace trainjob {
+namespace {
+
+struct SubmitFlags {
+  ConnectionFlags connection;
+  std::vector<std::string> files;
+  bool recursive = false;
+  std::string runtimes_dir;
+  std::string trainer_version;
+  std::string dry_run = "none";
+  bool wait = false;
+  std::string timeout = "0";
+  bool keep_on_error = false;
+  bool replace = false;
+  std::vector<std::string> from_files;
+};
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Adds the ConfigMap of --from-file files; false (after saying why) when it cannot be built.
+bool add_files_config_map(const SubmitFlags& flags, const RenderResult& rendered,
+                          SubmitPlan* plan) {
+  RealEnvironment env;
+  std::vector<FileEntry> files;
+  for (const std::string& path : flags.from_files) {
+    std::optional<std::string> bytes = env.read_file(path);
+    if (!bytes) {
+      std::fprintf(stderr, "error: --from-file %s: cannot read the file\n", path.c_str());
+      return false;
+    }
+    FileEntry entry{base_name(path), std::move(*bytes)};
+    if (!valid_config_map_key(entry.key)) {
+      std::fprintf(stderr,
+                   "error: --from-file %s: \"%s\" is not a valid ConfigMap key ([-._a-zA-Z0-9]+)\n",
+                   path.c_str(), entry.key.c_str());
+      return false;
+    }
+    for (const FileEntry& other : files) {
+      if (other.key == entry.key) {
+        std::fprintf(stderr, "error: --from-file %s: a file named %s was given already\n",
+                     path.c_str(), entry.key.c_str());
+        return false;
+      }
+    }
+    files.push_back(std::move(entry));
+  }
+  std::vector<std::string> mounted = mounted_config_maps(plan->objects);
+  for (const RenderedUnit& unit :
+       rendered.units) {  // ConfigMaps given as inputs are not ours to fill
+    if (!unit.compiled && string_member(unit.objects[0], "kind") == "ConfigMap")
+      mounted.erase(std::remove(mounted.begin(), mounted.end(), name_of(unit.objects[0])),
+                    mounted.end());
+  }
+  if (mounted.size() > 1) {
+    std::fprintf(stderr,
+                 "error: --from-file: the TrainJob mounts %zu ConfigMaps (%s, %s...); say which in "
+                 "the TrainJob or create it with kubectl create configmap\n",
+                 mounted.size(), mounted[0].c_str(), mounted[1].c_str());
+    return false;
+  }
+  std::string name = mounted.empty() ? hashed_config_map_name(plan->trainjob, files) : mounted[0];
+  if (mounted.empty()) mount_config_map(&plan->objects, name);
+  Json config_map = config_map_from_files(name, plan->trainjob, files);
+  config_map["metadata"]["namespace"] = plan->name_space;
+  size_t size = config_map_size(config_map);
+  if (size > kConfigMapLimitBytes) {
+    std::fprintf(stderr,
+                 "error: --from-file: ConfigMap \"%s\" would hold %zu bytes, over the limit of "
+                 "%zu bytes (1 MiB) the API server sets; put large files in an image or a volume\n",
+                 name.c_str(), size, kConfigMapLimitBytes);
+    return false;
+  }
+  plan->objects.push_back(std::move(config_map));
+  return true;
+}
+
+/// The one TrainJob's objects, plus the other input documents labelled as its own.
+std::optional<SubmitPlan> make_plan(const SubmitFlags& flags, const RenderResult& rendered,
+                                    const std::string& name_space) {
+  SubmitPlan plan;
+  int trainjobs = 0;
+  for (const RenderedUnit& unit : rendered.units) {
+    if (!unit.compiled) continue;
+    ++trainjobs;
+    plan.trainjob = unit.source->name();
+    std::string own = unit.source->name_space();
+    plan.name_space = own.empty() ? name_space : own;
+  }
+  if (trainjobs != 1) {
+    std::fprintf(stderr, "error: submit takes exactly one TrainJob; the inputs hold %d\n",
+                 trainjobs);
+    return std::nullopt;
+  }
+  for (const RenderedUnit& unit : rendered.units) {
+    for (Json object : unit.objects) {
+      Json& metadata = object["metadata"];
+      if (!metadata.contains("namespace")) metadata["namespace"] = plan.name_space;
+      if (string_member(metadata, "namespace") != plan.name_space) {
+        std::fprintf(stderr, "error: %s is in namespace %s, the TrainJob in %s\n",
+                     display_name(object).c_str(), string_member(metadata, "namespace").c_str(),
+                     plan.name_space.c_str());
+        return std::nullopt;
+      }
+      metadata["labels"][kTrainJobNameLabel] = plan.trainjob;
+      metadata["labels"][kManagedByLabel] = kManagedByValue;
+      plan.objects.push_back(std::move(object));
+    }
+  }
+  if (!flags.from_files.empty() && !add_files_config_map(flags, rendered, &plan))
+    return std::nullopt;
+  plan.objects = order_for_apply(std::move(plan.objects));
+  return plan;
+}
+
+int run_submit(const SubmitFlags& flags) {
+  std::optional<double> timeout = parse_duration(flags.timeout);
+  if (!timeout)
+    return usage_error("--timeout: expected a duration such as 10m, found \"" + flags.timeout +
+                       "\"");
+  if (flags.dry_run != "none" && (flags.wait || flags.replace))
+    return usage_error("--dry-run cannot be combined with --wait or --replace");
+  return run_cluster_command([&] {
+    ClusterSession session(flags.connection);
+    InputFlags inputs{flags.files, flags.recursive, flags.runtimes_dir, flags.trainer_version,
+                      session.name_space()};
+    std::optional<RenderRequest> request = make_request(inputs);
+    if (!request) return static_cast<int>(kExitUsage);
+    RealFileSystem fs;
+    Diagnostics diagnostics;
+    RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
+    int checked = report_diagnostics(&diagnostics);
+    if (checked != kExitOk) return checked;
+    std::optional<SubmitPlan> plan = make_plan(flags, rendered, session.name_space());
+    if (!plan) return static_cast<int>(kExitFailure);
+    if (flags.dry_run == "client") {
+      std::vector<const Json*> objects;
+      for (const Json& object : plan->objects)
+        objects.push_back(&object);
+      std::string text = format_objects(objects, OutputFormat::kYaml);
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return static_cast<int>(kExitOk);
+    }
+    SubmitOptions options{flags.dry_run == "server", flags.wait, *timeout, flags.keep_on_error,
+                          flags.replace};
+    Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
+    return submitter.submit(*plan, options);
+  });
+}
+
+}  // namespace
+
+CommandRunner declare_submit(CLI::App* app) {
+  auto flags = std::make_shared<SubmitFlags>();
+  app->add_option("-f,--filename", flags->files, "The TrainJob (files, directories, - for stdin)")
+      ->required()
+      ->type_name("PATH");
+  app->add_flag("-R,--recursive", flags->recursive, "Walk directories given with -f recursively");
+  app->add_option("--runtimes", flags->runtimes_dir, "Directory of (Cluster)TrainingRuntimes")
+      ->type_name("DIR");
+  app->add_option("--trainer-version", flags->trainer_version, "Kubeflow Trainer API to follow")
+      ->type_name("VERSION");
+  app->add_option("--dry-run", flags->dry_run,
+                  "none: apply; client: print what would be applied; server: ask the server to "
+                  "check every object and change nothing")
+      ->check(CLI::IsMember({"none", "client", "server"}))
+      ->capture_default_str();
+  app->add_flag("--wait", flags->wait,
+                "Run initializers first, then the trainer; wait for the end (exit 1 on failure)");
+  app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
+      ->type_name("DURATION")
+      ->capture_default_str();
+  app->add_flag("--keep-on-error", flags->keep_on_error,
+                "Leave what was created when an apply fails half way");
+  app->add_flag("--replace", flags->replace,
+                "When the submitted Jobs differ (Jobs are immutable): delete them, wait, submit");
+  app->add_option("--from-file", flags->from_files,
+                  "Put this file in the ConfigMap the TrainJob mounts (repeatable)")
+      ->type_name("PATH");
+  add_cluster_flags(app, &flags->connection);
+  return [flags] { return run_submit(*flags); };
+}
+
+}  // namespace trainjob

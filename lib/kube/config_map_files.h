@@ -1,0 +1,42 @@
+// `submit --from-file`: the ConfigMap a TrainJob mounts, built from local files.
+#ifndef TRAINJOB_KUBE_CONFIG_MAP_FILES_H_
+#define TRAINJOB_KUBE_CONFIG_MAP_FILES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+/// The API server refuses a ConfigMap over 1 MiB (data and binaryData together).
+constexpr size_t kConfigMapLimitBytes = 1024 * 1024;
+
+struct FileEntry {
+  std::string key;  ///< the file's base name, as kubectl create configmap --from-file uses it
+  std::string bytes;
+};
+
+/// Whether `key` is a valid ConfigMap key ([-._a-zA-Z0-9]+, not "." or "..").
+bool valid_config_map_key(const std::string& key);
+bool valid_utf8(const std::string& bytes);
+
+/// data for UTF-8 files, binaryData (base64) for the rest; labelled for the TrainJob.
+Json config_map_from_files(const std::string& name, const std::string& trainjob,
+                           const std::vector<FileEntry>& files);
+/// What counts towards the 1 MiB limit: keys plus values of data and binaryData.
+size_t config_map_size(const Json& config_map);
+/// `<trainjob>-files-<10 hex digits of the SHA-256 of names and contents>`.
+std::string hashed_config_map_name(const std::string& trainjob,
+                                   const std::vector<FileEntry>& files);
+
+/// The ConfigMaps the rendered Jobs mount as volumes, in order, each once.
+std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects);
+/// Adds a volume for `config_map` at /workspace to the `node` container of the Jobs of
+/// replicated job `node` (the trainer), for TrainJobs that mount none yet.
+void mount_config_map(std::vector<Json>* objects, const std::string& config_map);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_KUBE_CONFIG_MAP_FILES_H_

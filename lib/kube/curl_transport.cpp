@@ -1,0 +1,226 @@
+#include <cctype>
+#include <curl/curl.h>
+#include <mutex>
+
+#include "kube/http.h"
+
+namespace trainjob {
+namespace {
+
+struct Transfer {
+  const HttpRequest* request;
+  HttpResponse* response;
+  CURL* handle;
+  bool stopped_by_reader = false;
+};
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  }
+  return true;
+}
+
+std::string trim(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return "";
+  size_t end = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  std::string_view line(data, size * count);
+  // A proxy's CONNECT answer or a 100 Continue comes first: only the last block counts.
+  if (line.substr(0, 5) == "HTTP/") transfer->response->headers.clear();
+  size_t colon = line.find(':');
+  if (colon != std::string_view::npos) {
+    transfer->response->headers.emplace_back(trim(line.substr(0, colon)),
+                                             trim(line.substr(colon + 1)));
+  }
+  return size * count;
+}
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  long status = 0;
+  curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
+  std::string_view piece(data, size * count);
+  // Errors are kept whole so that their Status object can be decoded.
+  if (!transfer->request->on_body || status < 200 || status >= 300) {
+    transfer->response->body.append(piece);
+    return piece.size();
+  }
+  if (!transfer->request->on_body(piece)) {
+    transfer->stopped_by_reader = true;
+    return 0;
+  }
+  return piece.size();
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* transfer = static_cast<Transfer*>(user);
+  const std::atomic<bool>* cancel = transfer->request->cancel;
+  return cancel != nullptr && cancel->load() ? 1 : 0;
+}
+
+curl_blob blob_of(const std::string& text) {
+  return curl_blob{const_cast<char*>(text.data()), text.size(), CURL_BLOB_COPY};
+}
+
+void set_tls(CURL* handle, const TlsSettings& tls) {
+  if (!tls.ca_pem.empty()) {
+    curl_blob ca = blob_of(tls.ca_pem);
+    curl_easy_setopt(handle, CURLOPT_CAINFO_BLOB, &ca);
+  }
+  if (tls.insecure_skip_verify) {
+    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  if (!tls.client_cert_pem.empty()) {
+    curl_blob cert = blob_of(tls.client_cert_pem);
+    curl_easy_setopt(handle, CURLOPT_SSLCERT_BLOB, &cert);
+    curl_easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
+  }
+  if (!tls.client_key_pem.empty()) {
+    curl_blob key = blob_of(tls.client_key_pem);
+    curl_easy_setopt(handle, CURLOPT_SSLKEY_BLOB, &key);
+    curl_easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
+  }
+  if (!tls.proxy_url.empty()) {
+    // Go resolves names through a SOCKS5 proxy, not locally.
+    std::string proxy = tls.proxy_url;
+    if (proxy.rfind("socks5://", 0) == 0) proxy = "socks5h://" + proxy.substr(9);
+    curl_easy_setopt(handle, CURLOPT_PROXY, proxy.c_str());
+  }
+}
+
+/// libcurl checks the certificate against the URL's host, so for tls-server-name the URL
+/// names the server that way and CONNECT_TO sends the connection to the real address.
+std::string url_for_server_name(const HttpRequest& request, curl_slist** connect_to) {
+  std::string scheme, host;
+  int port = 0;
+  if (request.tls.server_name.empty() || !split_url_authority(request.url, &scheme, &host, &port))
+    return request.url;
+  size_t host_start = request.url.find("://") + 3;
+  size_t host_end = request.url.find_first_of("/?", host_start);
+  std::string rest = host_end == std::string::npos ? "" : request.url.substr(host_end);
+  std::string mapping = request.tls.server_name + ":" + std::to_string(port) + ":" + host + ":" +
+                        std::to_string(port);
+  *connect_to = curl_slist_append(*connect_to, mapping.c_str());
+  return scheme + "://" + request.tls.server_name + ":" + std::to_string(port) + rest;
+}
+
+}  // namespace
+
+CurlTransport::CurlTransport() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+/// One easy handle per thread, reset between requests: its connection cache stays, so
+/// requests to the same server reuse the TLS connection (keep-alive).
+CURL* thread_handle() {
+  struct Holder {
+    CURL* handle = curl_easy_init();
+    ~Holder() { curl_easy_cleanup(handle); }
+  };
+  thread_local Holder holder;
+  curl_easy_reset(holder.handle);
+  return holder.handle;
+}
+
+HttpResponse CurlTransport::perform(const HttpRequest& request) {
+  HttpResponse response;
+  CURL* handle = thread_handle();
+  Transfer transfer{&request, &response, handle};
+  curl_slist* headers = nullptr;
+  curl_slist* connect_to = nullptr;
+  for (const auto& [name, value] : request.headers)
+    headers = curl_slist_append(headers, (name + ": " + value).c_str());
+  std::string url = url_for_server_name(request, &connect_to);
+  curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
+  if (connect_to != nullptr) curl_easy_setopt(handle, CURLOPT_CONNECT_TO, connect_to);
+  curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (request.method == "GET") curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+  if (!request.body.empty() || request.method == "POST" || request.method == "PATCH") {
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
+  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+  if (request.timeout_seconds > 0)
+    curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_seconds * 1000));
+  if (request.connect_timeout_seconds > 0)
+    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(request.connect_timeout_seconds * 1000));
+  set_tls(handle, request.tls);
+  char error_text[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
+  CURLcode code = curl_easy_perform(handle);
+  long status = 0;
+  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+  response.status = static_cast<int>(status);
+  if (code != CURLE_OK && !transfer.stopped_by_reader) {
+    response.error = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+    response.timed_out = code == CURLE_OPERATION_TIMEDOUT;
+    // A response cut short is no response: the caller must not take it as complete.
+    if (code != CURLE_ABORTED_BY_CALLBACK) response.status = 0;
+  }
+  curl_slist_free_all(headers);
+  curl_slist_free_all(connect_to);
+  return response;
+}
+
+std::string HttpResponse::header(std::string_view name) const {
+  for (const auto& [key, value] : headers) {
+    if (equal_ignoring_case(key, name)) return value;
+  }
+  return "";
+}
+
+std::vector<std::string> HttpResponse::headers_named(std::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : headers) {
+    if (equal_ignoring_case(key, name)) out.push_back(value);
+  }
+  return out;
+}
+
+bool split_url_authority(const std::string& url, std::string* scheme, std::string* host,
+                         int* port) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return false;
+  *scheme = url.substr(0, scheme_end);
+  size_t start = scheme_end + 3;
+  size_t end = url.find_first_of("/?", start);
+  std::string authority = url.substr(start, end == std::string::npos ? end : end - start);
+  size_t at = authority.rfind('@');
+  if (at != std::string::npos) authority = authority.substr(at + 1);
+  size_t colon = authority.rfind(':');
+  bool has_port = colon != std::string::npos && authority.find(']', colon) == std::string::npos;
+  *host = has_port ? authority.substr(0, colon) : authority;
+  *port = *scheme == "https" ? 443 : 80;
+  if (has_port) {
+    try {
+      *port = std::stoi(authority.substr(colon + 1));
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  return !host->empty();
+}
+
+}  // namespace trainjob

@@ -1,0 +1,112 @@
+#include "kube/resources.h"
+
+#include <cctype>
+#include <vector>
+
+#include "kube/client.h"
+
+namespace trainjob {
+namespace {
+
+const std::vector<ResourceType>& known_types() {
+  static const std::vector<ResourceType> types = {
+      {"v1", "ConfigMap", "configmaps", true},
+      {"v1", "Secret", "secrets", true},
+      {"v1", "Service", "services", true},
+      {"v1", "Pod", "pods", true},
+      {"v1", "Event", "events", true},
+      {"v1", "Namespace", "namespaces", false},
+      {"v1", "PersistentVolumeClaim", "persistentvolumeclaims", true},
+      {"v1", "ServiceAccount", "serviceaccounts", true},
+      {"batch/v1", "Job", "jobs", true},
+      {"scheduling.x-k8s.io/v1alpha1", "PodGroup", "podgroups", true},
+      {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
+      {"trainer.kubeflow.org/v1alpha1", "TrainJob", "trainjobs", true},
+      {"trainer.kubeflow.org/v1alpha1", "TrainingRuntime", "trainingruntimes", true},
+      {"trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime", "clustertrainingruntimes", false},
+  };
+  return types;
+}
+
+const ResourceType& known(const char* api_version, const char* kind) {
+  for (const ResourceType& type : known_types()) {
+    if (type.api_version == api_version && type.kind == kind) return type;
+  }
+  static const ResourceType none;
+  return none;
+}
+
+std::string plural_of(const std::string& kind) {
+  std::string lower;
+  for (char c : kind)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower.empty()) return lower;
+  if (lower.back() == 's' || lower.back() == 'x') return lower + "es";
+  if (lower.back() == 'y') return lower.substr(0, lower.size() - 1) + "ies";
+  return lower + "s";
+}
+
+}  // namespace
+
+std::string ResourceType::group() const {
+  size_t slash = api_version.find('/');
+  return slash == std::string::npos ? "" : api_version.substr(0, slash);
+}
+
+std::string ResourceType::qualified_kind() const {
+  std::string lower;
+  for (char c : kind)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return group().empty() ? lower : lower + "." + group();
+}
+
+ResourceType resource_type(const std::string& api_version, const std::string& kind) {
+  for (const ResourceType& type : known_types()) {
+    if (type.api_version == api_version && type.kind == kind) return type;
+  }
+  return ResourceType{api_version, kind, plural_of(kind), true};
+}
+
+ResourceType resource_type_of(const Json& object) {
+  return resource_type(string_member(object, "apiVersion"), string_member(object, "kind"));
+}
+
+std::string collection_path(const ResourceType& type, const std::string& name_space) {
+  std::string base =
+      type.group().empty() ? "/api/" + type.api_version : "/apis/" + type.api_version;
+  if (type.namespaced) base += "/namespaces/" + name_space;
+  return base + "/" + type.plural;
+}
+
+std::string object_path(const ResourceType& type, const std::string& name_space,
+                        const std::string& name) {
+  return collection_path(type, name_space) + "/" + name;
+}
+
+const ResourceType& config_map_type() {
+  return known("v1", "ConfigMap");
+}
+const ResourceType& service_type() {
+  return known("v1", "Service");
+}
+const ResourceType& job_type() {
+  return known("batch/v1", "Job");
+}
+const ResourceType& pod_type() {
+  return known("v1", "Pod");
+}
+const ResourceType& event_type() {
+  return known("v1", "Event");
+}
+const ResourceType& coscheduling_pod_group_type() {
+  return known("scheduling.x-k8s.io/v1alpha1", "PodGroup");
+}
+const ResourceType& volcano_pod_group_type() {
+  return known("scheduling.volcano.sh/v1beta1", "PodGroup");
+}
+
+std::string trainjob_selector(const std::string& name) {
+  return url_escape(std::string(kTrainJobNameLabel) + "=" + name);
+}
+
+}  // namespace trainjob

@@ -1,0 +1,54 @@
+// Where objects live in the REST API: kind -> resource path, as discovery would say.
+#ifndef TRAINJOB_KUBE_RESOURCES_H_
+#define TRAINJOB_KUBE_RESOURCES_H_
+
+#include <string>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+struct ResourceType {
+  std::string api_version;
+  std::string kind;
+  std::string plural;
+  bool namespaced = true;
+
+  std::string group() const;
+  /// `job.batch`, `service`: the names kubectl prints.
+  std::string qualified_kind() const;
+};
+
+/// Known kinds come from a table; others get kubectl's regular plural of the lowercased kind.
+ResourceType resource_type(const std::string& api_version, const std::string& kind);
+ResourceType resource_type_of(const Json& object);
+
+std::string collection_path(const ResourceType& type, const std::string& name_space);
+std::string object_path(const ResourceType& type, const std::string& name_space,
+                        const std::string& name);
+
+/// The types a TrainJob's objects come in, in the order they are applied.
+const ResourceType& config_map_type();
+const ResourceType& service_type();
+const ResourceType& job_type();
+const ResourceType& pod_type();
+const ResourceType& event_type();
+const ResourceType& coscheduling_pod_group_type();
+const ResourceType& volcano_pod_group_type();
+
+// The labels render puts on every object of a TrainJob.
+constexpr const char kTrainJobNameLabel[] = "trainer.kubeflow.org/trainjob-name";
+constexpr const char kManagedByLabel[] = "app.kubernetes.io/managed-by";
+constexpr const char kManagedByValue[] = "kubectl-trainjob";
+constexpr const char kReplicatedJobLabel[] = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr const char kJobIndexLabel[] = "jobset.sigs.k8s.io/job-index";
+constexpr const char kCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
+constexpr const char kJobNameLabel[] = "batch.kubernetes.io/job-name";
+constexpr const char kFieldManager[] = "kubectl-trainjob";
+
+/// `trainer.kubeflow.org/trainjob-name=NAME`, URL-escaped for a query.
+std::string trainjob_selector(const std::string& name);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_KUBE_RESOURCES_H_

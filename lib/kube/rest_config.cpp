@@ -1,0 +1,287 @@
+#include "kube/rest_config.h"
+
+#include <cctype>
+
+#include "kube/kube_error.h"
+
+namespace trainjob {
+namespace {
+
+const char kServiceAccountDir[] = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+std::string read_required(const Environment& env, const std::string& path,
+                          const std::string& what) {
+  std::optional<std::string> text = env.read_file(path);
+  if (!text) throw KubeError("unable to read " + what + " \"" + path + "\"");
+  return *text;
+}
+
+/// `<name>-data` (base64) wins over `<name>` (a file path relative to the defining file).
+std::string file_or_data(const KubeconfigEntry& entry, const std::string& name,
+                         const Environment& env, const std::string& owner) {
+  std::string data = string_member(entry.value, (name + "-data").c_str());
+  if (!data.empty()) {
+    std::optional<std::string> decoded = decode_base64(data);
+    if (!decoded) throw KubeError(owner + ": " + name + "-data: not valid base64");
+    return *decoded;
+  }
+  std::string path = string_member(entry.value, name.c_str());
+  if (path.empty()) return "";
+  return read_required(env, resolve_path(entry.origin_dir, path), name);
+}
+
+ExecConfig read_exec(const KubeconfigEntry& user, const std::string& owner) {
+  const Json& exec = user.value["exec"];
+  ExecConfig out;
+  out.api_version = string_member(exec, "apiVersion");
+  out.command = string_member(exec, "command");
+  if (out.command.empty()) throw KubeError(owner + ": exec: command must be specified");
+  if (out.api_version.empty()) throw KubeError(owner + ": exec: apiVersion must be specified");
+  // A command with a path separator is relative to the file that names it, a bare name
+  // is looked up on PATH.
+  if (out.command.find('/') != std::string::npos)
+    out.command = resolve_path(user.origin_dir, out.command);
+  if (exec.contains("args") && exec["args"].is_array()) {
+    for (const Json& arg : exec["args"])
+      if (arg.is_string()) out.args.push_back(arg.get<std::string>());
+  }
+  if (exec.contains("env") && exec["env"].is_array()) {
+    for (const Json& var : exec["env"])
+      out.env.emplace_back(string_member(var, "name"), string_member(var, "value"));
+  }
+  out.interactive_mode = string_member(exec, "interactiveMode");
+  if (out.interactive_mode.empty()) {
+    if (out.api_version == "client.authentication.k8s.io/v1")
+      throw KubeError(owner + ": exec: interactiveMode must be specified for " + out.api_version);
+    out.interactive_mode = "IfAvailable";
+  }
+  out.provide_cluster_info = exec.value("provideClusterInfo", false);
+  out.install_hint = string_member(exec, "installHint");
+  return out;
+}
+
+void read_user(const KubeconfigEntry& user, const std::string& name, const Environment& env,
+               RestConfig* out) {
+  std::string owner = "user \"" + name + "\"";
+  if (user.value.contains("auth-provider")) {
+    throw KubeError(owner + ": auth-provider \"" +
+                    string_member(user.value["auth-provider"], "name") +
+                    "\" is not supported; use an exec credential plugin (for example "
+                    "gke-gcloud-auth-plugin or kubelogin)");
+  }
+  if (user.value.contains("username") || user.value.contains("password"))
+    throw KubeError(owner + ": basic authentication was removed from Kubernetes in 1.19");
+  out->tls.client_cert_pem = file_or_data(user, "client-certificate", env, owner);
+  out->tls.client_key_pem = file_or_data(user, "client-key", env, owner);
+  if (out->tls.client_cert_pem.empty() != out->tls.client_key_pem.empty())
+    throw KubeError(owner + ": client-certificate and client-key must be given together");
+  out->token = string_member(user.value, "token");
+  std::string token_file = string_member(user.value, "tokenFile");
+  if (!token_file.empty()) out->token_file = resolve_path(user.origin_dir, token_file);
+  if (user.value.contains("exec")) out->exec = read_exec(user, owner);
+}
+
+void read_cluster(const KubeconfigEntry& cluster, const std::string& name, const Environment& env,
+                  RestConfig* out) {
+  std::string owner = "cluster \"" + name + "\"";
+  out->server = string_member(cluster.value, "server");
+  if (out->server.empty()) throw KubeError(owner + " has no server defined");
+  while (!out->server.empty() && out->server.back() == '/')
+    out->server.pop_back();
+  out->tls.insecure_skip_verify = cluster.value.value("insecure-skip-tls-verify", false);
+  out->tls.ca_pem = file_or_data(cluster, "certificate-authority", env, owner);
+  out->tls.server_name = string_member(cluster.value, "tls-server-name");
+  out->tls.proxy_url = string_member(cluster.value, "proxy-url");
+  if (!out->tls.proxy_url.empty()) {
+    const std::string& proxy = out->tls.proxy_url;
+    if (proxy.rfind("http://", 0) != 0 && proxy.rfind("https://", 0) != 0 &&
+        proxy.rfind("socks5://", 0) != 0)
+      throw KubeError(owner + ": proxy-url \"" + proxy +
+                      "\": scheme must be http, https or socks5");
+  }
+}
+
+Json cluster_info(const RestConfig& config, const KubeconfigEntry& cluster) {
+  Json info = {{"server", config.server},
+               {"insecure-skip-tls-verify", config.tls.insecure_skip_verify}};
+  if (!config.tls.server_name.empty()) info["tls-server-name"] = config.tls.server_name;
+  if (!config.tls.ca_pem.empty())
+    info["certificate-authority-data"] = encode_base64(config.tls.ca_pem);
+  if (!config.tls.proxy_url.empty()) info["proxy-url"] = config.tls.proxy_url;
+  if (cluster.value.contains("extensions") && cluster.value["extensions"].is_array()) {
+    for (const Json& extension : cluster.value["extensions"]) {
+      if (string_member(extension, "name") == "client.authentication.k8s.io/exec")
+        info["config"] = extension.value("extension", Json());
+    }
+  }
+  return info;
+}
+
+RestConfig in_cluster_config(const ConnectionFlags& flags, const Environment& env) {
+  std::optional<std::string> host = env.variable("KUBERNETES_SERVICE_HOST");
+  std::optional<std::string> port = env.variable("KUBERNETES_SERVICE_PORT");
+  std::string dir = kServiceAccountDir;
+  if (!host || !port || !env.read_file(dir + "/token")) {
+    throw KubeError(
+        "no configuration has been provided: pass --kubeconfig, set KUBECONFIG or create "
+        "~/.kube/config (or run in a pod with a service account)");
+  }
+  RestConfig config;
+  config.in_cluster = true;
+  bool ipv6 = host->find(':') != std::string::npos;
+  config.server = "https://" + (ipv6 ? "[" + *host + "]" : *host) + ":" + *port;
+  config.token_file = dir + "/token";
+  config.tls.ca_pem = env.read_file(dir + "/ca.crt").value_or("");
+  config.context_name = "in-cluster";
+  config.user_name = "the pod's service account";
+  if (!flags.name_space.empty()) {
+    config.name_space = flags.name_space;
+  } else if (auto ns = env.variable("POD_NAMESPACE"); ns && !ns->empty()) {
+    config.name_space = *ns;
+  } else if (auto file = env.read_file(dir + "/namespace"); file && !file->empty()) {
+    config.name_space = *file;
+  }
+  return config;
+}
+
+const KubeconfigEntry& named(const std::map<std::string, KubeconfigEntry>& entries,
+                             const std::string& name, const std::string& what) {
+  auto it = entries.find(name);
+  if (it == entries.end()) throw KubeError(what + " \"" + name + "\" does not exist");
+  return it->second;
+}
+
+}  // namespace
+
+RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& flags,
+                               const Environment& env) {
+  std::optional<double> timeout = parse_duration(flags.request_timeout);
+  if (!timeout)
+    throw KubeError("--request-timeout: expected a duration such as 30s or 1m, found \"" +
+                    flags.request_timeout + "\"");
+  RestConfig out;
+  std::string context_name = flags.context.empty() ? config.current_context : flags.context;
+  if (context_name.empty() && flags.cluster.empty()) {
+    if (!flags.kubeconfig.empty() || !config.empty()) {
+      throw KubeError(
+          "no context is selected: set current-context in the kubeconfig or pass "
+          "--context (files read: " +
+          std::to_string(config.files.size()) + ")");
+    }
+    out = in_cluster_config(flags, env);
+  } else {
+    Json no_context = Json::object();
+    KubeconfigEntry empty{no_context, "", ""};
+    const KubeconfigEntry& context =
+        context_name.empty() ? empty : named(config.contexts, context_name, "context");
+    out.context_name = context_name;
+    out.cluster_name =
+        flags.cluster.empty() ? string_member(context.value, "cluster") : flags.cluster;
+    out.user_name = flags.user.empty() ? string_member(context.value, "user") : flags.user;
+    const KubeconfigEntry& cluster = named(config.clusters, out.cluster_name, "cluster");
+    read_cluster(cluster, out.cluster_name, env, &out);
+    if (!out.user_name.empty())
+      read_user(named(config.users, out.user_name, "auth info"), out.user_name, env, &out);
+    if (out.exec && out.exec->provide_cluster_info)
+      out.exec->cluster_info = cluster_info(out, cluster);
+    std::string context_namespace = string_member(context.value, "namespace");
+    if (!flags.name_space.empty()) {
+      out.name_space = flags.name_space;
+    } else if (!context_namespace.empty()) {
+      out.name_space = context_namespace;
+    }
+  }
+  out.timeout_seconds = *timeout;
+  out.verbosity = flags.verbosity;
+  return out;
+}
+
+std::optional<double> parse_duration(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  bool all_digits = text.find_first_not_of("0123456789") == std::string::npos;
+  if (all_digits) return std::stod(text);
+  double total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t start = i;
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+      ++i;
+    if (start == i) return std::nullopt;
+    double number = std::stod(text.substr(start, i - start));
+    size_t unit_start = i;
+    while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])))
+      ++i;
+    std::string unit = text.substr(unit_start, i - unit_start);
+    if (unit == "h")
+      total += number * 3600;
+    else if (unit == "m")
+      total += number * 60;
+    else if (unit == "s")
+      total += number;
+    else if (unit == "ms")
+      total += number / 1000;
+    else if (unit == "us" || unit == "µs")
+      total += number / 1e6;
+    else if (unit == "ns")
+      total += number / 1e9;
+    else
+      return std::nullopt;
+  }
+  return total;
+}
+
+std::optional<std::string> decode_base64(const std::string& text) {
+  std::string out;
+  unsigned value = 0;
+  int bits = 0;
+  for (char c : text) {
+    int digit = -1;
+    if (c >= 'A' && c <= 'Z')
+      digit = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      digit = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      digit = c - '0' + 52;
+    else if (c == '+')
+      digit = 62;
+    else if (c == '/')
+      digit = 63;
+    else if (c == '=' || std::isspace(static_cast<unsigned char>(c)))
+      continue;
+    else
+      return std::nullopt;
+    value = (value << 6) | static_cast<unsigned>(digit);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((value >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+std::string encode_base64(const std::string& bytes) {
+  static const char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned n = (static_cast<unsigned char>(bytes[i]) << 16) |
+                 (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                 static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0})
+      out.push_back(kAlphabet[(n >> shift) & 63]);
+  }
+  size_t rest = bytes.size() - i;
+  if (rest > 0) {
+    unsigned n = static_cast<unsigned char>(bytes[i]) << 16;
+    if (rest == 2) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out.push_back(kAlphabet[(n >> 18) & 63]);
+    out.push_back(kAlphabet[(n >> 12) & 63]);
+    out.push_back(rest == 2 ? kAlphabet[(n >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,62 @@
+// `submit`: server-side apply of a rendered TrainJob, all or nothing, with JobSet-like
+// ordering and failure handling when waiting.
+#ifndef TRAINJOB_KUBE_SUBMIT_H_
+#define TRAINJOB_KUBE_SUBMIT_H_
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "kube/environment.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+struct SubmitOptions {
+  bool server_dry_run = false;
+  bool wait = false;
+  double timeout_seconds = 0;  ///< with wait; 0: none
+  bool keep_on_error = false;
+  bool replace = false;
+};
+
+/// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first),
+/// then anything else; the order within a kind is kept.
+std::vector<Json> order_for_apply(std::vector<Json> objects);
+/// A Job of an initializer step (`*-initializer`): it runs before the trainer when waiting.
+bool is_initializer_job(const Json& object);
+
+/// The objects of one TrainJob, rendered and ready to apply.
+struct SubmitPlan {
+  std::string trainjob;
+  std::string name_space;
+  std::vector<Json> objects;
+};
+
+class Submitter {
+ public:
+  Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err);
+  /// Returns the exit code: 0 applied (and, with wait, complete), 1 failed (said why).
+  int submit(const SubmitPlan& plan, const SubmitOptions& options);
+
+ private:
+  bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
+  bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
+                   const SubmitOptions& options, std::vector<Json>* created);
+  void roll_back(const SubmitPlan& plan, const std::vector<Json>& created);
+  bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
+  int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
+               const SubmitOptions& options);
+
+  KubeClient* client_;
+  const Clock* clock_;
+  std::FILE* out_;
+  std::FILE* err_;
+  std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
+};
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_KUBE_SUBMIT_H_

@@ -1,0 +1,31 @@
+// A submitted TrainJob is the set of objects labelled with its name: finding and removing it.
+#ifndef TRAINJOB_KUBE_TRAINJOB_OBJECTS_H_
+#define TRAINJOB_KUBE_TRAINJOB_OBJECTS_H_
+
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "kube/environment.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+/// Every object labelled for the TrainJob that `delete` removes: Jobs first (so no new pods
+/// start), then PodGroups, Services and ConfigMaps. PodGroup kinds whose CRD is not
+/// installed are skipped.
+std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
+                                        const std::string& name);
+
+/// Deletes each (propagationPolicy=Background, so pods go too); returns what was deleted.
+std::vector<std::string> delete_objects(KubeClient* client, const std::string& name_space,
+                                        const std::vector<Json>& objects);
+
+/// Polls until no object and no pod of the TrainJob is left; false on timeout
+/// (`timeout_seconds` <= 0: no limit).
+bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& name_space,
+                     const std::string& name, double timeout_seconds);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_KUBE_TRAINJOB_OBJECTS_H_

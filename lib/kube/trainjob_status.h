@@ -1,0 +1,57 @@
+// A TrainJob-like status computed from its Jobs and pods: the phase, and per step and node
+// what the pod is doing and, when stuck or failed, why.
+#ifndef TRAINJOB_KUBE_TRAINJOB_STATUS_H_
+#define TRAINJOB_KUBE_TRAINJOB_STATUS_H_
+
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+struct NodeStatus {
+  std::string step;   ///< replicated job: node, dataset-initializer, ...
+  std::string label;  ///< node-0, node-1-2 (job index 1, pod 2)
+  int job_index = 0;
+  int index = 0;  ///< completion index
+  std::string pod;
+  std::string node_name;
+  std::string phase;
+  int restarts = 0;
+  bool ready = false;
+  std::string reason;  ///< why it is stuck or failed; empty when all is well
+};
+
+struct StepStatus {
+  std::string name;
+  std::string state;  ///< Pending, Running, Suspended, Complete, Failed
+  std::vector<std::string> jobs;
+};
+
+struct TrainJobStatus {
+  std::string name;
+  std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
+  std::string message;  ///< why it failed or waits
+  std::vector<StepStatus> steps;
+  std::vector<NodeStatus> nodes;
+  bool finished() const { return phase == "Complete" || phase == "Failed"; }
+};
+
+/// Job states by their conditions' status (a condition whose status is not True does not count).
+std::string job_state(const Json& job);
+/// Why a pod is stuck or failed: Unschedulable (with the scheduler's message), image pull
+/// errors, CrashLoopBackOff with the last exit, OOMKilled, exit codes, mount failures (from
+/// `events`); empty when nothing is wrong.
+std::string pod_reason(const Json& pod, const std::vector<Json>& events);
+
+/// Only the newest pod of each step and index counts (a retried pod replaces the old one).
+TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
+                              const std::vector<Json>& pods, const std::vector<Json>& events);
+
+std::string format_status_table(const TrainJobStatus& status);
+Json status_json(const TrainJobStatus& status, const std::string& name_space);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_KUBE_TRAINJOB_STATUS_H_

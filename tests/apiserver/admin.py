@@ -1,0 +1,74 @@
+"""/admin/*: how tests move pods and jobs, inject faults and read the request log.
+
+POST /admin/<action> with a JSON body; pods are chosen by {"job": NAME, "index": I} or
+{"pod": NAME} (namespace "default" unless given).
+"""
+import json
+
+from errors import ApiError
+
+PODS = "v1/pods"
+
+
+def target_pods(state, spec):
+    namespace = spec.get("namespace", "default")
+    if "pod" in spec:
+        pod = state.store.get(PODS, namespace, spec["pod"])
+        pods = [pod] if pod else []
+    else:
+        pods = state.cluster.pods_of(namespace, spec["job"], spec.get("index"))
+    if not pods:
+        raise ApiError(404, "NotFound", f"admin: no pod matches {json.dumps(spec)}")
+    return namespace, pods
+
+
+def pod_action(state, action, spec):
+    namespace, pods = target_pods(state, spec)
+    cluster = state.cluster
+    for pod in pods:
+        if action == "run":
+            cluster.run(namespace, pod, spec.get("node", "node-a"))
+        elif action == "log":
+            cluster.log(namespace, pod, spec["lines"], spec.get("container"))
+        elif action == "succeed":
+            cluster.finish(namespace, pod, True)
+        elif action == "fail":
+            cluster.finish(namespace, pod, False, spec.get("reason"), spec.get("exit_code"))
+        elif action == "restart":
+            cluster.restart(namespace, pod, spec.get("reason", "Error"), spec.get("exit_code", 1))
+        elif action == "wait":
+            cluster.wait(namespace, pod, spec["reason"], spec.get("message", ""), spec.get("restart_reason"),
+                         spec.get("exit_code"))
+        elif action == "unschedulable":
+            cluster.unschedulable(namespace, pod, spec["message"])
+        elif action == "event":
+            cluster.event(namespace, pod, spec["reason"], spec["message"])
+    return {"pods": [p["metadata"]["name"] for p in pods]}
+
+
+def handle_admin(handler, method, path, query, body):
+    state = handler.state
+    action = path[len("/admin/"):]
+    spec = json.loads(body) if body else {}
+    with state.store.cond:
+        if method == "GET" and action == "requests":
+            return handler.send_json(200, {"requests": state.requests})
+        if method == "GET" and action == "objects":
+            return handler.send_json(200, {"objects": sorted("%s %s/%s" % key for key in state.store.objects)})
+        if action == "requests/reset":
+            state.requests = []
+        elif action == "faults":
+            state.faults.set(spec.get("rules", []))
+        elif action == "autopilot":
+            state.cluster.autopilot = spec.get("rules", [])
+        elif action == "tokens":
+            state.tokens.update(spec)
+        elif action == "compact":
+            state.store.compact()
+        elif action == "namespace":
+            state.store.namespaces.add(spec["name"])
+        elif action in ("run", "log", "succeed", "fail", "restart", "wait", "unschedulable", "event"):
+            return handler.send_json(200, pod_action(state, action, spec))
+        else:
+            raise ApiError(404, "NotFound", f"admin: unknown action {action}")
+    handler.send_json(200, {"ok": True})
