@@ -15,6 +15,12 @@ std::string redact(const std::string& name, const std::string& value) {
   return value;
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%gs", seconds);
+  return text;
+}
+
 }  // namespace
 
 Json ApiResponse::json() const {
@@ -119,7 +125,7 @@ void KubeClient::throw_transport_error(const HttpResponse& response) const {
   if (response.timed_out) {
     throw KubeError("the server at " + config_.server +
                     " did not answer in time (--request-timeout " +
-                    std::to_string(config_.timeout_seconds).substr(0, 4) + "s): " + response.error);
+                    seconds_text(config_.timeout_seconds) + "): " + response.error);
   }
   throw KubeError("Unable to connect to the server at " + config_.server + ": " + response.error);
 }

@@ -62,12 +62,22 @@ def delete_path(obj, path):
             del parent[key]
 
 
+def fields_v1(paths):
+    """The FieldsV1 form: nested {"f:<key>": {...}} mappings, as the API server records them."""
+    root = {}
+    for path in paths:
+        node = root
+        for key in path:
+            node = node.setdefault("f:" + key, {})
+    return root
+
+
 def managed_fields(owners, api_version):
     by_manager = {}
     for path, manager in owners.items():
         by_manager.setdefault(manager, []).append(path)
     return [{"manager": m, "operation": "Apply", "apiVersion": api_version, "fieldsType": "FieldsV1",
-             "fieldsV1": {"paths": sorted(dotted(x) for x in p)}} for m, p in sorted(by_manager.items())]
+             "fieldsV1": fields_v1(p)} for m, p in sorted(by_manager.items())]
 
 
 def apply(live, intent, manager, force, owners):

@@ -30,7 +30,7 @@ start_apiserver() {
 {"bob-token": {"user": "bob"}, "carol-token": {"user": "carol", "readonly": true}}
 JSON
   rm -f "$api/port"
-  /usr/bin/python3 "$apiserver_dir/apiserver.py" --cert "$api/$cert.pem" --key "$api/$cert-key.pem" \
+  /usr/bin/python3 -B "$apiserver_dir/apiserver.py" --cert "$api/$cert.pem" --key "$api/$cert-key.pem" \
     --client-ca "$api/ca.pem" --tokens "$api/tokens.json" --port-file "$api/port" \
     2> "$api/server.log" &
   api_pid=$!
@@ -84,3 +84,5 @@ YAML
 ctl() { /usr/bin/python3 "$apiserver_dir/ctl.py" "$api" "$@"; }
 # The number of API requests the server has seen (admin requests not counted).
 request_count() { ctl get requests | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["requests"]))'; }
+export api apiserver_dir
+export -f ctl request_count
