@@ -175,6 +175,14 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
     WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
     seen = snapshot.version;
     TrainJobStatus status = compute_status(plan.trainjob, snapshot.jobs, snapshot.pods, {});
+    if (status.phase == "Failed") {
+      // The pods' last state may still be on its way through the other watch: read it now,
+      // so the message says why.
+      std::vector<Json> pods =
+          list_objects(client_, pod_type(), plan.name_space, trainjob_selector(plan.trainjob))
+              .items;
+      status = compute_status(plan.trainjob, snapshot.jobs, pods, {});
+    }
     if (status.phase != last_phase) {
       std::fprintf(out_, "TrainJob %s: %s\n", plan.trainjob.c_str(), status.phase.c_str());
       std::fflush(out_);

@@ -61,8 +61,10 @@ void TrainJobWatcher::watch_loop(const ResourceType& type, std::map<std::string,
         ObjectList list = list_objects(client_, type, name_space_, selector_);
         std::lock_guard<std::mutex> lock(mutex_);
         objects->clear();
-        for (Json& item : list.items)
-          (*objects)[name_of(item)] = std::move(item);
+        for (Json& item : list.items) {
+          std::string name = name_of(item);  // first: C++17 evaluates the right side first
+          (*objects)[name] = std::move(item);
+        }
         version = list.resource_version;
         need_list = false;
         ++listed_;
@@ -103,7 +105,7 @@ void TrainJobWatcher::watch_loop(const ResourceType& type, std::map<std::string,
         throw KubeError("watch of " + type.plural + " keeps failing: " + response.error);
       if (failures > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200 * failures));
     }
-  } catch (const KubeError& e) {
+  } catch (const std::exception& e) {  // reported by wait_newer, on the caller's thread
     std::lock_guard<std::mutex> lock(mutex_);
     error_ = e.what();
     changed_.notify_all();

@@ -53,6 +53,8 @@ def handle_admin(handler, method, path, query, body):
     with state.store.cond:
         if method == "GET" and action == "requests":
             return handler.send_json(200, {"requests": state.requests})
+        if method == "GET" and action == "history":
+            return handler.send_json(200, {"history": state.history})
         if method == "GET" and action == "objects":
             return handler.send_json(200, {"objects": sorted("%s %s/%s" % key for key in state.store.objects)})
         if action == "requests/reset":

@@ -44,6 +44,10 @@ class State:
         self.tokens = {}
         self.owners = {}  # (resource, namespace, name) -> {path: manager}
         self.requests = []
+        self.history = []  # every change, never compacted: for tests that check ordering
+        self.store.on_change = lambda rv, resource, kind, obj: self.history.append(
+            {"rv": rv, "type": kind, "resource": resource, "name": obj["metadata"]["name"],
+             "conditions": [c["type"] for c in obj.get("status", {}).get("conditions", []) if c.get("status") == "True"]})
         self.deletion_delay = args.deletion_delay
         if args.tokens:
             with open(args.tokens) as f:

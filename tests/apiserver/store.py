@@ -113,13 +113,17 @@ class Store:
         self.events = []  # (rv, resource, namespace, type, object)
         self.compacted_rv = 0
         self.namespaces = {"default", "kube-system"}
+        self.on_change = None
 
     def next_rv(self):
         self.rv += 1
         return str(self.rv)
 
     def record(self, resource, namespace, kind, obj):
-        self.events.append((int(obj["metadata"]["resourceVersion"]), resource, namespace, kind, copy.deepcopy(obj)))
+        rv = int(obj["metadata"]["resourceVersion"])
+        self.events.append((rv, resource, namespace, kind, copy.deepcopy(obj)))
+        if self.on_change:
+            self.on_change(rv, resource, kind, obj)
         self.cond.notify_all()
 
     def create(self, resource, namespace, obj):
