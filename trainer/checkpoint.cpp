@@ -22,11 +22,11 @@ std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& opti
   return bytes;
 }
 
-bool restore_checkpoint(const std::string& bytes, Network& network,
+bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& network,
                         torch::optim::Optimizer& optimizer, int& epochs_done, std::string& error) {
   try {
     torch::serialize::InputArchive archive;
-    archive.load_from(bytes.data(), bytes.size());
+    archive.load_from(bytes.data(), bytes.size(), device);
     torch::serialize::InputArchive model_archive;
     torch::serialize::InputArchive optimizer_archive;
     archive.read("model", model_archive);

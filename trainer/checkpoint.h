@@ -11,8 +11,9 @@ namespace trainjob::trainer {
 std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
                                  int epochs_done);
 
-// Returns false with `error` when the bytes are not a checkpoint of this model.
-bool restore_checkpoint(const std::string& bytes, Network& network,
+// Loads onto `device`. Returns false with `error` when the bytes are not a checkpoint of
+// this model.
+bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& network,
                         torch::optim::Optimizer& optimizer, int& epochs_done, std::string& error);
 
 }  // namespace trainjob::trainer

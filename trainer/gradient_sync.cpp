@@ -54,6 +54,10 @@ void GradientSync::broadcast_parameters() {
 }
 
 void GradientSync::prepare() {
+  // Gradients start undefined (set to none), so autograd stores each new gradient without
+  // adding to an old one, and the .grad views into the buckets from the last step are let go.
+  for (auto& parameter : parameters_)
+    parameter.mutable_grad() = torch::Tensor();
   for (auto& bucket : buckets_) {
     bucket.pending = bucket.plan.slots.size();
     bucket.filled.assign(bucket.plan.slots.size(), false);
@@ -107,14 +111,10 @@ void GradientSync::finish_bucketed() {
   for (auto& bucket : buckets_) {
     bucket.work->wait();
     bucket.flat.div_(world);
+    // .grad becomes a view of the averaged bucket: no copy back.
     for (const BucketSlot& slot : bucket.plan.slots) {
       torch::Tensor& parameter = parameters_[slot.parameter];
-      torch::Tensor average = bucket.flat.narrow(0, slot.offset, slot.numel).view_as(parameter);
-      if (parameter.grad().defined()) {
-        parameter.mutable_grad().copy_(average);
-      } else {
-        parameter.mutable_grad() = average.clone();
-      }
+      parameter.mutable_grad() = bucket.flat.narrow(0, slot.offset, slot.numel).view_as(parameter);
     }
   }
 }
@@ -135,12 +135,7 @@ void GradientSync::finish_flat() {
   flat_.div_(static_cast<double>(communicator_.world_size()));
   offset = 0;
   for (auto& parameter : parameters_) {
-    torch::Tensor average = flat_.narrow(0, offset, parameter.numel()).view_as(parameter);
-    if (parameter.grad().defined()) {
-      parameter.mutable_grad().copy_(average);
-    } else {
-      parameter.mutable_grad() = average.clone();
-    }
+    parameter.mutable_grad() = flat_.narrow(0, offset, parameter.numel()).view_as(parameter);
     offset += parameter.numel();
   }
 }

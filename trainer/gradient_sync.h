@@ -22,9 +22,10 @@ class GradientSync {
 
   // Every worker starts from rank 0's parameters.
   void broadcast_parameters();
-  // Call before each backward.
+  // Call before each backward, instead of the optimizer's zero_grad: sets gradients to none.
   void prepare();
-  // Call after each backward: every .grad then holds the average over all workers.
+  // Call after each backward: every .grad is then the average over all workers, as a view
+  // into this object's buffers, valid until the next prepare().
   void finish();
 
   size_t bucket_count() const { return buckets_.size(); }

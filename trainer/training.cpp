@@ -47,7 +47,8 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   if (communicator.rank() == 0) {
     for (const CheckpointEntry& entry : list_checkpoints(options.checkpoint_dir)) {
       if (read_whole_file(entry.path, bytes, error) &&
-          restore_checkpoint(bytes, network, optimizer, epochs_done, error)) {
+          restore_checkpoint(bytes, communicator.device(), network, optimizer, epochs_done,
+                             error)) {
         std::printf("[rank 0] resuming from %s: %d epochs done\n", entry.path.c_str(), epochs_done);
         break;
       }
@@ -61,7 +62,7 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   std::vector<std::uint8_t> shared = communicator.store().get("checkpoint");
   if (shared.empty()) return 0;
   bytes.assign(shared.begin(), shared.end());
-  if (!restore_checkpoint(bytes, network, optimizer, epochs_done, error)) {
+  if (!restore_checkpoint(bytes, communicator.device(), network, optimizer, epochs_done, error)) {
     throw std::runtime_error("cannot restore rank 0's checkpoint: " + error);
   }
   return epochs_done;
@@ -171,7 +172,6 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
         std::_Exit(3);
       }
       torch::Tensor indices = index_tensor(batch_slice(shard, setup.batch_size, batch), device);
-      optimizer->zero_grad();
       sync.prepare();
       torch::Tensor loss =
           network->loss(network->forward(data.train.inputs.index_select(0, indices)),

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# trainjob-trainer against PyTorch DDP (Debian's python3-torch, same libtorch and BLAS) on
+# this machine, 2 ranks x 1 thread on loopback. Prints one line per run; README keeps the
+# ranges. Not a pass/fail test.
+# usage: run.sh BUILD_DIR [RUNS]
+set -euo pipefail
+build=${1:-build}
+runs=${2:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+trainer=$build/trainer/trainjob-trainer
+python=/usr/bin/python3  # the interpreter Debian's python3-torch is installed for
+export GLOO_SOCKET_IFNAME=lo OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+# Debian's torchrun on Python 3.11 fails with its default --redirects/--tee (an IntFlag
+# parsing bug); 1/1 is the working spelling of the same behaviour.
+torchrun=("$python" -m torch.distributed.run --redirects 1 --tee 1)
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+last_rate() { grep -o '[0-9.]* samples/s' | tail -1 | awk '{print $1}'; }
+now() { date +%s.%N; }
+
+cnn=(--samples 4096 --epochs 2 --batch-size 64)
+echo "== MNIST-shaped CNN, 2 ranks x 1 thread, samples/s of epoch 2 (4096 samples, batch 64/rank)"
+for run in $(seq "$runs"); do
+  line="run $run:"
+  for mode in bucketed flat none; do
+    rate=$("$trainer" --nproc-per-node 2 --master-port "$(port)" --model mnist-cnn "${cnn[@]}" \
+      --ddp "$mode" 2>/dev/null | last_rate)
+    line+=" C++ $mode $rate,"
+  done
+  for variant in ddp no-sync; do
+    flags=()
+    [ "$variant" = no-sync ] && flags=(--no-sync)
+    rate=$("${torchrun[@]}" --nproc_per_node 2 --master_port "$(port)" --monitor_interval 0.1 \
+      "$here/ddp_cnn.py" "${cnn[@]}" "${flags[@]}" 2>/dev/null | last_rate)
+    line+=" PyTorch $variant $rate,"
+  done
+  echo "${line%,}"
+done
+
+echo "== linear demo, 2 nodes x 2 processes, end-to-end wall seconds"
+two_nodes() {  # two_nodes COMMAND... (@NODE@ and @PORT@ substituted)
+  local p pids=() started args
+  p=$(port)
+  started=$(now)
+  for node in 1 0; do
+    args=("${@//@NODE@/$node}")
+    "${args[@]//@PORT@/$p}" >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  echo "$(now) - $started" | bc
+}
+for run in $(seq "$runs"); do
+  port_c=$(port)
+  started=$(now)
+  PET_NNODES=2 PET_NPROC_PER_NODE=2 PET_NODE_RANK=1 PET_MASTER_PORT=$port_c "$trainer" >/dev/null 2>&1 &
+  PET_NNODES=2 PET_NPROC_PER_NODE=2 PET_NODE_RANK=0 PET_MASTER_PORT=$port_c "$trainer" >/dev/null 2>&1
+  wait
+  cpp=$(echo "$(now) - $started" | bc)
+  py=$(two_nodes "${torchrun[@]}" --nnodes 2 --nproc_per_node 2 --node_rank @NODE@ \
+    --master_addr 127.0.0.1 --master_port @PORT@ "$here/linear_demo.py")
+  printf 'run %d: trainjob-trainer %.2f s, PyTorch under default torchrun %.2f s\n' "$run" "$cpp" "$py"
+done
+
+echo "== all-reduce bandwidth"
+"$here/allreduce.sh" "$build"
