@@ -27,6 +27,7 @@ struct CommandSpec {
 const std::vector<CommandSpec>& command_table();
 
 CommandRunner declare_render(CLI::App* app);
+CommandRunner declare_run(CLI::App* app);
 CommandRunner declare_runtimes(CLI::App* app);
 CommandRunner declare_validate(CLI::App* app);
 CommandRunner declare_version(CLI::App* app);

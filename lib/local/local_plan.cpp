@@ -1,0 +1,286 @@
+#include "local/local_plan.h"
+
+#include <algorithm>
+
+#include "local/expand.h"
+
+namespace trainjob {
+namespace {
+
+constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
+constexpr const char* kReplicatedJobLabel = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr const char* kJobIndexLabel = "jobset.sigs.k8s.io/job-index";
+constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
+
+const Json& member(const Json& object, const char* key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+std::string text_of(const Json& value) {
+  return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+bool is_job(const Json& object) {
+  return text_of(member(object, "kind")) == "Job" &&
+         text_of(member(object, "apiVersion")) == "batch/v1";
+}
+
+bool is_initializer(const Json& job) {
+  std::string step = text_of(member(member(member(job, "metadata"), "labels"), kAncestorLabel));
+  return step == "dataset-initializer" || step == "model-initializer";
+}
+
+int64_t pod_count(const Json& job) {
+  const Json& spec = member(job, "spec");
+  const Json& completions = member(spec, "completions");
+  if (completions.is_number_integer()) return completions.get<int64_t>();
+  const Json& parallelism = member(spec, "parallelism");
+  return parallelism.is_number_integer() ? parallelism.get<int64_t>() : 1;
+}
+
+std::string namespace_of(const Json& object) {
+  std::string name_space = text_of(member(member(object, "metadata"), "namespace"));
+  return name_space.empty() ? "default" : name_space;
+}
+
+/// `node-0`, `node-1-0` for the second Job of a replicated job: what `logs` prints.
+std::string pod_label(const Json& job, int64_t index) {
+  const Json& labels = member(member(job, "metadata"), "labels");
+  std::string step = text_of(member(labels, kReplicatedJobLabel));
+  if (step.empty()) step = text_of(member(member(job, "metadata"), "name"));
+  std::string job_index = text_of(member(labels, kJobIndexLabel));
+  return step + (job_index.empty() || job_index == "0" ? "" : "-" + job_index) + "-" +
+         std::to_string(index);
+}
+
+/// Every name another pod could use to reach a pod of these Jobs.
+std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs) {
+  std::vector<std::string> hosts;
+  for (const Json* job : jobs) {
+    std::string name = text_of(member(member(*job, "metadata"), "name"));
+    std::string subdomain =
+        text_of(member(member(member(member(*job, "spec"), "template"), "spec"), "subdomain"));
+    if (subdomain.empty()) continue;
+    std::string name_space = namespace_of(*job);
+    for (int64_t i = 0; i < pod_count(*job); ++i) {
+      std::string host = name + "-" + std::to_string(i) + "." + subdomain;
+      for (const char* suffix : {"", ".svc", ".svc.cluster.local"}) {
+        hosts.push_back(host + (*suffix != '\0' ? "." + name_space + suffix : ""));
+      }
+      hosts.push_back(host + "." + name_space);
+    }
+    for (const char* suffix : {".svc", ".svc.cluster.local"})
+      hosts.push_back(subdomain + "." + name_space + suffix);
+  }
+  return hosts;
+}
+
+class PodPlanner {
+ public:
+  PodPlanner(const ConfigMapIndex& config_maps, const LocalOptions& options,
+             std::vector<std::string> hosts)
+      : config_maps_(config_maps), options_(options), hosts_(std::move(hosts)) {}
+
+  bool plan(const Json& job, int64_t index, LocalPod* pod, std::string* error) {
+    const Json& template_ = member(member(job, "spec"), "template");
+    const Json& spec = member(template_, "spec");
+    pod->job = text_of(member(member(job, "metadata"), "name"));
+    pod->name_space = namespace_of(job);
+    pod->index = index;
+    pod->hostname = pod->job + "-" + std::to_string(index);
+    pod->name = pod->hostname + "-local";
+    pod->label = pod_label(job, index);
+    PodFacts facts = pod_facts(template_, *pod);
+    if (!plan_volumes(spec, *pod, &pod->volumes, error)) return false;
+    for (const auto& [key, list] : {std::pair{"initContainers", &pod->init_containers},
+                                    std::pair{"containers", &pod->containers}}) {
+      const Json& containers = member(spec, key);
+      if (!containers.is_array()) continue;
+      for (const Json& container : containers) {
+        LocalContainer planned;
+        if (!plan_container(container, facts, *pod, &planned, error)) {
+          *error = "pod " + pod->name + ", container " + text_of(member(container, "name")) + ": " +
+                   *error;
+          return false;
+        }
+        list->push_back(std::move(planned));
+      }
+    }
+    return true;
+  }
+
+ private:
+  PodFacts pod_facts(const Json& template_, const LocalPod& pod) const {
+    PodFacts facts;
+    facts.name = pod.name;
+    facts.name_space = pod.name_space;
+    facts.node_name = options_.node_name;
+    facts.ip = options_.ip;
+    const Json& metadata = member(template_, "metadata");
+    if (member(metadata, "labels").is_object()) facts.labels = member(metadata, "labels");
+    if (member(metadata, "annotations").is_object()) {
+      facts.annotations = member(metadata, "annotations");
+    }
+    // What the Job controller adds to the pods of an Indexed Job.
+    std::string index = std::to_string(pod.index);
+    facts.annotations[kCompletionIndex] = index;
+    facts.labels[kCompletionIndex] = index;
+    facts.labels["batch.kubernetes.io/job-name"] = pod.job;
+    facts.labels["job-name"] = pod.job;
+    const Json& account = member(member(template_, "spec"), "serviceAccountName");
+    if (account.is_string()) facts.service_account = account.get<std::string>();
+    return facts;
+  }
+
+  bool plan_volumes(const Json& spec, const LocalPod& pod, std::vector<LocalVolume>* volumes,
+                    std::string* error) const {
+    const Json& list = member(spec, "volumes");
+    if (!list.is_array()) return true;
+    for (const Json& volume : list) {
+      LocalVolume planned;
+      planned.name = text_of(member(volume, "name"));
+      planned.host_dir = options_.work_dir + "/" + pod.name + "/" + planned.name;
+      if (const Json& source = member(volume, "configMap"); source.is_object()) {
+        planned.kind = LocalVolume::Kind::kConfigMap;
+        planned.source = source;
+        if (!find_config_map(source, pod, &planned.config_map, error)) return false;
+      } else if (const Json& host = member(volume, "hostPath"); host.is_object()) {
+        planned.kind = LocalVolume::Kind::kHostPath;
+        planned.source = host;
+        planned.host_dir = text_of(member(host, "path"));
+      } else if (const Json& empty = member(volume, "emptyDir"); !empty.is_null()) {
+        planned.kind = LocalVolume::Kind::kEmptyDir;
+      } else {
+        // Kept so that a mount of it can say what it is; only a mounted one is an error.
+        planned.kind = LocalVolume::Kind::kEmptyDir;
+        planned.host_dir.clear();
+      }
+      volumes->push_back(std::move(planned));
+    }
+    return true;
+  }
+
+  bool find_config_map(const Json& source, const LocalPod& pod, const Json** found,
+                       std::string* error) const {
+    std::string name = text_of(member(source, "name"));
+    auto it = config_maps_.find(pod.name_space + "/" + name);
+    if (it != config_maps_.end()) {
+      *found = it->second;
+      return true;
+    }
+    if (member(source, "optional") == true) return true;
+    *error = "pod " + pod.name + ": ConfigMap \"" + name +
+             "\" is not among the inputs; add it with -f, or build it with --from-file";
+    return false;
+  }
+
+  bool plan_mounts(const Json& container, const LocalPod& pod, std::vector<LocalMount>* mounts,
+                   std::string* error) const {
+    const Json& list = member(container, "volumeMounts");
+    if (!list.is_array()) return true;
+    for (const Json& mount : list) {
+      std::string name = text_of(member(mount, "name"));
+      auto volume = std::find_if(pod.volumes.begin(), pod.volumes.end(),
+                                 [&](const LocalVolume& v) { return v.name == name; });
+      if (volume == pod.volumes.end() || volume->host_dir.empty()) {
+        *error = "volume \"" + name + "\" is not a configMap, hostPath or emptyDir volume, " +
+                 "which are all that can be provided locally";
+        return false;
+      }
+      std::string host_path = volume->host_dir;
+      std::string sub_path = text_of(member(mount, "subPath"));
+      if (!sub_path.empty()) host_path += "/" + sub_path;
+      mounts->push_back({text_of(member(mount, "mountPath")), host_path});
+    }
+    return true;
+  }
+
+  bool plan_container(const Json& container, const PodFacts& facts, const LocalPod& pod,
+                      LocalContainer* out, std::string* error) const {
+    out->name = text_of(member(container, "name"));
+    out->image = text_of(member(container, "image"));
+    std::vector<LocalMount> mounts;
+    if (!plan_mounts(container, pod, &mounts, error)) return false;
+    if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
+    for (auto& [name, value] : out->env) {
+      if (name == "PET_MASTER_PORT" || name == "MASTER_PORT") value = options_.master_port;
+      value = rewrite_paths(rewrite_hosts(value, hosts_, options_.ip), mounts);
+    }
+    if (std::none_of(out->env.begin(), out->env.end(),
+                     [](const auto& v) { return v.first == "HOSTNAME"; })) {
+      out->env.emplace_back("HOSTNAME", pod.hostname);
+    }
+    auto lookup = [&](std::string_view name) -> const std::string* {
+      for (auto it = out->env.rbegin(); it != out->env.rend(); ++it) {
+        if (it->first == name) return &it->second;
+      }
+      return nullptr;
+    };
+    for (const char* key : {"command", "args"}) {
+      const Json& words = member(container, key);
+      if (!words.is_array()) continue;
+      for (const Json& word : words) {
+        std::string expanded = expand_references(text_of(word), lookup);
+        out->argv.push_back(rewrite_paths(rewrite_hosts(expanded, hosts_, options_.ip), mounts));
+      }
+    }
+    if (!member(container, "command").is_array()) {
+      *error = "no command: the entrypoint of image \"" + out->image +
+               "\" is not known on this machine; set command in the runtime or TrainJob";
+      return false;
+    }
+    out->working_dir = rewrite_paths(text_of(member(container, "workingDir")), mounts);
+    out->path_prefix = image_dir(out->image);
+    return true;
+  }
+
+  std::string image_dir(const std::string& image) const {
+    auto exact = options_.image_dirs.find(image);
+    if (exact != options_.image_dirs.end()) return exact->second;
+    auto by_repository = options_.image_dirs.find(image_repository(image));
+    return by_repository != options_.image_dirs.end() ? by_repository->second : std::string();
+  }
+
+  const ConfigMapIndex& config_maps_;
+  const LocalOptions& options_;
+  std::vector<std::string> hosts_;
+};
+
+}  // namespace
+
+bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& config_maps,
+                    const LocalOptions& options, LocalPlan* plan, std::string* error) {
+  std::vector<const Json*> initializers;
+  std::vector<const Json*> others;
+  for (const Json& object : objects) {
+    if (is_job(object)) (is_initializer(object) ? initializers : others).push_back(&object);
+  }
+  std::vector<const Json*> jobs = initializers;
+  jobs.insert(jobs.end(), others.begin(), others.end());
+  if (jobs.empty()) {
+    *error = "no Jobs to run: the inputs hold no TrainJob";
+    return false;
+  }
+  PodPlanner planner(config_maps, options, pod_host_names(jobs));
+  plan->stages.clear();
+  for (const std::vector<const Json*>* stage : {&initializers, &others}) {
+    if (stage->empty()) continue;
+    std::vector<LocalPod> pods;
+    for (const Json* job : *stage) {
+      for (int64_t i = 0; i < pod_count(*job); ++i) {
+        LocalPod pod;
+        if (!planner.plan(*job, i, &pod, error)) return false;
+        pods.push_back(std::move(pod));
+      }
+    }
+    plan->stages.push_back(std::move(pods));
+  }
+  plan->rewrites.push_back("pod DNS names -> " + options.ip);
+  plan->rewrites.push_back("PET_MASTER_PORT -> " + options.master_port);
+  return true;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,83 @@
+// `run --local`: the rendered Jobs turned into processes for this machine. Every pod of
+// every Job becomes a process (one per container) on loopback; what a pod would find in
+// a cluster is recreated by rewriting: pod DNS names become 127.0.0.1, the rendezvous
+// port a free local port, and volume mount paths the local directories that back them.
+#ifndef TRAINJOB_LOCAL_LOCAL_PLAN_H_
+#define TRAINJOB_LOCAL_LOCAL_PLAN_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+#include "local/pod_env.h"
+
+namespace trainjob {
+
+struct LocalVolume {
+  enum class Kind { kConfigMap, kHostPath, kEmptyDir };
+  std::string name;
+  Kind kind = Kind::kEmptyDir;
+  std::string host_dir;              ///< where it lives on this machine
+  const Json* config_map = nullptr;  ///< kConfigMap: the ConfigMap (null: optional, absent)
+  Json source = Json::object();      ///< the volume's configMap / hostPath / emptyDir
+};
+
+struct LocalMount {
+  std::string mount_path;  ///< inside the container
+  std::string host_path;   ///< on this machine
+};
+
+struct LocalContainer {
+  std::string name;
+  std::string image;
+  std::vector<std::string> argv;
+  EnvList env;
+  std::string working_dir;  ///< empty: the directory `run` was started from
+  std::string path_prefix;  ///< put first on PATH (the image's mapped directory)
+};
+
+struct LocalPod {
+  std::string label;  ///< `node-0`, as `logs` prefixes lines
+  std::string job;    ///< the Job it belongs to
+  std::string name_space;
+  std::string name;      ///< `<job>-<index>-local`
+  std::string hostname;  ///< `<job>-<index>`
+  int64_t index = 0;
+  std::vector<LocalVolume> volumes;
+  std::vector<LocalContainer> init_containers;
+  std::vector<LocalContainer> containers;
+};
+
+/// Jobs run stage by stage: initializers first, the rest once they all succeeded.
+struct LocalPlan {
+  std::vector<std::vector<LocalPod>> stages;
+  std::vector<std::string> rewrites;  ///< what was changed to run locally, for the user
+};
+
+struct LocalOptions {
+  std::string work_dir;     ///< volumes of pod P live under <work_dir>/<P>/
+  std::string master_port;  ///< replaces PET_MASTER_PORT / MASTER_PORT
+  std::string ip = "127.0.0.1";
+  std::string node_name = "localhost";
+  /// Image (with or without tag) -> directory put first on PATH for its containers.
+  std::map<std::string, std::string> image_dirs;
+};
+
+/// Builds the plan for the rendered `objects`. Returns false with `*error` (naming the
+/// pod, container and variable) when something cannot run locally.
+bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& config_maps,
+                    const LocalOptions& options, LocalPlan* plan, std::string* error);
+
+/// Replaces `from` -> `to` where `from` stands on its own in `text`: a mount path not
+/// inside a longer path, a host name not inside a longer name. Longer `from`s first.
+std::string rewrite_paths(const std::string& text, const std::vector<LocalMount>& mounts);
+std::string rewrite_hosts(const std::string& text, const std::vector<std::string>& hosts,
+                          const std::string& ip);
+
+/// `repo/name:tag` and `repo/name@sha256:...` -> `repo/name`.
+std::string image_repository(const std::string& image);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_LOCAL_LOCAL_PLAN_H_
