@@ -72,6 +72,21 @@ c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
   return options;
 }
 
+// The prefix of this attempt's keys. Under torchrun the agent's store outlives the workers
+// and the restart count names the attempt. Our rank 0 serves a fresh store per attempt and
+// says which; the other ranks adopt its number, since nodes count their own restarts and
+// a node that restarted twice may meet a master that restarted once.
+std::string agreed_attempt_prefix(const WorkerIdentity& identity, c10d::Store& store) {
+  if (identity.agent_store) return attempt_key_prefix(identity.attempt);
+  if (identity.rank == 0) {
+    const std::string attempt = std::to_string(identity.attempt);
+    store.set("trainjob/attempt", std::vector<std::uint8_t>(attempt.begin(), attempt.end()));
+    return attempt_key_prefix(identity.attempt);
+  }
+  std::vector<std::uint8_t> attempt = store.get("trainjob/attempt");
+  return attempt_key_prefix(std::stoi(std::string(attempt.begin(), attempt.end())));
+}
+
 c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, double timeout_s,
                                            std::string& error) {
   c10d::TCPStoreOptions options;
@@ -152,9 +167,9 @@ std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
                                               std::string& error) {
   c10::intrusive_ptr<c10d::Store> root = open_store(identity, rdzv_timeout_s, error);
   if (!root) return nullptr;
-  auto attempt_store =
-      c10::make_intrusive<c10d::PrefixStore>(attempt_key_prefix(identity.attempt), root);
   try {
+    auto attempt_store =
+        c10::make_intrusive<c10d::PrefixStore>(agreed_attempt_prefix(identity, *root), root);
 #ifdef USE_C10D_NCCL
     if (backend == "nccl") {
       c10::cuda::set_device(static_cast<c10::DeviceIndex>(identity.local_rank));

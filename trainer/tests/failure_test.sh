@@ -39,6 +39,28 @@ check "restarted replicas identical" checksums_agree 2 "$work/restart.out"
 check "same checksum as the uninterrupted run" \
   [ "$(grep -m1 checksum "$work/restart.out" | awk '{print $NF}')" = "$(grep -m1 checksum "$work/clean.out" | awk '{print $NF}')" ]
 
+# Two nodes: rank 3 on node 1 dies; node 1 restarts its workers, node 0's lose their peer and
+# restart too, and all four resume together from rank 0's checkpoint.
+"$trainer" --nproc-per-node 4 --master-port "$(free_port)" >"$work/four.out" 2>&1
+port=$(free_port)
+for node in 1 0; do
+  PET_NNODES=2 PET_NPROC_PER_NODE=2 PET_NODE_RANK=$node PET_MASTER_PORT=$port "$trainer" \
+    --checkpoint-dir "$work/two-nodes" --max-restarts 3 --fail-at-step 7 --fail-rank 3 \
+    >"$work/restart$node.out" 2>"$work/restart$node.err" &
+  pids[node]=$!
+done
+wait "${pids[0]}"
+status0=$?
+wait "${pids[1]}"
+status1=$?
+check "two nodes, rank 3 fails: node 0 exits 0" [ "$status0" -eq 0 ]
+check "two nodes, rank 3 fails: node 1 exits 0" [ "$status1" -eq 0 ]
+check "two nodes: node 1 restarted" has "$work/restart1.err" 'worker rank 3 (local rank 1) exited with status 3; restarting'
+check "two nodes: resumed from a checkpoint" has "$work/restart0.out" 'resuming from'
+check "two nodes: same result as an uninterrupted run" \
+  [ "$(final_parameters "$work/restart0.out")" = "$(final_parameters "$work/four.out")" ]
+check "two nodes: 4 replicas identical" checksums_agree 4 "$work"/restart0.out "$work"/restart1.out
+
 # No restarts left: the launcher stops the healthy worker and names the failed one.
 "$trainer" --nproc-per-node 2 --master-port "$(free_port)" --max-restarts 0 --fail-at-step 3 \
   --fail-rank 1 >"$work/norestart.out" 2>"$work/norestart.err"
