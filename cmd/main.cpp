@@ -12,6 +12,7 @@ namespace trainjob {
 
 const std::vector<CommandSpec>& command_table() {
   static const std::vector<CommandSpec> table = {
+      {"init", "Write a starting TrainJob (ConfigMap, host path or image mode)", declare_init},
       {"render", "Compile TrainJobs into Jobs and a headless Service (offline)", declare_render},
       {"validate", "Check TrainJobs and runtimes and report every problem (offline)",
        declare_validate},

@@ -1,4 +1,4 @@
-// Files compiled into the binary from runtimes/ and schemas/.
+// Files compiled into the binary from runtimes/, schemas/ and templates/init/.
 #ifndef TRAINJOB_EMBED_EMBEDDED_H_
 #define TRAINJOB_EMBED_EMBEDDED_H_
 
@@ -16,6 +16,8 @@ struct EmbeddedFile {
 const std::vector<EmbeddedFile>& embedded_runtimes();
 /// The input schemas of `schemas/trainer/` (`v2.1/trainjob.json`, ...), sorted by path.
 const std::vector<EmbeddedFile>& embedded_schemas();
+/// What `init` starts from: `templates/init/` (one TrainJob per mode, the default script).
+const std::vector<EmbeddedFile>& embedded_templates();
 
 }  // namespace trainjob
 

@@ -1,0 +1,189 @@
+#include "init/init_trainjob.h"
+
+#include <map>
+
+#include "embed/embedded.h"
+#include "load/json.h"
+#include "model/quantity.h"
+#include "output/json_text.h"
+#include "output/yaml_writer.h"
+#include "render/names.h"
+
+namespace trainjob {
+namespace {
+
+/// The API server refuses a ConfigMap over 1 MiB.
+constexpr size_t kConfigMapLimitBytes = 1024 * 1024;
+/// The runtime whose node container runs the C++ trainer itself, not a script.
+constexpr const char* kTrainerRuntime = "cpp-trainer";
+constexpr const char* kTrainerImage = "ghcr.io/kubectl-trainjob/trainjob-trainer:0.1.0";
+constexpr const char* kPlaceholderImage = "registry.example.com/team/train:latest";
+
+std::string embedded_template(const std::string& path) {
+  for (const EmbeddedFile& file : embedded_templates()) {
+    if (file.path == path) return std::string(file.contents);
+  }
+  return {};
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// How the pod runs the script: Python under torchrun (which reads the PET_* variables),
+/// shell scripts with sh, anything else directly.
+std::string script_command(const std::string& script_path) {
+  Json words = Json::array();
+  if (ends_with(script_path, ".py")) words.push_back("torchrun");
+  if (ends_with(script_path, ".sh")) words.push_back("sh");
+  words.push_back(script_path);
+  std::string out = "[";
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_json_string(words[i].get<std::string>(), &out);
+  }
+  return out + "]";
+}
+
+bool valid_key(const std::string& key) {
+  if (key.empty() || key == "." || key == "..") return false;
+  for (char c : key) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool check_options(const InitOptions& options, std::string* error) {
+  if (!is_dns1035_label(options.name)) {
+    *error =
+        "NAME: expected an RFC 1035 label (lower-case letters, digits and '-', starting "
+        "with a letter), found \"" +
+        options.name + "\"";
+  } else if (options.nodes < 1) {
+    *error = "--nodes: expected an integer ≥ 1, found " + std::to_string(options.nodes);
+  } else if (!parse_quantity(options.cpu, nullptr)) {
+    *error = "--cpu: expected a quantity such as 2 or 500m, found \"" + options.cpu + "\"";
+  } else if (!parse_quantity(options.memory, nullptr)) {
+    *error = "--memory: expected a quantity such as 4Gi, found \"" + options.memory + "\"";
+  } else if (!options.name_space.empty() && !is_dns1035_label(options.name_space)) {
+    *error = "--namespace: expected a DNS label, found \"" + options.name_space + "\"";
+  } else if (options.runtime == kTrainerRuntime && options.mode != InitMode::kImage) {
+    *error = "--runtime cpp-trainer runs trainjob-trainer, not a script: use --mode image";
+  } else if (!valid_key(options.script_name)) {
+    *error = "--script: the file name \"" + options.script_name +
+             "\" is not a valid ConfigMap key ([-._a-zA-Z0-9]+)";
+  }
+  if (!error->empty()) return false;
+  const std::string& procs = options.procs;
+  bool word = procs == "auto" || procs == "cpu" || procs == "gpu";
+  bool number = !procs.empty() && procs.find_first_not_of("0123456789") == std::string::npos &&
+                procs != "0" && procs.size() < 10;
+  if (!word && !number) {
+    *error = "--procs: expected an integer ≥ 1 or one of auto, cpu, gpu, found \"" + procs + "\"";
+    return false;
+  }
+  return true;
+}
+
+/// The ConfigMap with the script, in the style `kubectl get -o yaml` prints.
+bool config_map_yaml(const InitOptions& options, const std::string& script, std::string* out,
+                     std::string* error) {
+  if (script.size() > kConfigMapLimitBytes) {
+    *error = "--script: " + std::to_string(script.size()) +
+             " bytes do not fit in a ConfigMap (at most 1 MiB); use --mode hostpath or image";
+    return false;
+  }
+  Json metadata = {{"name", options.name + "-script"}};
+  if (!options.name_space.empty()) metadata["namespace"] = options.name_space;
+  Json config_map = {{"apiVersion", "v1"},
+                     {"kind", "ConfigMap"},
+                     {"metadata", metadata},
+                     {"data", {{options.script_name, script}}}};
+  *out += "# The training script, mounted at /workspace/" + options.script_name +
+          ". After editing it, `kubectl trainjob submit --from-file` updates the cluster's copy.\n";
+  write_yaml(config_map, YamlStyle{}, out);
+  *out += "---\n";
+  return true;
+}
+
+/// `text` as a YAML scalar: plain where that reads back as the same string, else quoted.
+std::string scalar(const std::string& text) {
+  bool plain = !text.empty() && text.find_first_not_of(
+                                    "abcdefghijklmnopqrstuvwxyz"
+                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789._/:@-") == std::string::npos;
+  if (plain && text.find_first_not_of("0123456789.") != std::string::npos) return text;
+  std::string quoted;
+  append_json_string(text, &quoted);
+  return quoted;
+}
+
+std::string fill(std::string text, const std::map<std::string, std::string>& values) {
+  for (const auto& [key, value] : values) {
+    std::string placeholder = "{{" + key + "}}";
+    for (size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size())) {
+      text.replace(at, placeholder.size(), value);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+std::optional<InitMode> parse_init_mode(const std::string& name) {
+  if (name == "configmap") return InitMode::kConfigMap;
+  if (name == "hostpath") return InitMode::kHostPath;
+  if (name == "image") return InitMode::kImage;
+  return std::nullopt;
+}
+
+bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* error) {
+  InitOptions options = given;
+  if (options.script_name.empty()) options.script_name = "train.py";
+  if (!check_options(options, error)) return false;
+  std::string script_path = "/workspace/" + options.script_name;
+  bool runs_script = options.runtime != kTrainerRuntime;
+  std::string image = options.image;
+  if (image.empty()) image = runs_script ? kPlaceholderImage : kTrainerImage;
+  bool executable = !ends_with(script_path, ".py") && !ends_with(script_path, ".sh");
+  std::map<std::string, std::string> values = {
+      {"name", options.name},
+      {"namespace", options.name_space.empty() ? "" : "\n  namespace: " + options.name_space},
+      {"runtime", options.runtime},
+      {"nodes", std::to_string(options.nodes)},
+      {"procs", options.procs},
+      {"cpu", options.cpu},
+      {"memory", options.memory},
+      {"command", script_command(script_path)},
+      {"command_line", runs_script ? "\n    command: " + script_command(script_path) +
+                                         "  # decide: the script's path inside the image"
+                                   : ""},
+      {"config_map", options.name + "-script"},
+      {"default_mode", executable ? "\n              defaultMode: 0755" : ""},
+      {"host_path", scalar(options.host_path)},
+      {"image", scalar(image)},
+  };
+  yaml->clear();
+  switch (options.mode) {
+    case InitMode::kConfigMap: {
+      std::string script =
+          options.script_text ? *options.script_text : embedded_template("train.py");
+      if (!config_map_yaml(options, script, yaml, error)) return false;
+      *yaml += fill(embedded_template("configmap.yaml"), values);
+      break;
+    }
+    case InitMode::kHostPath:
+      *yaml += fill(embedded_template("hostpath.yaml"), values);
+      break;
+    case InitMode::kImage:
+      *yaml += fill(embedded_template("image.yaml"), values);
+      break;
+  }
+  return true;
+}
+
+}  // namespace trainjob

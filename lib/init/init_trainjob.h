@@ -1,0 +1,41 @@
+// `init`: a starting TrainJob for each of the three ways a script reaches the pods
+// (ConfigMap, host path, image), filled in from templates/init/ and commented where a
+// person has to decide something.
+#ifndef TRAINJOB_INIT_INIT_TRAINJOB_H_
+#define TRAINJOB_INIT_INIT_TRAINJOB_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace trainjob {
+
+enum class InitMode { kConfigMap, kHostPath, kImage };
+
+std::optional<InitMode> parse_init_mode(const std::string& name);
+
+struct InitOptions {
+  std::string name;
+  InitMode mode = InitMode::kConfigMap;
+  std::string name_space;  ///< empty: none written (the current namespace applies)
+  std::string runtime = "torch-distributed";
+  int64_t nodes = 2;
+  std::string procs = "1";  ///< numProcPerNode: an integer, or auto, cpu, gpu
+  std::string cpu = "1";
+  std::string memory = "2Gi";
+  std::string image;  ///< image mode; empty: a placeholder to replace
+  std::string host_path = "/data/kubeflow-training/scripts";
+  /// The script: its file name in the pod, and (ConfigMap mode) its text. Without one,
+  /// the bundled train.py.
+  std::string script_name;
+  std::optional<std::string> script_text;
+};
+
+/// The YAML of the TrainJob (in ConfigMap mode after the ConfigMap holding the script).
+/// Returns false with `*error` naming the option when a value cannot make a valid
+/// TrainJob.
+bool init_trainjob(const InitOptions& options, std::string* yaml, std::string* error);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_INIT_INIT_TRAINJOB_H_
