@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/credentials.h"
+#include "kube/objects.h"
 #include "output/render_output.h"
 
 namespace trainjob {
@@ -20,7 +21,7 @@ double oldest_creation(const std::vector<Json>& objects) {
   double oldest = 0;
   for (const Json& object : objects) {
     std::optional<double> created =
-        parse_rfc3339(string_member(object.value("metadata", Json::object()), "creationTimestamp"));
+        parse_rfc3339(string_member(member(object, "metadata"), "creationTimestamp"));
     if (created && (oldest == 0 || *created < oldest)) oldest = *created;
   }
   return oldest;

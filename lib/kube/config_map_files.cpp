@@ -4,6 +4,7 @@
 
 #include <openssl/evp.h>
 
+#include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/rest_config.h"
 
@@ -103,7 +104,7 @@ std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects) {
     }
     if (volumes == nullptr || !volumes->is_array()) continue;
     for (const Json& volume : *volumes) {
-      std::string name = string_member(volume.value("configMap", Json::object()), "name");
+      std::string name = string_member(member(volume, "configMap"), "name");
       if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
         names.push_back(name);
     }

@@ -44,6 +44,10 @@ std::optional<Json> get_object(KubeClient* client, const ResourceType& type,
 bool delete_object(KubeClient* client, const ResourceType& type, const std::string& name_space,
                    const std::string& name);
 
+/// `object[key]` without copying, or an empty mapping when there is no such member; safe to
+/// keep pointers into (unlike Json::value(), which returns a copy).
+const Json& member(const Json& object, const char* key);
+
 std::string name_of(const Json& object);
 std::string label_of(const Json& object, const char* key);
 /// `job.batch/NAME`: how kubectl names an object in messages.

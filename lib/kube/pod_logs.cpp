@@ -16,9 +16,9 @@ namespace {
 constexpr int kMaxReconnects = 20;
 
 const Json* container_status(const Json& pod, const std::string& container) {
-  const Json& status = pod.value("status", Json::object());
-  if (!status.contains("containerStatuses")) return nullptr;
-  for (const Json& entry : status["containerStatuses"]) {
+  const Json& statuses = member(member(pod, "status"), "containerStatuses");
+  if (!statuses.is_array()) return nullptr;
+  for (const Json& entry : statuses) {
     if (string_member(entry, "name") == container) return &entry;
   }
   return nullptr;
@@ -51,7 +51,7 @@ void LinePrinter::write(const std::string& block) {
 
 std::string log_container(const Json& pod, const std::string& step, const std::string& requested) {
   if (!requested.empty()) return requested;
-  const Json& containers = pod.value("spec", Json::object()).value("containers", Json::array());
+  const Json& containers = member(pod, "spec").value("containers", Json::array());
   for (const Json& container : containers) {
     if (string_member(container, "name") == step) return step;
   }
@@ -169,8 +169,7 @@ bool PodLogs::still_running(const Source& source, int* restart_count) {
   const Json* status = container_status(*pod, source.container);
   if (status == nullptr) return false;
   *restart_count = status->value("restartCount", 0);
-  return *restart_count == source.instance &&
-         status->value("state", Json::object()).contains("running");
+  return *restart_count == source.instance && member(*status, "state").contains("running");
 }
 
 void PodLogs::stream_source(Source source) {
@@ -259,7 +258,7 @@ int PodLogs::follow() {
       Source source{label, name_of(*pod),
                     log_container(*pod, label_of(*pod, kReplicatedJobLabel), options_.container)};
       const Json* status = container_status(*pod, source.container);
-      const Json& state = status ? status->value("state", Json::object()) : Json::object();
+      const Json& state = status ? member(*status, "state") : member(Json(), "");
       if (status == nullptr || state.contains("waiting")) {
         std::string reason = pod_reason(*pod, {});
         if (reason.empty() && status != nullptr) reason = string_member(state["waiting"], "reason");

@@ -22,7 +22,7 @@ int apply_rank(const Json& object) {
 }
 
 std::string resource_version(const Json& object) {
-  return string_member(object.value("metadata", Json::object()), "resourceVersion");
+  return string_member(member(object, "metadata"), "resourceVersion");
 }
 
 std::string join(const std::vector<std::string>& items) {

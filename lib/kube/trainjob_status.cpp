@@ -11,7 +11,7 @@ namespace trainjob {
 namespace {
 
 bool condition_true(const Json& object, const char* type) {
-  const Json& status = object.value("status", Json::object());
+  const Json& status = member(object, "status");
   if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
   for (const Json& condition : status["conditions"]) {
     if (string_member(condition, "type") == type && string_member(condition, "status") == "True")
@@ -21,9 +21,9 @@ bool condition_true(const Json& object, const char* type) {
 }
 
 const Json* condition(const Json& object, const char* type) {
-  const Json& status = object["status"];
-  if (!status.is_object() || !status.contains("conditions")) return nullptr;
-  for (const Json& c : status["conditions"]) {
+  const Json& conditions = member(member(object, "status"), "conditions");
+  if (!conditions.is_array()) return nullptr;
+  for (const Json& c : conditions) {
     if (string_member(c, "type") == type) return &c;
   }
   return nullptr;
@@ -43,8 +43,8 @@ std::string exit_text(const Json& terminated) {
 }
 
 std::string container_reason(const Json& status) {
-  const Json& state = status.value("state", Json::object());
-  const Json& last = status.value("lastState", Json::object());
+  const Json& state = member(status, "state");
+  const Json& last = member(status, "lastState");
   if (state.contains("waiting")) {
     std::string reason = string_member(state["waiting"], "reason");
     std::string message = string_member(state["waiting"], "message");
@@ -61,9 +61,9 @@ std::string container_reason(const Json& status) {
 }
 
 std::string pod_key_index(const Json& pod, const char* key) {
-  const Json& metadata = pod.value("metadata", Json::object());
-  std::string value = string_member(metadata.value("labels", Json::object()), key);
-  if (value.empty()) value = string_member(metadata.value("annotations", Json::object()), key);
+  const Json& metadata = member(pod, "metadata");
+  std::string value = string_member(member(metadata, "labels"), key);
+  if (value.empty()) value = string_member(member(metadata, "annotations"), key);
   return value;
 }
 
@@ -72,13 +72,13 @@ std::string pod_key_index(const Json& pod, const char* key) {
 std::string job_state(const Json& job) {
   if (condition_true(job, "Failed")) return "Failed";
   if (condition_true(job, "Complete")) return "Complete";
-  if (job.value("spec", Json::object()).value("suspend", false)) return "Suspended";
-  const Json& status = job.value("status", Json::object());
+  if (member(job, "spec").value("suspend", false)) return "Suspended";
+  const Json& status = member(job, "status");
   return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? "Running" : "Pending";
 }
 
 std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
-  const Json& status = pod.value("status", Json::object());
+  const Json& status = member(pod, "status");
   if (const Json* scheduled = condition(pod, "PodScheduled");
       scheduled != nullptr && string_member(*scheduled, "status") == "False") {
     return string_member(*scheduled, "reason", "Unschedulable") + ": " +
@@ -95,7 +95,7 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
   if (phase == "Running" || phase == "Succeeded") return "";
   std::string latest;
   for (const Json& event : events) {
-    const Json& involved = event.value("involvedObject", Json::object());
+    const Json& involved = member(event, "involvedObject");
     std::string reason = string_member(event, "reason");
     if (string_member(involved, "name") != name_of(pod)) continue;
     if (reason == "FailedMount" || reason == "FailedAttachVolume" || reason == "FailedScheduling" ||
@@ -151,8 +151,8 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     node.label = node.step + (node.job_index > 0 ? "-" + std::to_string(node.job_index) : "") +
                  "-" + std::to_string(node.index);
     node.pod = name_of(*pod);
-    const Json& status = pod->value("status", Json::object());
-    node.node_name = string_member(pod->value("spec", Json::object()), "nodeName");
+    const Json& status = member(*pod, "status");
+    node.node_name = string_member(member(*pod, "spec"), "nodeName");
     node.phase = string_member(status, "phase", "Pending");
     node.ready = condition_true(*pod, "Ready");
     if (status.contains("containerStatuses")) {

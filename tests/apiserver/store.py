@@ -112,6 +112,7 @@ class Store:
         self.objects = {}  # (resource, namespace, name) -> object
         self.events = []  # (rv, resource, namespace, type, object)
         self.compacted_rv = 0
+        self.compactions = 0  # running watches end with 410 when this changes
         self.namespaces = {"default", "kube-system"}
         self.on_change = None
 
@@ -164,5 +165,6 @@ class Store:
 
     def compact(self):
         self.compacted_rv = self.rv
+        self.compactions += 1
         self.events = []
         self.cond.notify_all()

@@ -24,6 +24,7 @@ def watch(handler, resource, kind, namespace, query, rule):
 
     handler.start_chunked("application/json")
     with store.cond:
+        compactions = store.compactions
         if since not in ("", "0") and int(since) < store.compacted_rv:
             status = {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Expired", "code": 410,
                       "message": f"too old resource version: {since} ({store.compacted_rv})"}
@@ -42,7 +43,7 @@ def watch(handler, resource, kind, namespace, query, rule):
                 if remaining <= 0:
                     break
                 store.cond.wait(min(remaining, 1.0))
-                if store.compacted_rv > last:  # history gone under a running watch
+                if store.compactions != compactions:  # the watch cache was reset under us
                     status = {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Expired",
                               "code": 410, "message": "too old resource version"}
                     handler.write_chunk(event_line("ERROR", status))
