@@ -1,0 +1,53 @@
+// Whole lines from a byte stream, kubelet timestamps, and resuming without repeats.
+#include <doctest/doctest.h>
+
+#include "kube/log_lines.h"
+
+using namespace trainjob;
+
+TEST_CASE("lines are handed out whole, however the bytes are cut") {
+  LineSplitter splitter;
+  CHECK(splitter.feed("ab").empty());
+  CHECK(splitter.feed("c\nde") == std::vector<std::string>{"abc"});
+  CHECK(splitter.partial() == "de");
+  CHECK(splitter.feed("\n\nf\n") == std::vector<std::string>{"de", "", "f"});
+  CHECK(splitter.partial().empty());
+}
+
+TEST_CASE("kubelet timestamps order exactly, fractions of any length") {
+  auto a = parse_log_time("2026-11-22T01:02:03.5Z");
+  auto b = parse_log_time("2026-11-22T01:02:03.123456789Z");
+  auto c = parse_log_time("2026-11-22T01:02:04Z");
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(c);
+  CHECK(a->second == 500000000);
+  CHECK(*b < *a);
+  CHECK(*a < *c);
+  CHECK(format_since_time(*b) == "2026-11-22T01:02:03Z");
+  CHECK_FALSE(parse_log_time("hello world"));
+}
+
+TEST_CASE("a stamped line splits into time and text") {
+  StampedLine line = split_stamp("2026-11-22T01:02:03.5Z epoch 1 loss 0.5");
+  REQUIRE(line.time);
+  CHECK(line.stamp == "2026-11-22T01:02:03.5Z");
+  CHECK(line.text == "epoch 1 loss 0.5");
+  CHECK_FALSE(split_stamp("no stamp here").time);
+}
+
+TEST_CASE("resuming: lines up to the last one printed are skipped, even with equal times") {
+  ResumePoint resume;
+  LogTime t1{100, 1}, t2{100, 2}, t3{101, 0};
+  CHECK(resume.accept(t1));
+  CHECK(resume.accept(t2));
+  CHECK(resume.accept(t2));  // two lines with one time
+  // The stream breaks; it is opened again from second 100, so everything comes again.
+  resume.restart();
+  CHECK_FALSE(resume.accept(t1));
+  CHECK_FALSE(resume.accept(t2));
+  CHECK_FALSE(resume.accept(t2));
+  CHECK(resume.accept(t2));  // a third line with that time is new
+  CHECK(resume.accept(t3));
+  CHECK(resume.accept(std::nullopt));  // no time: never dropped
+}

@@ -1,0 +1,161 @@
+// Status computed from Jobs and pods: phase, reasons, newest pod per node.
+#include <doctest/doctest.h>
+
+#include "kube/config_map_files.h"
+#include "kube/submit.h"
+#include "kube/trainjob_status.h"
+
+using namespace trainjob;
+
+namespace {
+
+Json job(const std::string& name, const std::string& step, const std::string& condition = "",
+         bool suspend = false, int ready = 0) {
+  Json out = Json::parse(
+      R"({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"labels": {}}, "spec": {"parallelism": 2}, "status": {}})");
+  out["metadata"]["name"] = name;
+  out["metadata"]["labels"]["jobset.sigs.k8s.io/replicatedjob-name"] = step;
+  out["spec"]["suspend"] = suspend;
+  out["status"]["active"] = 2;
+  out["status"]["ready"] = ready;
+  if (!condition.empty())
+    out["status"]["conditions"] =
+        Json::array({{{"type", condition},
+                      {"status", "True"},
+                      {"reason", "BackoffLimitExceeded"},
+                      {"message", "Job has reached the specified backoff limit"}}});
+  return out;
+}
+
+Json pod(const std::string& name, const std::string& step, int index, const std::string& phase,
+         const std::string& created = "2026-01-01T00:00:00Z") {
+  Json out = Json::parse(
+      R"({"metadata": {"labels": {}, "annotations": {}}, "spec": {"nodeName": "n1"}, "status": {"containerStatuses": [{"name": "node", "restartCount": 0, "state": {"running": {}}}]}})");
+  out["metadata"]["name"] = name;
+  out["metadata"]["creationTimestamp"] = created;
+  out["metadata"]["labels"]["jobset.sigs.k8s.io/replicatedjob-name"] = step;
+  out["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"] =
+      std::to_string(index);
+  out["status"]["phase"] = phase;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("phase: Pending, Running, Complete, Failed, Suspended from conditions and pods") {
+  CHECK(
+      compute_status("t", {job("t-node-0", "node")}, {pod("p0", "node", 0, "Pending")}, {}).phase ==
+      "Pending");
+  CHECK(
+      compute_status("t", {job("t-node-0", "node")}, {pod("p0", "node", 0, "Running")}, {}).phase ==
+      "Running");
+  CHECK(compute_status("t", {job("t-node-0", "node", "Complete")}, {}, {}).phase == "Complete");
+  CHECK(compute_status("t", {job("t-node-0", "node", "", true)}, {}, {}).phase == "Suspended");
+  TrainJobStatus failed = compute_status(
+      "t", {job("t-init-0", "dataset-initializer", "Failed"), job("t-node-0", "node")}, {}, {});
+  CHECK(failed.phase == "Failed");
+  CHECK(failed.message ==
+        "Job t-init-0 failed: BackoffLimitExceeded: Job has reached the specified backoff limit");
+  CHECK(failed.steps.size() == 2);
+}
+
+TEST_CASE("a condition that is not True does not count (a resumed job is not Suspended)") {
+  Json resumed = job("t-node-0", "node");
+  resumed["status"]["conditions"] = Json::array(
+      {{{"type", "Suspended"}, {"status", "False"}}, {{"type", "Failed"}, {"status", "False"}}});
+  CHECK(job_state(resumed) == "Pending");
+}
+
+TEST_CASE("the newest pod stands for its node") {
+  TrainJobStatus status = compute_status(
+      "t", {job("t-node-0", "node")},
+      {pod("old", "node", 1, "Failed", "2026-01-01T00:00:00Z"),
+       pod("new", "node", 1, "Running", "2026-01-01T00:01:00Z"), pod("p0", "node", 0, "Running")},
+      {});
+  REQUIRE(status.nodes.size() == 2);
+  CHECK(status.nodes[1].label == "node-1");
+  CHECK(status.nodes[1].pod == "new");
+  CHECK(status.nodes[0].node_name == "n1");
+}
+
+TEST_CASE("pod reasons: scheduling, image pulls, crash loops, OOM, exit codes, mounts") {
+  Json p = pod("p", "node", 0, "Pending");
+  p["status"]["conditions"] = Json::array({{{"type", "PodScheduled"},
+                                            {"status", "False"},
+                                            {"reason", "Unschedulable"},
+                                            {"message", "0/3 nodes are available"}}});
+  CHECK(pod_reason(p, {}) == "Unschedulable: 0/3 nodes are available");
+
+  Json pull = pod("p", "node", 0, "Pending");
+  pull["status"]["containerStatuses"][0]["state"] = {
+      {"waiting", {{"reason", "ImagePullBackOff"}, {"message", "Back-off pulling image"}}}};
+  CHECK(pod_reason(pull, {}) == "ImagePullBackOff: Back-off pulling image");
+
+  Json crash = pod("p", "node", 0, "Running");
+  crash["status"]["containerStatuses"][0]["state"] = {
+      {"waiting", {{"reason", "CrashLoopBackOff"}}}};
+  crash["status"]["containerStatuses"][0]["lastState"] = {
+      {"terminated", {{"reason", "OOMKilled"}, {"exitCode", 137}}}};
+  CHECK(pod_reason(crash, {}) == "CrashLoopBackOff; last exit: OOMKilled (exit code 137)");
+
+  Json exited = pod("p", "node", 0, "Failed");
+  exited["status"]["containerStatuses"][0]["state"] = {
+      {"terminated", {{"reason", "Error"}, {"exitCode", 3}}}};
+  CHECK(pod_reason(exited, {}) == "Error (exit code 3)");
+
+  Json mounting = pod("p", "node", 0, "Pending");
+  mounting["status"]["containerStatuses"][0]["state"] = {
+      {"waiting", {{"reason", "ContainerCreating"}}}};
+  Json event = {{"reason", "FailedMount"},
+                {"message", "configmap \"x\" not found"},
+                {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}}};
+  CHECK(pod_reason(mounting, {event}) == "FailedMount: configmap \"x\" not found");
+  CHECK(pod_reason(pod("q", "node", 0, "Running"), {event}).empty());
+}
+
+TEST_CASE("apply order: ConfigMaps, Service, PodGroup, initializer Jobs, the trainer's Jobs") {
+  std::vector<Json> objects = {job("t-node-0", "node"),
+                               {{"kind", "Service"}},
+                               job("t-model-initializer-0", "model-initializer"),
+                               {{"kind", "PodGroup"}},
+                               {{"kind", "ConfigMap"}}};
+  std::vector<Json> ordered = order_for_apply(objects);
+  CHECK(ordered[0]["kind"] == "ConfigMap");
+  CHECK(ordered[1]["kind"] == "Service");
+  CHECK(ordered[2]["kind"] == "PodGroup");
+  CHECK(ordered[3]["metadata"]["name"] == "t-model-initializer-0");
+  CHECK(ordered[4]["metadata"]["name"] == "t-node-0");
+  CHECK(is_initializer_job(ordered[3]));
+  CHECK_FALSE(is_initializer_job(ordered[4]));
+}
+
+TEST_CASE("--from-file ConfigMaps: text as data, binary as binaryData, size, hashed name") {
+  std::vector<FileEntry> files = {{"train.py", "print(1)\n"},
+                                  {"weights.bin", std::string("\xff\x00\x01", 3)}};
+  Json config_map = config_map_from_files("cm", "t", files);
+  CHECK(config_map["data"]["train.py"] == "print(1)\n");
+  CHECK(config_map["binaryData"]["weights.bin"] == "/wAB");
+  CHECK(config_map_size(config_map) == 8 + 9 + 11 + 3);
+  CHECK(hashed_config_map_name("t", files).rfind("t-files-", 0) == 0);
+  CHECK(hashed_config_map_name("t", files).size() == 18);
+  CHECK(hashed_config_map_name("t", files) !=
+        hashed_config_map_name("t", {{"train.py", "print(2)\n"}}));
+  CHECK(valid_config_map_key("train.py"));
+  CHECK_FALSE(valid_config_map_key("a b"));
+  CHECK_FALSE(valid_config_map_key(".."));
+  CHECK(valid_utf8("héllo"));
+  CHECK_FALSE(valid_utf8(std::string("\xc3", 1)));
+}
+
+TEST_CASE("--from-file without a mounted ConfigMap mounts the new one on the trainer") {
+  Json trainer = Json::parse(
+      R"({"kind": "Job", "metadata": {"labels": {"jobset.sigs.k8s.io/replicatedjob-name": "node"}},
+    "spec": {"template": {"spec": {"containers": [{"name": "node"}, {"name": "sidecar"}]}}}})");
+  std::vector<Json> objects = {trainer};
+  CHECK(mounted_config_maps(objects).empty());
+  mount_config_map(&objects, "t-files-0123456789");
+  CHECK(mounted_config_maps(objects) == std::vector<std::string>{"t-files-0123456789"});
+  const Json& containers = objects[0]["spec"]["template"]["spec"]["containers"];
+  CHECK(containers[0]["volumeMounts"][0]["mountPath"] == "/workspace");
+  CHECK_FALSE(containers[1].contains("volumeMounts"));
+}
