@@ -182,7 +182,8 @@ const std::vector<Setting>& settings() {
        set_ddp},
       {"bucket-cap-mb", "TRAINER_BUCKET_CAP_MB", "MIB", "gradient bucket size [25]",
        positive_number(&Options::bucket_cap_mb)},
-      {"threads", "TRAINER_THREADS", "N", "intra-op threads per worker [OMP_NUM_THREADS, else 1]",
+      {"threads", "TRAINER_THREADS", "N",
+       "intra-op threads per worker [OMP_NUM_THREADS, else libtorch's default]",
        integer_at_least(&Options::threads, 1)},
       {"fail-at-step", "TRAINER_FAIL_AT_STEP", "N",
        "fault injection: worker --fail-rank exits with status 3 before global step N of the "

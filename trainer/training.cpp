@@ -147,11 +147,11 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
   sync.broadcast_parameters();
   if (rank0) {
     std::printf(
-        "[rank 0] training %s on %lld samples: %d workers, %s, ddp %s (%zu buckets), "
+        "[rank 0] training %s on %lld samples: world size %d, %s, ddp %s (%zu bucket%s), "
         "batch %d per worker, epochs %d-%d\n",
         setup.model.c_str(), static_cast<long long>(data.train.size()), communicator.world_size(),
         communicator.backend_name(), ddp_mode_name(options.ddp), sync.bucket_count(),
-        setup.batch_size, start_epoch + 1, options.epochs);
+        sync.bucket_count() == 1 ? "" : "s", setup.batch_size, start_epoch + 1, options.epochs);
   }
 
   ShardSpec shard_spec{data.train.size(), communicator.world_size(), communicator.rank(), true,
