@@ -114,6 +114,31 @@ std::string url_for_server_name(const HttpRequest& request, curl_slist** connect
   return scheme + "://" + request.tls.server_name + ":" + std::to_string(port) + rest;
 }
 
+/// For streams that another thread may stop: waits on the socket in 50 ms slices, so a
+/// cancel takes effect at once rather than at libcurl's next once-a-second progress call.
+CURLcode perform_cancellable(CURL* handle, const std::atomic<bool>& cancel) {
+  CURLM* multi = curl_multi_init();
+  curl_multi_add_handle(multi, handle);
+  CURLcode code = CURLE_OK;
+  int running = 1;
+  while (running > 0) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) break;
+    if (running == 0) break;
+    if (cancel.load()) {
+      code = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+  }
+  int left = 0;
+  while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
+    if (message->msg == CURLMSG_DONE) code = message->data.result;
+  }
+  curl_multi_remove_handle(multi, handle);
+  curl_multi_cleanup(multi);
+  return code;
+}
+
 }  // namespace
 
 CurlTransport::CurlTransport() {
@@ -169,7 +194,8 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   set_tls(handle, request.tls);
   char error_text[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
-  CURLcode code = curl_easy_perform(handle);
+  CURLcode code = request.cancel != nullptr ? perform_cancellable(handle, *request.cancel)
+                                            : curl_easy_perform(handle);
   long status = 0;
   curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
   response.status = static_cast<int>(status);

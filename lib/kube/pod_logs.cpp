@@ -224,18 +224,34 @@ void PodLogs::stream_source(Source source) {
   } catch (const KubeError& e) {
     std::fprintf(err_, "%s: %s\n", source.label.c_str(), e.what());
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  finished_.insert(source.pod + "/" + source.container + "/" + std::to_string(source.instance));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_.insert(source.pod + "/" + source.container + "/" + std::to_string(source.instance));
+  }
+  if (watcher_ != nullptr) watcher_->poke();
 }
 
 int PodLogs::follow() {
   TrainJobWatcher watcher(client_, name_space_, trainjob_selector(trainjob_));
   watcher.start();
+  watcher_ = &watcher;
+  // However this ends, the streams stop before the watcher they poke goes away.
+  struct StopStreams {
+    PodLogs* logs;
+    ~StopStreams() {
+      if (logs->threads_.empty()) return;
+      logs->cancel_ = true;
+      for (std::thread& thread : logs->threads_)
+        thread.join();
+      logs->threads_.clear();
+      logs->watcher_ = nullptr;
+    }
+  } stop_streams{this};
   std::map<std::string, std::string> waiting_said;  // label -> reason printed
   int seen = 0;
   bool prefix_decided = false;
   while (true) {
-    WatchSnapshot snapshot = watcher.wait_newer(seen, 0.5);
+    WatchSnapshot snapshot = watcher.wait_newer(seen, 1.0);
     seen = snapshot.version;
     std::vector<const Json*> jobs;
     for (const Json& job : snapshot.jobs)

@@ -83,6 +83,7 @@ class PodLogs {
   std::set<std::string> started_;   ///< "pod/container/instance" streams begun
   std::set<std::string> finished_;  ///< ... and ended
   std::vector<std::thread> threads_;
+  class TrainJobWatcher* watcher_ = nullptr;  ///< while following: told when a stream ends
 };
 
 }  // namespace trainjob

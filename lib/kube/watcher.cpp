@@ -46,6 +46,11 @@ void TrainJobWatcher::start() {
   threads_.emplace_back([this] { watch_loop(pod_type(), &pods_); });
 }
 
+void TrainJobWatcher::poke() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  publish();
+}
+
 void TrainJobWatcher::publish() {
   ++version_;
   changed_.notify_all();

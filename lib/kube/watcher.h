@@ -37,6 +37,8 @@ class TrainJobWatcher {
   /// Waits until the state is newer than `seen` or `timeout_seconds` pass; throws the
   /// KubeError a watch thread ran into.
   WatchSnapshot wait_newer(int seen, double timeout_seconds);
+  /// Wakes wait_newer as if something changed (a log stream ended, say).
+  void poke();
   /// Times the watch lists again after a 410 (for tests and -v).
   int relists() const { return relists_.load(); }
 

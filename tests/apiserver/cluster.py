@@ -211,6 +211,7 @@ class Cluster:
                     return
                 self.run(namespace, pod)
             index = pod["metadata"]["labels"]["batch.kubernetes.io/job-completion-index"]
+            time.sleep(rule.get("lines_after", 0))
             lines = rule.get("lines", 0)
             interval = rule.get("interval", 0)
             for n in range(lines):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Drives the test API server from shell tests.
 
-    ctl.py DIR ACTION [JSON]      POST /admin/ACTION with JSON; prints the answer
+    ctl.py DIR ACTION [JSON]      POST /admin/ACTION with JSON (@FILE: from a file)
     ctl.py DIR get requests        GET /admin/requests
 
 DIR is the directory `start.sh` set up (it holds `port` and `ca.pem`).
@@ -21,7 +21,11 @@ def main():
     if action == "get":
         request = urllib.request.Request(f"https://127.0.0.1:{port}/admin/{sys.argv[3]}")
     else:
-        body = (sys.argv[3] if len(sys.argv) > 3 else "{}").encode()
+        body = sys.argv[3] if len(sys.argv) > 3 else "{}"
+        if body.startswith("@"):  # a body too long for the command line
+            with open(body[1:]) as f:
+                body = f.read()
+        body = body.encode()
         request = urllib.request.Request(f"https://127.0.0.1:{port}/admin/{action}", data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
     try:
