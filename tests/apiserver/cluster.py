@@ -185,6 +185,8 @@ class Cluster:
             if restart_reason:
                 status["restartCount"] += 1
                 status["lastState"] = {"terminated": {"reason": restart_reason, "exitCode": exit_code or 1}}
+        pod["status"]["conditions"] = [c for c in pod["status"].get("conditions", []) if c["type"] != "Ready"] + \
+            [{"type": "Ready", "status": "False", "reason": "ContainersNotReady"}]
         if reason == "CrashLoopBackOff":
             pod["status"]["phase"] = "Running"
         self.store.update(PODS, namespace, pod)
