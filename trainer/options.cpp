@@ -59,7 +59,8 @@ Setter positive_number(double Options::*field) {
 }
 
 Setter one_of(std::string Options::*field, std::vector<std::string> choices) {
-  return [field, choices](Options& options, const std::string& text) -> std::string {
+  return [field, choices = std::move(choices)](Options& options,
+                                               const std::string& text) -> std::string {
     std::string list;
     for (const auto& choice : choices) {
       if (choice == text) {
