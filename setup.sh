@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up a Debian machine, builds, and then either renders the bundled example
-# (`./setup.sh`) or runs every test (`./setup.sh test`). Safe to run again: it only
-# installs what is missing and only rebuilds what changed.
+# Sets up a Debian machine, builds, and then either trains the bundled example TrainJob
+# on this machine with the C++ trainer (`./setup.sh`) or runs every test
+# (`./setup.sh test`). Safe to run again: it only installs what is missing and only
+# rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,12 +32,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# Build output goes to stderr, so `./setup.sh > rendered.yaml` keeps only the manifests.
+# Build output goes to stderr, so stdout holds only what the example prints.
 cmake --preset default >&2
 cmake --build --preset default -- -j"$(nproc)" >&2
 
 case "$mode" in
-  run) ./build/kubectl-trainjob render -f templates/configmap.yaml ;;
+  run) ./build/kubectl-trainjob run --local -f templates/cpp-trainer-linear.yaml ;;
   test) ctest --preset default -j"$(nproc)" ;;
   build) ;;
 esac

@@ -92,11 +92,10 @@ void announce(const LocalPlan& plan, const LocalOptions& options) {
   size_t pods = 0;
   for (const auto& stage : plan.stages)
     pods += stage.size();
-  std::fprintf(stderr,
-               "Running %zu pod%s locally in %zu stage%s; pod DNS names -> %s, "
-               "PET_MASTER_PORT -> %s; volumes under %s\n",
-               pods, pods == 1 ? "" : "s", plan.stages.size(), plan.stages.size() == 1 ? "" : "s",
-               options.ip.c_str(), options.master_port.c_str(), options.work_dir.c_str());
+  std::fprintf(stderr, "Running %zu pod%s on this machine; volumes under %s\n", pods,
+               pods == 1 ? "" : "s", options.work_dir.c_str());
+  for (const std::string& rewrite : plan.rewrites)
+    std::fprintf(stderr, "  %s\n", rewrite.c_str());
 }
 
 int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {

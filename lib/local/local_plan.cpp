@@ -84,6 +84,8 @@ class PodPlanner {
              std::vector<std::string> hosts)
       : config_maps_(config_maps), options_(options), hosts_(std::move(hosts)) {}
 
+  const std::vector<std::string>& rewrites() const { return rewrites_; }
+
   bool plan(const Json& job, int64_t index, LocalPod* pod, std::string* error) {
     const Json& template_ = member(member(job, "spec"), "template");
     const Json& spec = member(template_, "spec");
@@ -199,15 +201,18 @@ class PodPlanner {
   }
 
   bool plan_container(const Json& container, const PodFacts& facts, const LocalPod& pod,
-                      LocalContainer* out, std::string* error) const {
+                      LocalContainer* out, std::string* error) {
     out->name = text_of(member(container, "name"));
     out->image = text_of(member(container, "image"));
     std::vector<LocalMount> mounts;
     if (!plan_mounts(container, pod, &mounts, error)) return false;
     if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
     for (auto& [name, value] : out->env) {
-      if (name == "PET_MASTER_PORT" || name == "MASTER_PORT") value = options_.master_port;
-      value = rewrite_paths(rewrite_hosts(value, hosts_, options_.ip), mounts);
+      std::string local = name == "PET_MASTER_PORT" || name == "MASTER_PORT"
+                              ? options_.master_port
+                              : rewrite_paths(rewrite_hosts(value, hosts_, options_.ip), mounts);
+      if (local != value) note(name + " " + value + " -> " + local);
+      value = std::move(local);
     }
     if (std::none_of(out->env.begin(), out->env.end(),
                      [](const auto& v) { return v.first == "HOSTNAME"; })) {
@@ -237,6 +242,12 @@ class PodPlanner {
     return true;
   }
 
+  /// Says once what was changed for this machine.
+  void note(const std::string& rewrite) {
+    if (std::find(rewrites_.begin(), rewrites_.end(), rewrite) == rewrites_.end())
+      rewrites_.push_back(rewrite);
+  }
+
   std::string image_dir(const std::string& image) const {
     auto exact = options_.image_dirs.find(image);
     if (exact != options_.image_dirs.end()) return exact->second;
@@ -247,6 +258,7 @@ class PodPlanner {
   const ConfigMapIndex& config_maps_;
   const LocalOptions& options_;
   std::vector<std::string> hosts_;
+  std::vector<std::string> rewrites_;
 };
 
 }  // namespace
@@ -278,8 +290,7 @@ bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& conf
     }
     plan->stages.push_back(std::move(pods));
   }
-  plan->rewrites.push_back("pod DNS names -> " + options.ip);
-  plan->rewrites.push_back("PET_MASTER_PORT -> " + options.master_port);
+  plan->rewrites = planner.rewrites();
   return true;
 }
 

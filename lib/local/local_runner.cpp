@@ -274,14 +274,16 @@ class StageRunner {
   }
 
   void reap() {
-    for (Process& process : processes_) {
+    // By index, and with a copy: on_exit starts containers, which grows processes_.
+    for (size_t i = 0; i < processes_.size(); ++i) {
+      Process& process = processes_[i];
       if (process.exited) continue;
       pid_t done = ::waitpid(process.pid, &process.status, WNOHANG);
       if (done != process.pid) continue;
       process.exited = true;
       // Like a container, the process group ends with its main process.
       ::kill(-process.pid, SIGKILL);
-      on_exit(process);
+      on_exit(Process(process));
     }
   }
 

@@ -11,7 +11,7 @@ templates="$source_dir/templates"
 "$binary" render -f "$templates" >"$work/b.yaml"
 check "render is deterministic (same bytes twice)" cmp -s "$work/a.yaml" "$work/b.yaml"
 check "a directory renders every TrainJob" \
-  test "$(grep -c '^kind: Job$' "$work/a.yaml")" -eq 3
+  test "$(grep -c '^kind: Job$' "$work/a.yaml")" -eq 5
 
 "$binary" render -f - <"$templates/image.yaml" >"$work/stdin.yaml"
 "$binary" render -f "$templates/image.yaml" >"$work/file.yaml"
@@ -24,7 +24,7 @@ mkdir "$work/out"
 "$binary" render -f "$templates" --output-dir "$work/out"
 check "--output-dir writes one file per TrainJob" \
   test "$(ls "$work/out" | tr '\n' ' ')" = \
-  "trainjob-demo-with-configmap.yaml trainjob-demo-with-hostpath.yaml trainjob-demo-with-image.yaml "
+  "configmap-print-env-script.yaml linear-demo.yaml print-env.yaml trainjob-demo-with-configmap.yaml trainjob-demo-with-hostpath.yaml trainjob-demo-with-image.yaml "
 check "--output-dir files hold the same objects" \
   bash -c "cat '$work/out/trainjob-demo-with-configmap.yaml' | cmp -s - <('$binary' render -f '$templates/configmap.yaml')"
 
