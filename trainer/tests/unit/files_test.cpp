@@ -38,7 +38,7 @@ fs::path scratch_dir() {
 TEST_CASE("idx: images and labels parse with their dimensions") {
   IdxArray array;
   std::string error;
-  REQUIRE(parse_idx("images", idx_bytes(0x803, {2, 28, 28}, 2 * 28 * 28), 3, array, error));
+  REQUIRE(parse_idx("images", idx_bytes(0x803, {2, 28, 28}, size_t{2} * 28 * 28), 3, array, error));
   CHECK(array.dims == std::vector<std::int64_t>{2, 28, 28});
   CHECK(array.data.size() == 2 * 28 * 28);
   REQUIRE(parse_idx("labels", idx_bytes(0x801, {3}, 3), 1, array, error));

@@ -44,6 +44,7 @@ void check_averaged(DdpMode mode, size_t cap_bytes) {
   auto store = c10::make_intrusive<c10d::HashStore>();
   std::vector<std::vector<torch::Tensor>> results(2);
   std::vector<std::thread> ranks;
+  ranks.reserve(2);
   for (int rank = 0; rank < 2; ++rank) {
     ranks.emplace_back([&, rank] {
       auto communicator = gloo_communicator(store, rank, 2);

@@ -9,7 +9,7 @@ using namespace trainjob::trainer;
 
 namespace {
 
-EnvLookup env_of(std::map<std::string, std::string> values) {
+EnvLookup env_of(const std::map<std::string, std::string>& values) {
   return [values](const std::string& name) -> std::optional<std::string> {
     auto found = values.find(name);
     if (found == values.end()) return std::nullopt;

@@ -49,6 +49,7 @@ TEST_CASE("sharding: the ranks' k-th batches make up the k-th batch of one proce
   const int batch = 10;
   auto whole = shard_indices({100, 1, 0, true, 5}, 2);
   std::vector<std::vector<std::int64_t>> shards;
+  shards.reserve(world);
   for (int rank = 0; rank < world; ++rank)
     shards.push_back(shard_indices({100, world, rank, true, 5}, 2));
   CHECK(batch_count(25, batch) == 3);

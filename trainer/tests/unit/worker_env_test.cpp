@@ -65,7 +65,7 @@ TEST_CASE("worker identity: read back from the launcher's variables") {
 TEST_CASE("worker identity: a missing or out-of-range variable is named") {
   WorkerIdentity identity;
   std::string error;
-  auto only = [](std::map<std::string, std::string> values) {
+  auto only = [](const std::map<std::string, std::string>& values) {
     return [values](const std::string& name) -> std::optional<std::string> {
       auto found = values.find(name);
       if (found == values.end()) return std::nullopt;
