@@ -86,8 +86,10 @@ class WorkerGroup {
     return true;
   }
 
-  // Reaps every exited worker; returns the first that failed, if any.
-  const Worker* reap() {
+  // Reaps every exited worker; returns one that failed, if any: `first_to_exit` when it
+  // failed. A worker's failure makes its peers fail a moment later, and the one that went
+  // first is the cause worth naming.
+  const Worker* reap(pid_t first_to_exit = -1) {
     const Worker* failed = nullptr;
     for (;;) {
       int status = 0;
@@ -97,7 +99,7 @@ class WorkerGroup {
         if (worker.pid != pid) continue;
         worker.pid = -1;
         worker.status = status;
-        if (status != 0 && failed == nullptr) failed = &worker;
+        if (status != 0 && (failed == nullptr || pid == first_to_exit)) failed = &worker;
       }
     }
     return failed;
@@ -162,7 +164,9 @@ int run_launcher(const LaunchPlan& plan, const WorkerProgram& program) {
         group.stop(signals);
         return 128 + signal_number;
       }
-      failed = group.reap();
+      // A pending SIGCHLD keeps the details of the first child that ended; later ones
+      // merge into it.
+      failed = group.reap(signal_number == SIGCHLD ? info.si_pid : -1);
     }
     if (failed == nullptr) return 0;
 
