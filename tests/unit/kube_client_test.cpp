@@ -32,6 +32,16 @@ std::string credential_json(const std::string& version, const std::string& token
          token + R"(", "expirationTimestamp": ")" + expiry + R"("}})";
 }
 
+ExecConfig exec_config(const std::string& api_version, const std::string& command,
+                       std::vector<std::string> args, const std::string& interactive_mode) {
+  ExecConfig exec;
+  exec.api_version = api_version;
+  exec.command = command;
+  exec.args = std::move(args);
+  exec.interactive_mode = interactive_mode;
+  return exec;
+}
+
 }  // namespace
 
 TEST_CASE("a static token is sent as a bearer token, only over https") {
@@ -89,8 +99,8 @@ TEST_CASE("exec plugin: run once, cached until expirationTimestamp, run again af
                                          "t" + std::to_string(runs), "2027-01-15T08:01:40Z")};
   };
   RestConfig config = https_config();
-  config.exec = ExecConfig{
-      "client.authentication.k8s.io/v1", "/bin/creds", {"--cluster", "dev"}, {}, "Never"};
+  config.exec =
+      exec_config("client.authentication.k8s.io/v1", "/bin/creds", {"--cluster", "dev"}, "Never");
   KubeClient client(config, &transport, &env, &clock);
   client.send("GET", "/a");
   client.send("GET", "/b");
@@ -114,7 +124,7 @@ TEST_CASE("exec plugin: a 401 re-runs it once; a second 401 is the answer") {
                                          "t" + std::to_string(runs), "2099-01-01T00:00:00Z")};
   };
   RestConfig config = https_config();
-  config.exec = ExecConfig{"client.authentication.k8s.io/v1beta1", "creds", {}, {}, "IfAvailable"};
+  config.exec = exec_config("client.authentication.k8s.io/v1beta1", "creds", {}, "IfAvailable");
   KubeClient client(config, &transport, &env, &clock);
   transport.responses.push_back(status_response(401, "Unauthorized", "Unauthorized"));
   CHECK(client.send("GET", "/a").status == 200);
@@ -193,8 +203,9 @@ TEST_CASE("no answer at all: the server is named") {
   FakeClock clock;
   FakeTransport transport;
   KubeClient client(https_config(), &transport, &env, &clock);
-  transport.responses.push_back(
-      HttpResponse{0, "Failed to connect to api.example port 6443: Connection refused"});
+  HttpResponse refused;
+  refused.error = "Failed to connect to api.example port 6443: Connection refused";
+  transport.responses.push_back(refused);
   CHECK_THROWS_WITH_AS(
       client.send("GET", "/a"),
       "Unable to connect to the server at https://api.example:6443: Failed to connect to "

@@ -58,14 +58,22 @@ class FakeTransport : public HttpTransport {
 
   HttpResponse perform(const HttpRequest& request) override {
     requests.push_back(request);
-    if (responses.empty()) return HttpResponse{200, "", false, {}, "{}"};
-    HttpResponse response = responses.front();
+    if (responses.empty()) return response(200, {}, "{}");
+    HttpResponse next = responses.front();
     responses.pop_front();
-    if (request.on_body && response.status >= 200 && response.status < 300) {
-      request.on_body(response.body);
-      response.body.clear();
+    if (request.on_body && next.status >= 200 && next.status < 300) {
+      request.on_body(next.body);
+      next.body.clear();
     }
-    return response;
+    return next;
+  }
+
+  static HttpResponse response(int status, HttpHeaders headers, std::string body) {
+    HttpResponse out;
+    out.status = status;
+    out.headers = std::move(headers);
+    out.body = std::move(body);
+    return out;
   }
 };
 
@@ -74,7 +82,7 @@ inline HttpResponse status_response(int code, const std::string& reason, const s
   std::string body = R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":")" +
                      reason + R"(","message":")" + message + R"(","code":)" + std::to_string(code) +
                      "}";
-  return HttpResponse{code, "", false, std::move(headers), body};
+  return FakeTransport::response(code, std::move(headers), body);
 }
 
 }  // namespace trainjob
