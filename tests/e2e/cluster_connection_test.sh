@@ -79,6 +79,14 @@ check "tls-server-name: the certificate is checked for that name" [ $? -eq 0 ]
 sed "s|server: \"$server\"|server: \"https://localhost:$port\", tls-server-name: wrong.example|" "$work/tokenfile.yaml" > "$work/sni-wrong.yaml"
 list --kubeconfig "$work/sni-wrong.yaml"
 check "tls-server-name that the certificate does not hold fails" grep -q "Unable to connect" "$work/err"
+/usr/bin/python3 -B "$apiserver_dir/proxy.py" --port-file "$work/proxy-port" --log "$work/proxy.log" &
+proxy_pid=$!
+for _ in $(seq 100); do [ -f "$work/proxy-port" ] && break; sleep 0.05; done
+sed "s|server: \"$server\"|server: \"$server\", proxy-url: \"http://127.0.0.1:$(cat "$work/proxy-port")\"|" "$work/tokenfile.yaml" > "$work/proxied.yaml"
+list --kubeconfig "$work/proxied.yaml"
+check "proxy-url: requests go through the proxy" \
+  bash -c "grep -q 'No TrainJobs' '$work/err' && grep -qx '127.0.0.1:$port' '$work/proxy.log'"
+kill $proxy_pid
 sed "s|server: \"$server\"|server: \"$server\", proxy-url: \"ftp://proxy\"|" "$work/tokenfile.yaml" > "$work/proxy.yaml"
 list --kubeconfig "$work/proxy.yaml"
 check "a proxy-url with an unsupported scheme is refused" grep -q 'proxy-url "ftp://proxy": scheme must be http, https or socks5' "$work/err"
