@@ -71,6 +71,7 @@ check "no restarts left: no final line" [ -z "$(final_parameters "$work/norestar
 
 # SIGTERM reaches the workers and ends the launcher.
 port=$(free_port)
+: >"$work/term.out"
 PET_NNODES=2 PET_NPROC_PER_NODE=2 PET_MASTER_PORT=$port "$trainer" >"$work/term.out" 2>&1 &
 launcher=$!
 for _ in $(seq 100); do has "$work/term.out" 'RANK=1,' && break; sleep 0.1; done
