@@ -1,25 +1,91 @@
 #include "model/field.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "load/field_path.h"
 
 namespace trainjob {
 
+namespace {
+
+/// One step from a node to its child: a key, or an index when `key` is null.
+struct Step {
+  const std::string* key;
+  size_t index;
+};
+
+/// Finds `target` below `node`, recording the steps to it from the last to the first.
+/// Only pointers are compared on the way: the path is spelt out once, when found.
+bool find_steps(const Json& node, const Json* target, std::vector<Step>* steps) {
+  if (&node == target) return true;
+  if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (find_steps(*it, target, steps)) {
+        steps->push_back({&it.key(), 0});
+        return true;
+      }
+    }
+  } else if (node.is_array()) {
+    for (size_t i = 0; i < node.size(); ++i) {
+      if (find_steps(node[i], target, steps)) {
+        steps->push_back({nullptr, i});
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::string path_to(const Json& root, const Json* target) {
+  std::vector<Step> steps;
+  find_steps(root, target, &steps);
+  std::string path;
+  for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
+    path = step->key != nullptr ? field_child(path, *step->key) : field_index(path, step->index);
+  }
+  return path;
+}
+
+}  // namespace
+
 Field Field::operator[](std::string_view key) const {
-  Field child{nullptr, field_child(path, key)};
   if (value != nullptr && value->is_object()) {
     auto it = value->find(key);
-    if (it != value->end()) child.value = &*it;
+    if (it != value->end()) {
+      Field child;
+      child.root_ = root_;
+      child.value = &*it;
+      return child;
+    }
   }
-  return child;
+  return child_of_absent(field_child(value != nullptr ? "" : relative_, key));
 }
 
 Field Field::at(size_t index) const {
-  Field child{nullptr, field_index(path, index)};
-  if (value != nullptr && value->is_array() && index < value->size())
+  if (value != nullptr && value->is_array() && index < value->size()) {
+    Field child;
+    child.root_ = root_;
     child.value = &(*value)[index];
+    return child;
+  }
+  return child_of_absent(field_index(value != nullptr ? "" : relative_, index));
+}
+
+Field Field::child_of_absent(std::string relative) const {
+  Field child;
+  child.root_ = root_;
+  child.anchor_ = value != nullptr ? value : anchor_;
+  child.relative_ = std::move(relative);
   return child;
+}
+
+std::string Field::path() const {
+  const Json* located = value != nullptr ? value : anchor_;
+  std::string base = root_ != nullptr && located != nullptr ? path_to(*root_, located) : "";
+  if (value != nullptr || relative_.empty()) return base;
+  if (base.empty() || relative_.front() == '[') return base + relative_;
+  return base + "." + relative_;
 }
 
 std::string describe_value(const Json& value) {
@@ -64,8 +130,15 @@ void FieldReader::warning(const std::string& path, const std::string& message) c
   diagnostics_->warning(document_.file, document_.message_pos_of(path), path, message);
 }
 
+Field FieldReader::root() const {
+  Field root;
+  root.value = &document_.value;
+  root.root_ = &document_.value;
+  return root;
+}
+
 void FieldReader::mismatch(const Field& field, std::string_view expected) const {
-  error(field.path,
+  error(field.path(),
         "expected " + std::string(expected) + ", found " + describe_value(*field.value));
 }
 

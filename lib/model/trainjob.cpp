@@ -30,19 +30,26 @@ std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& sp
                                       std::optional<Dialect> forced) {
   Dialect first = forced.value_or(Dialect::kV2_0);
   Dialect last = forced.value_or(Dialect::kV2_3);
-  std::string decided_by =
-      forced ? "--trainer-version " + std::string(dialect_info(*forced).version) : "";
+  // What narrowed the releases first, named only if another field contradicts it.
+  Field deciding_field;
+  const DialectMarker* deciding_marker = nullptr;
   for (const DialectMarker& marker : kDialectMarkers) {
     Field field = spec[marker.field];
     if (!field) continue;
     if (marker.last < first || marker.first > last) {
-      reader.error(field.path, std::string("a Trainer ") + marker.releases +
-                                   " field, which cannot be used together with " + decided_by);
+      std::string decided_by =
+          forced ? "--trainer-version " + std::string(dialect_info(*forced).version)
+                 : deciding_field.path() + " (Trainer " + deciding_marker->releases + ")";
+      reader.error(field.path(), std::string("a Trainer ") + marker.releases +
+                                     " field, which cannot be used together with " + decided_by);
       return std::nullopt;
     }
     first = std::max(first, marker.first);
     last = std::min(last, marker.last);
-    if (decided_by.empty()) decided_by = field.path + " (Trainer " + marker.releases + ")";
+    if (deciding_marker == nullptr) {
+      deciding_field = field;
+      deciding_marker = &marker;
+    }
   }
   bool baseline_fits = first <= Dialect::kV2_1 && Dialect::kV2_1 <= last;
   return baseline_fits ? Dialect::kV2_1 : last;
@@ -61,14 +68,14 @@ Json string_map(const FieldReader& reader, const Field& field) {
 std::vector<Field> target_jobs(const FieldReader& reader, const Field& list) {
   std::vector<Field> out;
   if (!reader.is_array(list)) {
-    if (!list) reader.error(list.path, "required: the replicated jobs this override patches");
+    if (!list) reader.error(list.path(), "required: the replicated jobs this override patches");
     return out;
   }
   for (size_t i = 0; i < list.value->size(); ++i) {
     Field name = list.at(i)["name"];
     if (!reader.is_object(list.at(i))) continue;
     if (!name)
-      reader.error(name.path, "required: the name of a replicated job of the runtime");
+      reader.error(name.path(), "required: the name of a replicated job of the runtime");
     else if (reader.string(name))
       out.push_back(name);
   }
@@ -144,20 +151,20 @@ bool check_managed_by(const FieldReader& reader, const Field& field) {
   for (const char* manager : kManagers) {
     if (*value == manager) return true;
   }
-  reader.error(field.path, "expected " + std::string(kManagers[0]) + " or " + kManagers[1] +
-                               ", found \"" + *value + "\"");
+  reader.error(field.path(), "expected " + std::string(kManagers[0]) + " or " + kManagers[1] +
+                                 ", found \"" + *value + "\"");
   return false;
 }
 
 bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job) {
   if (!ref) {
-    reader.error(ref.path, "required: the runtime to compile against ({name: ..., kind: ...})");
+    reader.error(ref.path(), "required: the runtime to compile against ({name: ..., kind: ...})");
     return false;
   }
   if (!reader.is_object(ref)) return false;
   job->runtime_name = ref["name"];
   if (!reader.string(job->runtime_name)) {
-    if (!job->runtime_name) reader.error(job->runtime_name.path, "required: the runtime's name");
+    if (!job->runtime_name) reader.error(job->runtime_name.path(), "required: the runtime's name");
     return false;
   }
   job->runtime_kind = reader.string(ref["kind"]).value_or(kClusterTrainingRuntime);
@@ -165,9 +172,9 @@ bool read_runtime_ref(const FieldReader& reader, const Field& ref, TrainJob* job
   bool known_kind =
       job->runtime_kind == kClusterTrainingRuntime || job->runtime_kind == kTrainingRuntime;
   if (group != kTrainerApiGroup || !known_kind) {
-    reader.error(ref.path, "unsupported runtime: " + job->runtime_kind + "." + group +
-                               " (expected ClusterTrainingRuntime or TrainingRuntime of "
-                               "trainer.kubeflow.org)");
+    reader.error(ref.path(), "unsupported runtime: " + job->runtime_kind + "." + group +
+                                 " (expected ClusterTrainingRuntime or TrainingRuntime of "
+                                 "trainer.kubeflow.org)");
     return false;
   }
   return true;

@@ -19,7 +19,7 @@ VolumeOrigin find_origin(const CompileState& state, const ReplicatedJob& job,
     if (!volumes || !volumes.value->is_array()) continue;
     for (size_t i = 0; i < volumes.value->size(); ++i) {
       if (string_member((*volumes.value)[i], "name") == volume) {
-        return {&state.trainjob, volumes.at(i).path};
+        return {&state.trainjob, volumes.at(i).path()};
       }
     }
   }
@@ -72,7 +72,7 @@ void check_best_effort(const CompileState& state, const TrainerSettings& trainer
   bool replaces = resources.is_object() && !state.dialect.merge_resources &&
                   (resources.contains("requests") || resources.contains("limits"));
   if (!replaces || has_cpu_or_memory(resources)) return;
-  state.trainjob.warning(state.job.trainer["resourcesPerNode"].path,
+  state.trainjob.warning(state.job.trainer["resourcesPerNode"].path(),
                          "replaces the node container's resources (Trainer v" +
                              std::string(state.dialect.version) +
                              " semantics) and sets no CPU or memory: the pods get BestEffort QoS "

@@ -26,9 +26,9 @@ const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                 ? " (the TrainJob has no namespace: set metadata.namespace or -n)"
                 : " in namespace \"" + job.name_space + "\"";
   }
-  tj.error(job.runtime_name.path, job.runtime_kind + " \"" +
-                                      job.runtime_name.value->get<std::string>() + "\" not found" +
-                                      where + "; looked in " + runtimes.searched_places());
+  tj.error(job.runtime_name.path(),
+           job.runtime_kind + " \"" + job.runtime_name.value->get<std::string>() + "\" not found" +
+               where + "; looked in " + runtimes.searched_places());
   return nullptr;
 }
 
@@ -69,7 +69,7 @@ void warn_without_trainer(const CompileState& state, const TrainerSettings& trai
 void warn_torchtune(const CompileState& state) {
   Field command = state.job.trainer["command"];
   if (!command || *command.value != Json::array({"tune", "run"})) return;
-  state.trainjob.warning(command.path,
+  state.trainjob.warning(command.path(),
                          "the torchtune recipe selection Kubeflow Trainer applies to "
                          "`tune run` is not reproduced: the command runs as written, "
                          "with PET_MASTER_ADDR and PET_MASTER_PORT set");
@@ -78,9 +78,9 @@ void warn_torchtune(const CompileState& state) {
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
   Field support = rt.root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
   if (!support || *support.value != "deprecated") return;
-  tj.warning(job.runtime_name.path, job.runtime_kind + " \"" + rt.document().name() +
-                                        "\" is deprecated and will be removed in a future "
-                                        "release of Kubeflow Trainer");
+  tj.warning(job.runtime_name.path(), job.runtime_kind + " \"" + rt.document().name() +
+                                          "\" is deprecated and will be removed in a future "
+                                          "release of Kubeflow Trainer");
 }
 
 bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOptions& options) {

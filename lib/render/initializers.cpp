@@ -36,7 +36,7 @@ bool check_initializer(const CompileState& state, const Field& config) {
   Field secret = config["secretRef"];
   if (secret && (!tj.is_object(secret) || !tj.string(secret["name"]))) {
     if (secret.value->is_object() && !secret["name"]) {
-      tj.error(secret["name"].path, "required: the Secret's name");
+      tj.error(secret["name"].path(), "required: the Secret's name");
     }
     ok = false;
   }
@@ -74,9 +74,9 @@ bool apply_initializers(CompileState* state) {
     ReplicatedJob* job = state->find_ancestor(kind.ancestor);
     Json* container = job != nullptr ? find_container(&job->pod_spec(), kind.ancestor) : nullptr;
     if (container == nullptr) {
-      tj.error(config.path, std::string("the runtime has no ") + kind.ancestor +
-                                " job (a replicated job labelled " + kind.ancestor +
-                                " ancestor with a container of that name) to configure");
+      tj.error(config.path(), std::string("the runtime has no ") + kind.ancestor +
+                                  " job (a replicated job labelled " + kind.ancestor +
+                                  " ancestor with a container of that name) to configure");
       ok = false;
       continue;
     }

@@ -64,14 +64,14 @@ bool check_job_order(const FieldReader& rt, const Field& jobset_spec) {
     Field depends_on = jobs.at(i)["dependsOn"];
     if (depends_on && depends_on.value->is_array()) {
       if (in_order) {
-        rt.error(depends_on.path, "dependsOn cannot be used with startupPolicy InOrder");
+        rt.error(depends_on.path(), "dependsOn cannot be used with startupPolicy InOrder");
         ok = false;
       }
       for (size_t d = 0; d < depends_on.value->size(); ++d) {
         std::string name = string_member((*depends_on.value)[d], "name");
         if (earlier.count(name) == 0) {
           rt.error(
-              depends_on.at(d)["name"].path,
+              depends_on.at(d)["name"].path(),
               "a job can only depend on a replicated job listed before it, found \"" + name + "\"");
           ok = false;
         }

@@ -26,7 +26,7 @@ bool check_one_policy(const FieldReader& rt, const Field& policy) {
     if (policy[name]) names += std::string(names.empty() ? "" : " and ") + name;
   }
   if (names.find(" and ") == std::string::npos) return true;
-  rt.error(policy.path, "only one policy can be configured, found " + names);
+  rt.error(policy.path(), "only one policy can be configured, found " + names);
   return false;
 }
 
@@ -55,14 +55,15 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
                           "or no policy)";
     // The runtime itself may be fine; only compiling a TrainJob against it is not.
     if (compiling) {
-      rt.error(policy[name].path, message);
+      rt.error(policy[name].path(), message);
       ok = false;
     } else {
-      rt.warning(policy[name].path, message);
+      rt.warning(policy[name].path(), message);
     }
   }
   if (policy["numNodes"] && policy["torch"]["elasticPolicy"]) {
-    rt.error(policy["numNodes"].path, "numNodes must not be set together with torch.elasticPolicy");
+    rt.error(policy["numNodes"].path(),
+             "numNodes must not be set together with torch.elasticPolicy");
     ok = false;
   }
   ok = check_runtime_num_proc(rt, policy["torch"]["numProcPerNode"]) && ok;
@@ -79,7 +80,7 @@ bool check_reserved_env(const CompileState& state) {
     std::string name = string_member((*env.value)[i], "name");
     for (const char* reserved : kTorchReservedEnv) {
       if (name == reserved) {
-        state.trainjob.error(env.at(i)["name"].path,
+        state.trainjob.error(env.at(i)["name"].path(),
                              std::string(reserved) +
                                  " is set by the torch policy and cannot be "
                                  "overridden in spec.trainer.env");
@@ -136,10 +137,10 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
   size_from_template(state);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (trainer.present && trainer_job == nullptr) {
-    state->trainjob.error(state->job.trainer.path, "the runtime has no replicated job labelled " +
-                                                       std::string(kAncestorLabel) +
-                                                       ": trainer, so spec.trainer has "
-                                                       "nothing to apply to");
+    state->trainjob.error(state->job.trainer.path(), "the runtime has no replicated job labelled " +
+                                                         std::string(kAncestorLabel) +
+                                                         ": trainer, so spec.trainer has "
+                                                         "nothing to apply to");
     return false;
   }
   if (trainer.num_nodes && trainer_job != nullptr) trainer_job->count = *trainer.num_nodes;

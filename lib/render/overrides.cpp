@@ -32,33 +32,32 @@ bool check_fields(const FieldReader& reader, const Field& object,
       for (size_t i = 0; i < allowed.size(); ++i)
         message += (i ? ", " : "") + std::string(allowed[i]);
     }
-    reader.key_error(object[key].path, message);
+    reader.key_error(object[key].path(), message);
     ok = false;
   }
   return ok;
 }
 
-bool check_container(const CompileState& state, const ReplicatedJob& job, const Field& list,
-                     const Field& container) {
+bool check_container(const CompileState& state, const ReplicatedJob& job,
+                     const std::string& list_name, const Field& container) {
   const FieldReader& tj = state.trainjob;
   if (!tj.is_object(container)) return false;
   std::optional<std::string> name = tj.string(container["name"]);
   if (!name) {
-    if (!container["name"]) tj.error(container["name"].path, "required: the container's name");
+    if (!container["name"]) tj.error(container["name"].path(), "required: the container's name");
     return false;
   }
   bool ok = check_fields(tj, container, state.dialect.container_fields, "");
-  std::string list_name = list.path.substr(list.path.rfind('.') + 1);
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
   if (!has_container(pod_spec, list_name, *name)) {
-    tj.error(container["name"].path, "replicated job \"" + job.name + "\" has no " + list_name +
-                                         " entry named \"" + *name + "\"");
+    tj.error(container["name"].path(), "replicated job \"" + job.name + "\" has no " + list_name +
+                                           " entry named \"" + *name + "\"");
     ok = false;
   }
   if (container["env"] && is_reserved_container(*name)) {
-    tj.error(container["env"].path, "env of container \"" + *name +
-                                        "\" is set by the Trainer and cannot be overridden; "
-                                        "use spec.trainer.env or spec.initializer instead");
+    tj.error(container["env"].path(), "env of container \"" + *name +
+                                          "\" is set by the Trainer and cannot be overridden; "
+                                          "use spec.trainer.env or spec.initializer instead");
     ok = false;
   }
   return ok;
@@ -76,7 +75,7 @@ bool check_pod_spec(const CompileState& state, const ReplicatedJob& job, const F
       continue;
     }
     for (size_t i = 0; i < list.value->size(); ++i) {
-      ok = check_container(state, job, list, list.at(i)) && ok;
+      ok = check_container(state, job, list_name, list.at(i)) && ok;
     }
   }
   return ok;
@@ -104,13 +103,13 @@ bool apply_to_target(CompileState* state, const PodOverride& override, const Fie
   const FieldReader& tj = state->trainjob;
   std::optional<std::string> name = tj.string(target);
   if (!name) {
-    if (!target) tj.error(target.path, "required: the name of a replicated job of the runtime");
+    if (!target) tj.error(target.path(), "required: the name of a replicated job of the runtime");
     return false;
   }
   ReplicatedJob* job = state->find_job(*name);
   if (job == nullptr) {
-    tj.error(target.path, "the runtime has no replicated job named \"" + *name +
-                              "\" (it has: " + job_names(*state) + ")");
+    tj.error(target.path(), "the runtime has no replicated job named \"" + *name +
+                                "\" (it has: " + job_names(*state) + ")");
     return false;
   }
   bool metadata_ok =

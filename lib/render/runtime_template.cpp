@@ -29,7 +29,7 @@ bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   job->count = rt.integer(item["template"]["spec"]["parallelism"]).value_or(1);
   job->group = rt.string(item["groupName"]).value_or("default");
   if (job->replicas < 1) {
-    rt.error(item["replicas"].path,
+    rt.error(item["replicas"].path(),
              "expected an integer ≥ 1, found " + std::to_string(job->replicas));
     return false;
   }
@@ -40,14 +40,14 @@ bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJo
   if (!is_known_ancestor(job.ancestor)) return true;
   bool ok = true;
   if (job.replicas != 1) {
-    rt.error(item["replicas"].path, "a job labelled " + job.ancestor +
-                                        " ancestor must have replicas 1, found " +
-                                        std::to_string(job.replicas));
+    rt.error(item["replicas"].path(), "a job labelled " + job.ancestor +
+                                          " ancestor must have replicas 1, found " +
+                                          std::to_string(job.replicas));
     ok = false;
   }
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
   if (!has_container(pod_spec, "containers", required_container(job.ancestor))) {
-    rt.error(item["template"]["spec"]["template"]["spec"]["containers"].path,
+    rt.error(item["template"]["spec"]["template"]["spec"]["containers"].path(),
              "a job labelled " + job.ancestor + " ancestor must have a container named \"" +
                  required_container(job.ancestor) + "\"");
     ok = false;
@@ -66,7 +66,7 @@ bool check_network(const FieldReader& rt, const Field& network) {
   if (!subdomain) return ok;
   std::optional<std::string> name = rt.string(subdomain);
   if (name && !is_dns1035_label(*name)) {
-    rt.error(subdomain.path,
+    rt.error(subdomain.path(),
              "expected a DNS-1035 label (the headless Service's name), found \"" + *name + "\"");
   }
   return ok && name && is_dns1035_label(*name);
@@ -77,18 +77,18 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   if (!rt.is_object(item)) return false;
   std::optional<std::string> name = rt.string(item["name"]);
   if (!name) {
-    if (!item["name"]) rt.error(item["name"].path, "required: the replicated job's name");
+    if (!item["name"]) rt.error(item["name"].path(), "required: the replicated job's name");
     return false;
   }
   if (!is_dns1035_label(*name)) {
-    rt.error(item["name"].path,
+    rt.error(item["name"].path(),
              "expected a DNS-1035 label (lower-case letters, digits, '-'; "
              "starting with a letter), found \"" +
                  *name + "\"");
     return false;
   }
   if (!names->insert(*name).second) {
-    rt.error(item["name"].path, "duplicate replicated job name \"" + *name + "\"");
+    rt.error(item["name"].path(), "duplicate replicated job name \"" + *name + "\"");
     return false;
   }
   Field job_template = item["template"];
@@ -96,12 +96,12 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   metadata_ok = check_metadata(rt, job_template["spec"]["template"]["metadata"]) && metadata_ok;
   if (!rt.is_object(job_template) || !rt.is_object(job_template["spec"]["template"]["spec"])) {
     if (!job_template["spec"]["template"]["spec"]) {
-      rt.error(job_template["spec"]["template"]["spec"].path, "required: the pod spec");
+      rt.error(job_template["spec"]["template"]["spec"].path(), "required: the pod spec");
     }
     return false;
   }
   job->name = *name;
-  job->path = item.path;
+  job->path = item.path();
   job->job_template = *job_template.value;
   if (item["dependsOn"]) job->depends_on = *item["dependsOn"].value;
   job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
@@ -154,7 +154,7 @@ bool read_runtime_template(CompileState* state) {
   Field list = jobset["replicatedJobs"];
   if (!rt.is_array(list) || list.value->empty()) {
     if (!list || list.value->empty()) {
-      rt.error(list.path, "required: at least one replicated job");
+      rt.error(list.path(), "required: at least one replicated job");
     }
     return false;
   }

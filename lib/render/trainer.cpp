@@ -25,9 +25,9 @@ bool check_num_nodes(const CompileState& state, const Field& field, TrainerSetti
   settings->num_nodes = state.trainjob.integer(field);
   if (!settings->num_nodes) return false;
   if (*settings->num_nodes < 1) {
-    state.trainjob.error(field.path, "expected an integer ≥ 1, found " +
-                                         std::to_string(*settings->num_nodes) +
-                                         " (a Job with no pods never runs)");
+    state.trainjob.error(field.path(), "expected an integer ≥ 1, found " +
+                                           std::to_string(*settings->num_nodes) +
+                                           " (a Job with no pods never runs)");
     return false;
   }
   return true;
@@ -66,7 +66,7 @@ bool check_quantity_map(const FieldReader& reader, const Field& map) {
     bool parsed = (value.is_string() && parse_quantity(value.get<std::string>(), &error)) ||
                   (value.is_number() && parse_quantity(value.dump(), &error));
     if (!parsed) {
-      reader.error(item.path, error + ", found " + describe_value(value));
+      reader.error(item.path(), error + ", found " + describe_value(value));
       ok = false;
     }
   }
@@ -85,7 +85,7 @@ bool check_env_list(const FieldReader& reader, const Field& list) {
       ok = false;
       continue;
     }
-    if (!item["name"]) reader.error(item["name"].path, "required: the variable's name");
+    if (!item["name"]) reader.error(item["name"].path(), "required: the variable's name");
     ok = item["name"] && reader.string(item["name"]) && ok;
     if (item["value"] && !reader.string(item["value"])) ok = false;
   }
