@@ -16,6 +16,7 @@ struct DeleteFlags {
   std::string name;
   bool wait = false;
   std::string timeout = "0";
+  std::string output;
 };
 
 int run_delete(const DeleteFlags& flags) {
@@ -32,9 +33,14 @@ int run_delete(const DeleteFlags& flags) {
           "trainjob \"" + flags.name + "\" not found in namespace \"" + session.name_space() +
           "\" (no object carries the label trainer.kubeflow.org/trainjob-name=" + flags.name + ")");
     for (const Json& object : objects) {
-      if (delete_object(&client, resource_type_of(object), session.name_space(), name_of(object)))
+      if (!delete_object(&client, resource_type_of(object), session.name_space(), name_of(object)))
+        continue;
+      if (flags.output == "name") {
+        std::printf("%s\n", display_name(object).c_str());
+      } else {
         std::printf("%s \"%s\" deleted\n", resource_type_of(object).qualified_kind().c_str(),
                     name_of(object).c_str());
+      }
     }
     std::fflush(stdout);
     if (flags.wait &&
@@ -54,6 +60,8 @@ CommandRunner declare_delete(CLI::App* app) {
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
       ->type_name("DURATION")
       ->capture_default_str();
+  app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
+      ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_delete(*flags); };
 }

@@ -30,6 +30,7 @@ struct SubmitFlags {
   bool keep_on_error = false;
   bool replace = false;
   std::vector<std::string> from_files;
+  std::string output;
 };
 
 std::string base_name(const std::string& path) {
@@ -160,8 +161,8 @@ int run_submit(const SubmitFlags& flags) {
       std::fwrite(text.data(), 1, text.size(), stdout);
       return static_cast<int>(kExitOk);
     }
-    SubmitOptions options{flags.dry_run == "server", flags.wait, *timeout, flags.keep_on_error,
-                          flags.replace};
+    SubmitOptions options{flags.dry_run == "server", flags.wait,    *timeout,
+                          flags.keep_on_error,       flags.replace, flags.output == "name"};
     Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
     return submitter.submit(*plan, options);
   });
@@ -196,6 +197,8 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_option("--from-file", flags->from_files,
                   "Put this file in the ConfigMap the TrainJob mounts (repeatable)")
       ->type_name("PATH");
+  app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
+      ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_submit(*flags); };
 }

@@ -60,8 +60,8 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
       dry_run_versions_[display_name(object)] = resource_version(result.object);
     if (result.ok) {
       if (options.server_dry_run)
-        std::fprintf(out_, "%s %s (server dry run)\n", display_name(object).c_str(),
-                     result.created ? "created" : "configured");
+        report(object, result.created ? "created (server dry run)" : "configured (server dry run)",
+               options);
       continue;
     }
     ok = false;
@@ -111,10 +111,7 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
     bool unchanged = !result.created && before != dry_run_versions_.end() &&
                      before->second == resource_version(result.object);
     if (result.created) created->push_back(object);
-    std::fprintf(out_, "%s %s\n", display_name(object).c_str(),
-                 result.created ? "created"
-                 : unchanged    ? "unchanged"
-                                : "configured");
+    report(object, result.created ? "created" : unchanged ? "unchanged" : "configured", options);
   }
   std::fflush(out_);
   return true;
@@ -124,6 +121,14 @@ void Submitter::roll_back(const SubmitPlan& plan, const std::vector<Json>& creat
   std::vector<Json> reversed(created.rbegin(), created.rend());
   for (const std::string& name : delete_objects(client_, plan.name_space, reversed))
     std::fprintf(err_, "removed %s\n", name.c_str());
+}
+
+void Submitter::report(const Json& object, const char* operation, const SubmitOptions& options) {
+  if (options.names_only) {
+    std::fprintf(out_, "%s\n", display_name(object).c_str());
+  } else {
+    std::fprintf(out_, "%s %s\n", display_name(object).c_str(), operation);
+  }
 }
 
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {

@@ -20,6 +20,7 @@ struct SubmitOptions {
   double timeout_seconds = 0;  ///< with wait; 0: none
   bool keep_on_error = false;
   bool replace = false;
+  bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
 };
 
 /// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first),
@@ -46,6 +47,7 @@ class Submitter {
   bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
                    const SubmitOptions& options, std::vector<Json>* created);
   void roll_back(const SubmitPlan& plan, const std::vector<Json>& created);
+  void report(const Json& object, const char* operation, const SubmitOptions& options);
   bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
                const SubmitOptions& options);

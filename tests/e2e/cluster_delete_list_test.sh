@@ -35,6 +35,15 @@ check "every DELETE asks for Background propagation (no orphaned pods, no warnin
 check "after --wait, kubectl finds neither its Jobs nor its pods" \
   bash -c "! kubectl get jobs,pods -o name | grep -q tune"
 check "the other TrainJob is untouched" bash -c "[ \$(kubectl get pods -o name | wc -l) -eq 2 ]"
+"$bin" submit -f "$src/tests/apiserver/fixtures/three-step.yaml" -o name > "$work/names" 2> /dev/null
+check "submit -o name: kind.group/name of each object" diff - "$work/names" <<'OUT'
+service/tune
+job.batch/tune-dataset-initializer-0
+job.batch/tune-model-initializer-0
+job.batch/tune-node-0
+OUT
+"$bin" delete tune -o name --wait > "$work/names"
+check "delete -o name" bash -c "[ \$(grep -c '^job.batch/tune-' '$work/names') -eq 3 ] && grep -qx service/tune '$work/names'"
 "$bin" delete tune 2> "$work/err"
 check "deleting a TrainJob that is not there: exit 1" [ $? -eq 1 ]
 check "... saying so" grep -q 'trainjob "tune" not found in namespace "default"' "$work/err"
