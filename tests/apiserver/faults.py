@@ -19,6 +19,8 @@ class Faults:
                 continue
             if "dry_run" in rule and rule["dry_run"] != dry_run:
                 continue
+            if rule.get("watch") is not None and (query.get("watch") in ("true", "1")) != rule["watch"]:
+                continue
             if rule.get("follow") is not None and (query.get("follow") in ("true", "1")) != rule["follow"]:
                 continue
             rule["seen"] += 1

@@ -73,6 +73,20 @@ check "connection refused names the server" grep -q "Unable to connect to the se
 sed "s|server: \"$server\"|server: \"https://no-such-host.invalid:6443\"|" "$work/tokenfile.yaml" > "$work/dns.yaml"
 list --kubeconfig "$work/dns.yaml"
 check "a name that does not resolve says so" grep -q "no-such-host.invalid.*resolve" "$work/err"
+# A server whose certificate names another host.
+/usr/bin/python3 -B "$apiserver_dir/apiserver.py" --cert "$api/wrong-host.pem" --key "$api/wrong-host-key.pem" \
+  --tokens "$api/tokens.json" --port-file "$work/wrong-port" 2>/dev/null &
+wrong_pid=$!
+for _ in $(seq 100); do [ -f "$work/wrong-port" ] && break; sleep 0.05; done
+wrong_port=$(cat "$work/wrong-port")
+sed "s|server: \"$server\"|server: \"https://127.0.0.1:$wrong_port\"|" "$work/tokenfile.yaml" > "$work/wrong-host.yaml"
+list --kubeconfig "$work/wrong-host.yaml"
+check "a certificate for another host: exit 1, a TLS error naming the server" \
+  bash -c "[ \$? -eq 0 ]; grep -q \"Unable to connect to the server at https://127.0.0.1:$wrong_port: .*127.0.0.1\" '$work/err'"
+sed "s|server: \"$server\"|server: \"https://127.0.0.1:$wrong_port\", tls-server-name: wrong.example|" "$work/tokenfile.yaml" > "$work/wrong-host-named.yaml"
+list --kubeconfig "$work/wrong-host-named.yaml"
+check "... and tls-server-name with the name it holds makes it trusted" grep -q "No TrainJobs" "$work/err"
+kill $wrong_pid
 sed "s|server: \"$server\"|server: \"https://localhost:$port\", tls-server-name: kubernetes.test|" "$work/tokenfile.yaml" > "$work/sni.yaml"
 list --kubeconfig "$work/sni.yaml"
 check "tls-server-name: the certificate is checked for that name" [ $? -eq 0 ]
