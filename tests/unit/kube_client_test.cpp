@@ -253,3 +253,19 @@ TEST_CASE("URL authority and escaping") {
   CHECK(port == 443);
   CHECK(url_escape("a/b=c d") == "a%2Fb%3Dc%20d");
 }
+
+TEST_CASE("exec plugin: interactiveMode Always needs a terminal; a missing plugin shows its hint") {
+  FakeEnvironment env;
+  FakeClock clock;
+  RestConfig config = https_config();
+  config.exec = exec_config("client.authentication.k8s.io/v1", "login", {}, "Always");
+  CredentialSource always(config, env, clock);
+  CHECK_THROWS_WITH_AS(always.current(), doctest::Contains("needs a terminal"), KubeError);
+  CHECK(env.runs.empty());
+  config.exec->interactive_mode = "Never";
+  config.exec->install_hint = "\x1b[1minstall login\x1b[0m with apt-get";
+  CredentialSource missing(config, env, clock);
+  CHECK_THROWS_WITH_AS(missing.current(),
+                       "exec plugin: executable \"login\" not found\ninstall login with apt-get",
+                       KubeError);
+}

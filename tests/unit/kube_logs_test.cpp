@@ -1,7 +1,8 @@
-// Whole lines from a byte stream, kubelet timestamps, and resuming without repeats.
+// Whole lines from a byte stream, kubelet timestamps, resuming without repeats, watch events.
 #include <doctest/doctest.h>
 
 #include "kube/log_lines.h"
+#include "kube/watcher.h"
 
 using namespace trainjob;
 
@@ -50,4 +51,29 @@ TEST_CASE("resuming: lines up to the last one printed are skipped, even with equ
   CHECK(resume.accept(t2));  // a third line with that time is new
   CHECK(resume.accept(t3));
   CHECK(resume.accept(std::nullopt));  // no time: never dropped
+}
+
+TEST_CASE("watch events keep a copy of the collection; 410 asks for a new list") {
+  std::map<std::string, Json> objects;
+  std::string version, error;
+  CHECK(apply_watch_event(
+      R"({"type": "ADDED", "object": {"metadata": {"name": "a", "resourceVersion": "5"}}})",
+      &objects, &version, &error));
+  CHECK(objects.count("a") == 1);
+  CHECK(version == "5");
+  CHECK(
+      apply_watch_event(R"({"type": "BOOKMARK", "object": {"metadata": {"resourceVersion": "9"}}})",
+                        &objects, &version, &error));
+  CHECK(version == "9");
+  CHECK(objects.size() == 1);
+  CHECK(apply_watch_event(
+      R"({"type": "DELETED", "object": {"metadata": {"name": "a", "resourceVersion": "10"}}})",
+      &objects, &version, &error));
+  CHECK(objects.empty());
+  CHECK_FALSE(apply_watch_event(R"({"type": "ERROR", "object": {"kind": "Status", "code": 410}})",
+                                &objects, &version, &error));
+  CHECK(apply_watch_event(
+      R"({"type": "ERROR", "object": {"kind": "Status", "code": 500, "message": "boom"}})",
+      &objects, &version, &error));
+  CHECK(error == "watch: boom");
 }
