@@ -18,7 +18,8 @@ packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
 # The schema validator is checked against the official JSON Schema test suite, and the
 # schemas against the CRDs they were derived from (python3-yaml reads those).
-if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml); fi
+# The cluster tests make their test CA and certificates with the openssl command.
+if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl); fi
 
 missing=()
 for package in "${packages[@]}"; do
