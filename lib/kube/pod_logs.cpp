@@ -187,6 +187,14 @@ void PodLogs::stream_source(Source source) {
   };
   try {
     for (int attempt = 0; attempt <= kMaxReconnects && !cancel_; ++attempt) {
+      if (attempt == 0 && source.previous_first) {
+        ApiResponse previous =
+            client_->send("GET", base + "?timestamps=true&previous=true" + container);
+        if (previous.ok()) emit(previous.body);
+        if (!splitter.partial().empty()) printer_.write(line_out(source, splitter.partial()));
+        splitter.clear_partial();
+        resume = ResumePoint();  // the next instance's lines are new, whatever their times
+      }
       std::string since = resume.empty() ? "" : format_since_time(resume.last());
       resume.restart();
       splitter.clear_partial();
@@ -275,6 +283,9 @@ int PodLogs::follow() {
                     log_container(*pod, label_of(*pod, kReplicatedJobLabel), options_.container)};
       const Json* status = container_status(*pod, source.container);
       const Json& state = status ? member(*status, "state") : member(Json(), "");
+      if (status != nullptr)  // only this thread touches first_instance_
+        first_instance_.emplace(source.pod + "/" + source.container,
+                                status->value("restartCount", 0));
       if (status == nullptr || state.contains("waiting")) {
         std::string reason = pod_reason(*pod, {});
         if (reason.empty() && status != nullptr) reason = string_member(state["waiting"], "reason");
@@ -292,6 +303,12 @@ int PodLogs::follow() {
       source.instance = status->value("restartCount", 0);
       std::string key = source.pod + "/" + source.container + "/" + std::to_string(source.instance);
       std::lock_guard<std::mutex> lock(mutex_);
+      // A container that ran and restarted between two looks: its lines are in `previous`.
+      std::string container_key = source.pod + "/" + source.container;
+      int first = first_instance_.emplace(container_key, source.instance).first->second;
+      source.previous_first =
+          source.instance > first &&
+          started_.count(container_key + "/" + std::to_string(source.instance - 1)) == 0;
       if (started_.insert(key).second)
         threads_.emplace_back([this, source] { stream_source(source); });
       all_streams_done = all_streams_done && finished_.count(key) != 0;

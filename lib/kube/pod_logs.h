@@ -59,6 +59,7 @@ class PodLogs {
     std::string pod;
     std::string container;
     int instance = 0;
+    bool previous_first = false;  ///< the instance before ended unseen: print it first
   };
   int print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods);
   int follow();
@@ -80,8 +81,9 @@ class PodLogs {
   bool prefix_ = false;
   std::atomic<bool> cancel_{false};
   std::mutex mutex_;
-  std::set<std::string> started_;   ///< "pod/container/instance" streams begun
-  std::set<std::string> finished_;  ///< ... and ended
+  std::set<std::string> started_;              ///< "pod/container/instance" streams begun
+  std::set<std::string> finished_;             ///< ... and ended
+  std::map<std::string, int> first_instance_;  ///< pod/container -> restart count first seen
   std::vector<std::thread> threads_;
   class TrainJobWatcher* watcher_ = nullptr;  ///< while following: told when a stream ends
 };

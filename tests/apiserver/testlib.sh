@@ -86,3 +86,9 @@ ctl() { /usr/bin/python3 "$apiserver_dir/ctl.py" "$api" "$@"; }
 request_count() { ctl get requests | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["requests"]))'; }
 export api apiserver_dir
 export -f ctl request_count
+# eventually COMMAND...: true once COMMAND succeeds, polling for up to 10 seconds; for states
+# that another process reaches in its own time.
+eventually() {
+  for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
