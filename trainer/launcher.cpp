@@ -32,8 +32,10 @@ sigset_t launcher_signals() {
   return set;
 }
 
-[[noreturn]] void run_worker(const LaunchPlan& plan, int local_rank, int attempt,
-                             const WorkerProgram& program, const sigset_t& original_mask) {
+[[noreturn]] void exec_worker(const LaunchPlan& plan, int local_rank, int attempt,
+                              const std::string& worker_path,
+                              const std::vector<std::string>& worker_args,
+                              const sigset_t& original_mask) {
   // A worker must not outlive a launcher killed with SIGKILL.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   sigprocmask(SIG_SETMASK, &original_mask, nullptr);
@@ -42,16 +44,12 @@ sigset_t launcher_signals() {
     setenv(name.c_str(), value.c_str(), 1);
   }
   std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.path.c_str()));
-  for (const auto& arg : program.args)
+  argv.push_back(const_cast<char*>(worker_path.c_str()));
+  for (const auto& arg : worker_args)
     argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  if (program.entry != nullptr) {
-    // exit, not _exit: the worker's output must be flushed.
-    std::exit(program.entry(static_cast<int>(argv.size() - 1), argv.data()));
-  }
-  execv(program.path.c_str(), argv.data());
-  std::fprintf(stderr, "trainjob-trainer: error: cannot run %s: %s\n", program.path.c_str(),
+  execv(worker_path.c_str(), argv.data());
+  std::fprintf(stderr, "trainjob-trainer: error: cannot run %s: %s\n", worker_path.c_str(),
                std::strerror(errno));
   _exit(127);
 }
@@ -68,8 +66,8 @@ std::string describe_status(int status) {
 
 class WorkerGroup {
  public:
-  WorkerGroup(const LaunchPlan& plan, const WorkerProgram& program)
-      : plan_(plan), program_(program) {}
+  WorkerGroup(const LaunchPlan& plan, std::string worker_path, std::vector<std::string> args)
+      : plan_(plan), worker_path_(std::move(worker_path)), args_(std::move(args)) {}
 
   bool start(int attempt, const sigset_t& original_mask) {
     workers_.clear();
@@ -80,7 +78,7 @@ class WorkerGroup {
         signal_all(SIGKILL);
         return false;
       }
-      if (pid == 0) run_worker(plan_, local_rank, attempt, program_, original_mask);
+      if (pid == 0) exec_worker(plan_, local_rank, attempt, worker_path_, args_, original_mask);
       workers_.push_back({local_rank, pid, 0});
     }
     return true;
@@ -136,18 +134,20 @@ class WorkerGroup {
 
  private:
   LaunchPlan plan_;
-  WorkerProgram program_;
+  std::string worker_path_;
+  std::vector<std::string> args_;
   std::vector<Worker> workers_;
 };
 
 }  // namespace
 
-int run_launcher(const LaunchPlan& plan, const WorkerProgram& program) {
+int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
+                 const std::vector<std::string>& worker_args) {
   const sigset_t signals = launcher_signals();
   sigset_t original_mask;
   sigprocmask(SIG_BLOCK, &signals, &original_mask);
 
-  WorkerGroup group(plan, program);
+  WorkerGroup group(plan, worker_path, worker_args);
   const int first_rank = global_rank(plan, 0);
   for (int attempt = 0;; ++attempt) {
     std::fprintf(stderr,

@@ -1,12 +1,9 @@
 // trainjob-trainer: reads the PET_* settings of a TrainJob pod and launches the local
-// workers. The worker code (libtrainjob-trainer-worker.so, installed beside it) is loaded
-// once and each worker is a fork, so libtorch starts once per node, not once per worker;
-// without the library it runs the trainjob-trainer-worker program instead. Under torchrun,
-// which has already launched us as a worker, it becomes the worker.
+// workers (trainjob-trainer-worker, installed beside it). Under torchrun, which has already
+// launched us as a worker, it becomes the worker.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <filesystem>
 #include <string>
 #include <unistd.h>
@@ -15,27 +12,16 @@
 #include "devices.h"
 #include "launcher.h"
 #include "options.h"
-#include "worker_entry.h"
 
 namespace fs = std::filesystem;
 using namespace trainjob::trainer;
 
 namespace {
 
-fs::path own_directory() {
+std::string worker_binary() {
   std::error_code error;
-  return fs::read_symlink("/proc/self/exe", error).parent_path();
-}
-
-// The worker code, loaded into this process; null when the library is absent.
-WorkerMain load_worker_library(std::string& error) {
-  const std::string path = (own_directory() / "libtrainjob-trainer-worker.so").string();
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    error = dlerror();
-    return nullptr;
-  }
-  return reinterpret_cast<WorkerMain>(dlsym(library, "trainjob_worker_main"));
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return (self.parent_path() / "trainjob-trainer-worker").string();
 }
 
 int fail(const std::string& message, int exit_code) {
@@ -55,7 +41,7 @@ int main(int argc, char** argv) {
   if (!parsed.error.empty()) return fail(parsed.error, parsed.exit_code);
   const Options& options = parsed.options;
 
-  const std::string worker = (own_directory() / "trainjob-trainer-worker").string();
+  const std::string worker = worker_binary();
   if (access(worker.c_str(), X_OK) != 0) {
     return fail("cannot run the worker " + worker + ": " + std::strerror(errno), 1);
   }
@@ -83,15 +69,5 @@ int main(int argc, char** argv) {
   plan.master_addr = options.master_addr;
   plan.master_port = options.master_port;
   plan.max_restarts = options.max_restarts;
-  // Libraries read thread settings when they load (OpenBLAS does), so the environment the
-  // workers get must be in place before the worker code is.
-  if (std::getenv("OMP_NUM_THREADS") == nullptr && plan.nproc_per_node > 1) {
-    setenv("OMP_NUM_THREADS", "1", 1);
-  }
-  WorkerProgram program;
-  program.path = worker;
-  program.args = args;
-  std::string load_error;
-  program.entry = load_worker_library(load_error);
-  return run_launcher(plan, program);
+  return run_launcher(plan, worker, args);
 }

@@ -115,10 +115,21 @@ void print_result(const Setup& setup, Network& network, const DataSplits& data) 
               static_cast<long long>(correct), static_cast<long long>(total));
 }
 
+// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
+// the node), set explicitly rather than left to whichever library reads it first.
+void set_intra_op_threads(int requested) {
+  int threads = requested;
+  if (threads <= 0) {
+    const char* omp = std::getenv("OMP_NUM_THREADS");
+    threads = omp != nullptr ? std::atoi(omp) : 0;
+  }
+  if (threads > 0) torch::set_num_threads(threads);
+}
+
 }  // namespace
 
 int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator) {
-  if (options.threads > 0) torch::set_num_threads(options.threads);
+  set_intra_op_threads(options.threads);
   const Setup setup = resolve_setup(options);
   const c10::Device device = communicator.device();
   const bool rank0 = communicator.rank() == 0;

@@ -43,12 +43,4 @@ check "under torchrun's environment: both workers exit 0" [ $? -eq 0 ]
 check "under torchrun's environment: no launcher line" lacks "$work/torchrun0.out" 'starting workers'
 check "under torchrun's environment: replicas identical" checksums_agree 2 "$work"/torchrun*.out
 
-# Without the worker library beside it, the launcher runs the worker program per rank.
-mkdir -p "$work/bin"
-cp "$trainer" "$(dirname "$trainer")/trainjob-trainer-worker" "$work/bin/"
-"$work/bin/trainjob-trainer" --nproc-per-node 2 --master-port "$(free_port)" >"$work/exec.out" 2>&1
-check "without the library: exits 0" [ $? -eq 0 ]
-check "without the library: replicas identical" checksums_agree 2 "$work/exec.out"
-check "without the library: same result as with it" \
-  [ "$(final_parameters "$work/exec.out")" = "Final parameters: weight=1.12762213 bias=-0.243338808" ]
 finish
