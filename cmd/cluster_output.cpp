@@ -12,8 +12,8 @@ std::string format_age(double seconds) {
   long s = std::max(0L, static_cast<long>(seconds));
   if (s < 120) return std::to_string(s) + "s";
   if (s < 600) return std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s";
-  if (s < 3 * 3600) return std::to_string(s / 60) + "m";
-  if (s < 48 * 3600) return std::to_string(s / 3600) + "h";
+  if (s < 3L * 3600) return std::to_string(s / 60) + "m";
+  if (s < 48L * 3600) return std::to_string(s / 3600) + "h";
   return std::to_string(s / 86400) + "d";
 }
 

@@ -11,7 +11,7 @@
 namespace trainjob {
 
 /// The API server refuses a ConfigMap over 1 MiB (data and binaryData together).
-constexpr size_t kConfigMapLimitBytes = 1024 * 1024;
+constexpr size_t kConfigMapLimitBytes = size_t{1024} * 1024;
 
 struct FileEntry {
   std::string key;  ///< the file's base name, as kubectl create configmap --from-file uses it

@@ -164,8 +164,11 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   Transfer transfer{&request, &response, handle};
   curl_slist* headers = nullptr;
   curl_slist* connect_to = nullptr;
-  for (const auto& [name, value] : request.headers)
-    headers = curl_slist_append(headers, (name + ": " + value).c_str());
+  for (const auto& [name, value] : request.headers) {
+    std::string line = name;
+    line.append(": ").append(value);
+    headers = curl_slist_append(headers, line.c_str());
+  }
   std::string url = url_for_server_name(request, &connect_to);
   curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
   if (connect_to != nullptr) curl_easy_setopt(handle, CURLOPT_CONNECT_TO, connect_to);

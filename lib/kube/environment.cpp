@@ -9,8 +9,6 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
-
 namespace trainjob {
 
 std::optional<std::string> RealEnvironment::variable(const std::string& name) const {
@@ -33,15 +31,20 @@ ProcessResult RealEnvironment::run(const ProcessRequest& request) const {
   std::vector<std::string> env_strings;
   for (char** entry = environ; *entry != nullptr; ++entry)
     env_strings.emplace_back(*entry);
-  for (const auto& [name, value] : request.extra_env)
-    env_strings.push_back(name + "=" + value);
+  for (const auto& [name, value] : request.extra_env) {
+    std::string entry = name;
+    entry.append("=").append(value);
+    env_strings.push_back(std::move(entry));
+  }
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (std::string& entry : env_strings)
     envp.push_back(entry.data());
   envp.push_back(nullptr);
   std::vector<std::string> arg_strings{request.command};
   arg_strings.insert(arg_strings.end(), request.args.begin(), request.args.end());
   std::vector<char*> argv;
+  argv.reserve(arg_strings.size() + 1);
   for (std::string& arg : arg_strings)
     argv.push_back(arg.data());
   argv.push_back(nullptr);

@@ -177,6 +177,8 @@ void PodLogs::stream_source(Source source) {
   LineSplitter splitter;
   std::string base = object_path(pod_type(), name_space_, source.pod) + "/log";
   std::string container = "&container=" + url_escape(source.container);
+  std::string previous_path = base;
+  previous_path.append("?timestamps=true&previous=true").append(container);
   auto emit = [&](std::string_view data) {
     std::string block;
     for (const std::string& line : splitter.feed(data)) {
@@ -188,8 +190,7 @@ void PodLogs::stream_source(Source source) {
   try {
     for (int attempt = 0; attempt <= kMaxReconnects && !cancel_; ++attempt) {
       if (attempt == 0 && source.previous_first) {
-        ApiResponse previous =
-            client_->send("GET", base + "?timestamps=true&previous=true" + container);
+        ApiResponse previous = client_->send("GET", previous_path);
         if (previous.ok()) emit(previous.body);
         if (!splitter.partial().empty()) printer_.write(line_out(source, splitter.partial()));
         splitter.clear_partial();
@@ -198,8 +199,9 @@ void PodLogs::stream_source(Source source) {
       std::string since = resume.empty() ? "" : format_since_time(resume.last());
       resume.restart();
       splitter.clear_partial();
-      HttpResponse response =
-          client_->stream(base + query(true, attempt == 0, since) + container, emit, &cancel_);
+      std::string path = base;
+      path.append(query(true, attempt == 0, since)).append(container);
+      HttpResponse response = client_->stream(path, emit, &cancel_);
       if (cancel_) break;
       if (response.status == 404) break;  // the pod is gone
       int restarts = source.instance;
@@ -218,10 +220,10 @@ void PodLogs::stream_source(Source source) {
         // The container restarted while we were cut off: its last lines are in `previous`.
         resume.restart();
         splitter.clear_partial();
-        std::string previous =
-            base + "?timestamps=true&previous=true" + container +
-            (resume.empty() ? "" : "&sinceTime=" + url_escape(format_since_time(resume.last())));
-        ApiResponse rest = client_->send("GET", previous);
+        std::string rest_path = previous_path;
+        if (!resume.empty())
+          rest_path.append("&sinceTime=").append(url_escape(format_since_time(resume.last())));
+        ApiResponse rest = client_->send("GET", rest_path);
         if (rest.ok()) emit(rest.body);
       } else if (!clean) {
         continue;  // cut off and finished meanwhile: one more read gets the end
@@ -290,7 +292,8 @@ int PodLogs::follow() {
         std::string reason = pod_reason(*pod, {});
         if (reason.empty() && status != nullptr) reason = string_member(state["waiting"], "reason");
         std::string phase = string_member((*pod)["status"], "phase", "Pending");
-        std::string said = phase + (reason.empty() ? "" : ": " + reason);
+        std::string said = phase;
+        if (!reason.empty()) said.append(": ").append(reason);
         if (waiting_said[label] != said) {
           std::fprintf(err_, "waiting for %s (pod %s): %s\n", label.c_str(), source.pod.c_str(),
                        said.c_str());
