@@ -59,21 +59,21 @@ check "an unknown TrainJob: exit 1, not found" \
 "$bin" submit -f "$src/templates/image.yaml" > /dev/null
 "$bin" status $T --watch > "$work/watch.out" 2> "$work/watch.err" &
 watcher=$!
-sleep 0.5
+eventually grep -q "TrainJob $T: Pending" "$work/watch.out"
 ctl requests/reset > /dev/null
 # The next pod watch is cut after one event; the client must resume from its resourceVersion.
 ctl faults '{"rules": [{"path": "/pods$", "watch": true, "drop_after_events": 1, "times": 1}]}' > /dev/null
 ctl compact > /dev/null
 sleep 0.3
 ctl run "{\"job\": \"$J\"}" > /dev/null
-sleep 0.3
+eventually grep -q "TrainJob $T: Running" "$work/watch.out"
+check "... resumed the cut pod watch from its resourceVersion" \
+  eventually bash -c "ctl get requests | /usr/bin/python3 -c 'import json,sys; r=[x for x in json.load(sys.stdin)[\"requests\"] if x[\"path\"].endswith(\"/pods\") and x[\"query\"].get(\"watch\")]; sys.exit(0 if len(r) >= 2 and r[-1][\"query\"].get(\"resourceVersion\") not in (None, \"\", \"0\") else 1)'"
 ctl succeed "{\"job\": \"$J\"}" > /dev/null
 wait $watcher
 check "--watch ends with exit 0 when the TrainJob completes" [ $? -eq 0 ]
 check "... having printed Pending, Running and Complete" \
   bash -c "grep -q 'TrainJob $T: Pending' '$work/watch.out' && grep -q 'TrainJob $T: Running' '$work/watch.out' && grep -q 'TrainJob $T: Complete' '$work/watch.out'"
-check "... resumed the cut watch (a second pod watch after the one that was cut)" \
-  bash -c "ctl get requests | /usr/bin/python3 -c 'import json,sys; r=[x for x in json.load(sys.stdin)[\"requests\"] if x[\"path\"].endswith(\"/pods\") and x[\"query\"].get(\"watch\")]; sys.exit(0 if len(r) >= 2 and r[-1][\"query\"].get(\"resourceVersion\") not in (None, \"\", \"0\") else 1)'"
 check "... and listed again after the 410" \
   bash -c "ctl get requests | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin)[\"requests\"]; sys.exit(0 if sum(1 for x in r if x[\"path\"].endswith(\"/jobs\") and \"watch\" not in x[\"query\"]) >= 1 else 1)'"
 finish
