@@ -87,4 +87,16 @@ ctl requests/reset > /dev/null
 check "an invalid TrainJob exits 1" [ $? -eq 1 ]
 check "... reported as render reports it, and nothing is sent" \
   bash -c "grep -q 'trainjob.yaml:.*spec.trainer.numNodes' '$work/invalid.err' && [ \$(request_count) -eq 0 ]"
+
+# A coscheduling PodGroup goes after the Service and before every Job; kubectl sees it.
+cosched=$src/testdata/render/s08-plainml-coscheduling
+"$bin" submit -f "$cosched/trainjob.yaml" -f "$cosched/runtime.yaml" -o name > "$work/pg.out" 2>/dev/null
+check "PodGroup after the Service, before the Jobs" diff - "$work/pg.out" <<'OUT'
+service/test-job
+podgroup.scheduling.x-k8s.io/test-job
+job.batch/test-job-dataset-initializer-0
+job.batch/test-job-model-initializer-0
+job.batch/test-job-node-0
+OUT
+check "kubectl get podgroups finds it" bash -c "kubectl get podgroups -o name | grep -qx podgroup.scheduling.x-k8s.io/test-job"
 finish
