@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "input_flags.h"
+#include "kube/config_map_files.h"
 #include "kube/rest_config.h"
 #include "load/file_system.h"
 #include "local/local_plan.h"
@@ -28,6 +29,7 @@ constexpr const char* kTrainerImage = "ghcr.io/kubectl-trainjob/trainjob-trainer
 struct RunFlags {
   InputFlags inputs;
   bool local = false;
+  std::vector<std::string> from_files;
   std::vector<std::string> image_maps;
   bool keep_workdir = false;
   std::string timeout = "0";
@@ -73,19 +75,51 @@ std::string free_local_port() {
   return ok ? std::to_string(ntohs(address.sin_port)) : "29500";
 }
 
-ConfigMapIndex config_maps_among(const RenderResult& result, const std::string& default_ns) {
+std::string namespace_or_default(const std::string& name_space, const std::string& fallback) {
+  if (!name_space.empty()) return name_space;
+  return fallback.empty() ? "default" : fallback;
+}
+
+ConfigMapIndex config_maps_among(const std::vector<Json>& objects, const std::string& default_ns) {
   ConfigMapIndex index;
-  for (const RenderedUnit& unit : result.units) {
-    for (const Json& object : unit.objects) {
-      if (object.value("kind", "") != "ConfigMap") continue;
-      Json metadata = object.value("metadata", Json::object());
-      if (!metadata.is_object()) continue;
-      std::string name_space = metadata.value("namespace", "");
-      if (name_space.empty()) name_space = default_ns.empty() ? "default" : default_ns;
-      index[name_space + "/" + metadata.value("name", "")] = &object;
-    }
+  for (const Json& object : objects) {
+    if (object.value("kind", "") != "ConfigMap") continue;
+    Json metadata = object.value("metadata", Json::object());
+    if (!metadata.is_object()) continue;
+    std::string name_space = namespace_or_default(metadata.value("namespace", ""), default_ns);
+    index[name_space + "/" + metadata.value("name", "")] = &object;
   }
   return index;
+}
+
+/// `--from-file`: the files as the ConfigMap the TrainJob mounts, as `submit` builds it.
+bool add_files_config_map(const RunFlags& flags, const RenderResult& result,
+                          std::vector<Json>* objects) {
+  const Document* trainjob = nullptr;
+  std::vector<std::string> inputs;
+  for (const RenderedUnit& unit : result.units) {
+    if (unit.compiled) {
+      if (trainjob != nullptr) {
+        std::fprintf(stderr, "error: --from-file takes exactly one TrainJob among the inputs\n");
+        return false;
+      }
+      trainjob = unit.source;
+    } else if (unit.objects[0].value("kind", "") == "ConfigMap") {
+      inputs.push_back(unit.objects[0].value("metadata", Json::object()).value("name", ""));
+    }
+  }
+  if (trainjob == nullptr) return true;  // plan_local_run says there is nothing to run
+  std::string error;
+  std::optional<Json> config_map =
+      config_map_for_files(flags.from_files, trainjob->name(),
+                           namespace_or_default(trainjob->name_space(), flags.inputs.name_space),
+                           inputs, objects, &error);
+  if (!config_map) {
+    std::fprintf(stderr, "error: --from-file%s\n", error.c_str());
+    return false;
+  }
+  objects->push_back(std::move(*config_map));
+  return true;
 }
 
 void announce(const LocalPlan& plan, const LocalOptions& options) {
@@ -98,24 +132,12 @@ void announce(const LocalPlan& plan, const LocalOptions& options) {
     std::fprintf(stderr, "  %s\n", rewrite.c_str());
 }
 
-int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
-  LocalOptions options;
-  if (!parse_image_maps(flags.image_maps, &options)) return kExitUsage;
-  std::string work_template = (fs::temp_directory_path() / "trainjob-local-XXXXXX").string();
-  if (::mkdtemp(work_template.data()) == nullptr) {
-    std::fprintf(stderr, "error: cannot create a work directory in %s\n",
-                 fs::temp_directory_path().c_str());
-    return kExitFailure;
-  }
-  options.work_dir = work_template;
-  options.master_port = free_local_port();
-  std::vector<const Json*> pointers = all_objects(result.units);
-  std::vector<Json> objects;
-  for (const Json* object : pointers)
-    objects.push_back(*object);
+/// Plans, prepares the volumes and runs; the work directory goes afterwards unless kept.
+bool run_in(const std::vector<Json>& objects, const RunFlags& flags, LocalOptions options,
+            double timeout) {
   LocalPlan plan;
   std::string problem;
-  bool ok = plan_local_run(objects, config_maps_among(result, flags.inputs.name_space), options,
+  bool ok = plan_local_run(objects, config_maps_among(objects, flags.inputs.name_space), options,
                            &plan, &problem) &&
             materialize_volumes(plan, &problem);
   if (ok) {
@@ -132,7 +154,27 @@ int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) 
     std::error_code ec;
     fs::remove_all(options.work_dir, ec);
   }
-  return ok ? kExitOk : kExitFailure;
+  return ok;
+}
+
+int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
+  LocalOptions options;
+  if (!parse_image_maps(flags.image_maps, &options)) return kExitUsage;
+  std::vector<Json> objects;
+  for (const Json* object : all_objects(result.units))
+    objects.push_back(*object);
+  if (!flags.from_files.empty() && !add_files_config_map(flags, result, &objects)) {
+    return kExitFailure;
+  }
+  std::string work_template = (fs::temp_directory_path() / "trainjob-local-XXXXXX").string();
+  if (::mkdtemp(work_template.data()) == nullptr) {
+    std::fprintf(stderr, "error: cannot create a work directory in %s\n",
+                 fs::temp_directory_path().c_str());
+    return kExitFailure;
+  }
+  options.work_dir = work_template;
+  options.master_port = free_local_port();
+  return run_in(objects, flags, options, timeout) ? kExitOk : kExitFailure;
 }
 
 int run_local(const RunFlags& flags) {
@@ -172,6 +214,10 @@ CommandRunner declare_run(CLI::App* app) {
                   "IMAGE=DIR: run containers of IMAGE (with or without its tag) with DIR "
                   "first on PATH")
       ->type_name("IMAGE=DIR");
+  app->add_option("--from-file", flags->from_files,
+                  "Put FILE into the ConfigMap the TrainJob mounts (or a new one mounted at "
+                  "/workspace), as submit --from-file does")
+      ->type_name("FILE");
   app->add_flag("--keep-workdir", flags->keep_workdir,
                 "Keep the directory holding the pods' volumes, and print where it is");
   app->add_option("--timeout", flags->timeout,

@@ -33,65 +33,22 @@ struct SubmitFlags {
   std::string output;
 };
 
-std::string base_name(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 /// Adds the ConfigMap of --from-file files; false (after saying why) when it cannot be built.
 bool add_files_config_map(const SubmitFlags& flags, const RenderResult& rendered,
                           SubmitPlan* plan) {
-  RealEnvironment env;
-  std::vector<FileEntry> files;
-  for (const std::string& path : flags.from_files) {
-    std::optional<std::string> bytes = env.read_file(path);
-    if (!bytes) {
-      std::fprintf(stderr, "error: --from-file %s: cannot read the file\n", path.c_str());
-      return false;
-    }
-    FileEntry entry{base_name(path), std::move(*bytes)};
-    if (!valid_config_map_key(entry.key)) {
-      std::fprintf(stderr,
-                   "error: --from-file %s: \"%s\" is not a valid ConfigMap key ([-._a-zA-Z0-9]+)\n",
-                   path.c_str(), entry.key.c_str());
-      return false;
-    }
-    for (const FileEntry& other : files) {
-      if (other.key == entry.key) {
-        std::fprintf(stderr, "error: --from-file %s: a file named %s was given already\n",
-                     path.c_str(), entry.key.c_str());
-        return false;
-      }
-    }
-    files.push_back(std::move(entry));
-  }
-  std::vector<std::string> mounted = mounted_config_maps(plan->objects);
-  for (const RenderedUnit& unit :
-       rendered.units) {  // ConfigMaps given as inputs are not ours to fill
+  std::vector<std::string> inputs;  // ConfigMaps given as inputs are not ours to fill
+  for (const RenderedUnit& unit : rendered.units) {
     if (!unit.compiled && string_member(unit.objects[0], "kind") == "ConfigMap")
-      mounted.erase(std::remove(mounted.begin(), mounted.end(), name_of(unit.objects[0])),
-                    mounted.end());
+      inputs.push_back(name_of(unit.objects[0]));
   }
-  if (mounted.size() > 1) {
-    std::fprintf(stderr,
-                 "error: --from-file: the TrainJob mounts %zu ConfigMaps (%s, %s...); say which in "
-                 "the TrainJob or create it with kubectl create configmap\n",
-                 mounted.size(), mounted[0].c_str(), mounted[1].c_str());
+  std::string error;
+  std::optional<Json> config_map = config_map_for_files(
+      flags.from_files, plan->trainjob, plan->name_space, inputs, &plan->objects, &error);
+  if (!config_map) {
+    std::fprintf(stderr, "error: --from-file%s\n", error.c_str());
     return false;
   }
-  std::string name = mounted.empty() ? hashed_config_map_name(plan->trainjob, files) : mounted[0];
-  if (mounted.empty()) mount_config_map(&plan->objects, name);
-  Json config_map = config_map_from_files(name, plan->trainjob, files);
-  config_map["metadata"]["namespace"] = plan->name_space;
-  size_t size = config_map_size(config_map);
-  if (size > kConfigMapLimitBytes) {
-    std::fprintf(stderr,
-                 "error: --from-file: ConfigMap \"%s\" would hold %zu bytes, over the limit of "
-                 "%zu bytes (1 MiB) the API server sets; put large files in an image or a volume\n",
-                 name.c_str(), size, kConfigMapLimitBytes);
-    return false;
-  }
-  plan->objects.push_back(std::move(config_map));
+  plan->objects.push_back(std::move(*config_map));
   return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include <openssl/evp.h>
 
+#include "kube/environment.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/rest_config.h"
@@ -125,6 +126,72 @@ void mount_config_map(std::vector<Json>* objects, const std::string& config_map)
           {{"name", "trainjob-files"}, {"mountPath", "/workspace"}});
     }
   }
+}
+
+namespace {
+
+std::string file_key(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// The files, keyed by base name; nullopt with `*error` on the first that cannot be used.
+std::optional<std::vector<FileEntry>> read_entries(const std::vector<std::string>& paths,
+                                                   std::string* error) {
+  RealEnvironment env;
+  std::vector<FileEntry> files;
+  for (const std::string& path : paths) {
+    std::optional<std::string> bytes = env.read_file(path);
+    if (!bytes) {
+      *error = " " + path + ": cannot read the file";
+      return std::nullopt;
+    }
+    FileEntry entry{file_key(path), std::move(*bytes)};
+    if (!valid_config_map_key(entry.key)) {
+      *error =
+          " " + path + ": \"" + entry.key + "\" is not a valid ConfigMap key ([-._a-zA-Z0-9]+)";
+      return std::nullopt;
+    }
+    for (const FileEntry& other : files) {
+      if (other.key == entry.key) {
+        *error = " " + path + ": a file named " + entry.key + " was given already";
+        return std::nullopt;
+      }
+    }
+    files.push_back(std::move(entry));
+  }
+  return files;
+}
+
+}  // namespace
+
+std::optional<Json> config_map_for_files(const std::vector<std::string>& paths,
+                                         const std::string& trainjob, const std::string& name_space,
+                                         const std::vector<std::string>& input_config_maps,
+                                         std::vector<Json>* objects, std::string* error) {
+  std::optional<std::vector<FileEntry>> files = read_entries(paths, error);
+  if (!files) return std::nullopt;
+  std::vector<std::string> mounted = mounted_config_maps(*objects);
+  for (const std::string& input : input_config_maps)
+    mounted.erase(std::remove(mounted.begin(), mounted.end(), input), mounted.end());
+  if (mounted.size() > 1) {
+    *error = ": the TrainJob mounts " + std::to_string(mounted.size()) + " ConfigMaps (" +
+             mounted[0] + ", " + mounted[1] +
+             "...); say which in the TrainJob or create it with kubectl create configmap";
+    return std::nullopt;
+  }
+  std::string name = mounted.empty() ? hashed_config_map_name(trainjob, *files) : mounted[0];
+  if (mounted.empty()) mount_config_map(objects, name);
+  Json config_map = config_map_from_files(name, trainjob, *files);
+  config_map["metadata"]["namespace"] = name_space;
+  size_t size = config_map_size(config_map);
+  if (size > kConfigMapLimitBytes) {
+    *error = ": ConfigMap \"" + name + "\" would hold " + std::to_string(size) +
+             " bytes, over the limit of " + std::to_string(kConfigMapLimitBytes) +
+             " bytes (1 MiB) the API server sets; put large files in an image or a volume";
+    return std::nullopt;
+  }
+  return config_map;
 }
 
 }  // namespace trainjob

@@ -37,6 +37,16 @@ std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects);
 /// replicated job `node` (the trainer), for TrainJobs that mount none yet.
 void mount_config_map(std::vector<Json>* objects, const std::string& config_map);
 
+/// What `--from-file PATH...` means for a TrainJob's rendered `objects`: the files, keyed by
+/// base name, become the ConfigMap the Jobs mount (one not among `input_config_maps`), or a
+/// content-hashed one mounted at /workspace. Returns the ConfigMap, in `name_space`; nullopt
+/// with `*error` for an unreadable file, a bad or repeated key, several candidate
+/// ConfigMaps, or more than 1 MiB.
+std::optional<Json> config_map_for_files(const std::vector<std::string>& paths,
+                                         const std::string& trainjob, const std::string& name_space,
+                                         const std::vector<std::string>& input_config_maps,
+                                         std::vector<Json>* objects, std::string* error);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_KUBE_CONFIG_MAP_FILES_H_

@@ -33,6 +33,19 @@ check "hostpath mode: exit 0" test $? -eq 0
 check "hostpath mode: the script ran from the host directory" \
   grep -q "^\[node-1\] from the host path, rank 1, in $work/host$" "$work/out.txt"
 
+# --from-file fills the ConfigMap the TrainJob mounts, as submit does.
+sed '1,/^---$/d' "$work/report.yaml" >"$work/no-map.yaml"
+"$binary" run --local -f "$work/no-map.yaml" >"$work/out.txt" 2>"$work/err.txt"
+check "a mounted ConfigMap that is not among the inputs is an error" test $? -eq 1
+check "which says how to provide it" grep -q 'ConfigMap "report-script" is not among the inputs; add it with -f, or build it with --from-file' "$work/err.txt"
+echo "from a file" >"$work/note.txt"
+echo 'echo "rank $PET_NODE_RANK reads: $(cat "$(dirname "$0")/note.txt")"' >"$work/report.sh"
+"$binary" run --local -f "$work/no-map.yaml" --from-file "$work/report.sh" --from-file "$work/note.txt" \
+  >"$work/out.txt" 2>"$work/err.txt"
+check "--from-file: exit 0" test $? -eq 0
+check "--from-file: every file is in the mounted ConfigMap" \
+  test "$(grep -c '^\[node-[012]\] rank [012] reads: from a file$' "$work/out.txt")" -eq 3
+
 # A runtime with an initializer and an init container sharing an emptyDir with the node.
 cat >"$work/runtime.yaml" <<'YAML'
 apiVersion: trainer.kubeflow.org/v1alpha1
