@@ -8,6 +8,7 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/rest_config.h"
+#include "util/base64.h"
 
 namespace trainjob {
 

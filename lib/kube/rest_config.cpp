@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "kube/kube_error.h"
+#include "util/base64.h"
 
 namespace trainjob {
 namespace {
@@ -228,60 +229,6 @@ std::optional<double> parse_duration(const std::string& text) {
       return std::nullopt;
   }
   return total;
-}
-
-std::optional<std::string> decode_base64(const std::string& text) {
-  std::string out;
-  unsigned value = 0;
-  int bits = 0;
-  for (char c : text) {
-    int digit = -1;
-    if (c >= 'A' && c <= 'Z')
-      digit = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      digit = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      digit = c - '0' + 52;
-    else if (c == '+')
-      digit = 62;
-    else if (c == '/')
-      digit = 63;
-    else if (c == '=' || std::isspace(static_cast<unsigned char>(c)))
-      continue;
-    else
-      return std::nullopt;
-    value = (value << 6) | static_cast<unsigned>(digit);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((value >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
-std::string encode_base64(const std::string& bytes) {
-  static const char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    unsigned n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                 (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                 static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0})
-      out.push_back(kAlphabet[(n >> shift) & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    unsigned n = static_cast<unsigned char>(bytes[i]) << 16;
-    if (rest == 2) n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(n >> 18) & 63]);
-    out.push_back(kAlphabet[(n >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(n >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
 }
 
 }  // namespace trainjob

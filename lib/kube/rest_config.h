@@ -61,10 +61,6 @@ RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& 
 /// such as 1s, 500ms, 2m, 1h30m. nullopt when not understood.
 std::optional<double> parse_duration(const std::string& text);
 
-/// Standard base64 (padding optional, whitespace ignored); nullopt on bad input.
-std::optional<std::string> decode_base64(const std::string& text);
-std::string encode_base64(const std::string& bytes);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_KUBE_REST_CONFIG_H_

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sys/stat.h>
 
-#include <openssl/evp.h>
+#include "util/base64.h"
 
 namespace trainjob {
 namespace {
@@ -13,20 +13,6 @@ namespace fs = std::filesystem;
 
 /// The mode Kubernetes gives ConfigMap files unless told otherwise (0644).
 constexpr int kDefaultFileMode = 0644;
-
-bool decode_base64(const std::string& text, std::string* bytes) {
-  if (text.size() % 4 != 0) return false;
-  bytes->assign(text.size() / 4 * 3, '\0');
-  int length = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes->data()),
-                               reinterpret_cast<const unsigned char*>(text.data()),
-                               static_cast<int>(text.size()));
-  if (length < 0) return false;
-  size_t padding = text.size() >= 2 && text[text.size() - 2] == '=' ? 2
-                   : !text.empty() && text.back() == '='            ? 1
-                                                                    : 0;
-  bytes->resize(static_cast<size_t>(length) - padding);
-  return true;
-}
 
 bool write_file(const fs::path& path, const std::string& bytes, int mode, std::string* error) {
   std::error_code ec;
@@ -50,12 +36,13 @@ bool config_map_entries(const Json& config_map, std::map<std::string, std::strin
   }
   Json binary_data = config_map.value("binaryData", Json::object());
   for (const auto& entry : binary_data.items()) {
-    std::string bytes;
-    if (!entry.value().is_string() || !decode_base64(entry.value().get<std::string>(), &bytes)) {
+    std::optional<std::string> bytes =
+        entry.value().is_string() ? decode_base64(entry.value().get<std::string>()) : std::nullopt;
+    if (!bytes) {
       *error = "binaryData." + entry.key() + " is not base64";
       return false;
     }
-    (*entries)[entry.key()] = bytes;
+    (*entries)[entry.key()] = std::move(*bytes);
   }
   return true;
 }

@@ -5,6 +5,7 @@
 #include "kube/kubeconfig.h"
 #include "kube/rest_config.h"
 #include "kube_fakes.h"
+#include "util/base64.h"
 
 using namespace trainjob;
 
