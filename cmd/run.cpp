@@ -133,7 +133,7 @@ void announce(const LocalPlan& plan, const LocalOptions& options) {
 }
 
 /// Plans, prepares the volumes and runs; the work directory goes afterwards unless kept.
-bool run_in(const std::vector<Json>& objects, const RunFlags& flags, LocalOptions options,
+bool run_in(const std::vector<Json>& objects, const RunFlags& flags, const LocalOptions& options,
             double timeout) {
   LocalPlan plan;
   std::string problem;

@@ -13,7 +13,7 @@ namespace trainjob {
 namespace {
 
 /// The API server refuses a ConfigMap over 1 MiB.
-constexpr size_t kConfigMapLimitBytes = 1024 * 1024;
+constexpr size_t kConfigMapLimitBytes = size_t{1024} * 1024;
 /// The runtime whose node container runs the C++ trainer itself, not a script.
 constexpr const char* kTrainerRuntime = "cpp-trainer";
 constexpr const char* kTrainerImage = "ghcr.io/kubectl-trainjob/trainjob-trainer:0.1.0";

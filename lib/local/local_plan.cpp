@@ -64,16 +64,19 @@ std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs) {
     std::string subdomain =
         text_of(member(member(member(member(*job, "spec"), "template"), "spec"), "subdomain"));
     if (subdomain.empty()) continue;
-    std::string name_space = namespace_of(*job);
+    std::string in_namespace = "." + namespace_of(*job);
+    const std::string suffixes[] = {"", in_namespace, in_namespace + ".svc",
+                                    in_namespace + ".svc.cluster.local"};
     for (int64_t i = 0; i < pod_count(*job); ++i) {
-      std::string host = name + "-" + std::to_string(i) + "." + subdomain;
-      for (const char* suffix : {"", ".svc", ".svc.cluster.local"}) {
-        hosts.push_back(host + (*suffix != '\0' ? "." + name_space + suffix : ""));
-      }
-      hosts.push_back(host + "." + name_space);
+      std::string host = name;
+      host.append("-").append(std::to_string(i)).append(".").append(subdomain);
+      for (const std::string& suffix : suffixes)
+        hosts.push_back(host + suffix);
     }
-    for (const char* suffix : {".svc", ".svc.cluster.local"})
-      hosts.push_back(subdomain + "." + name_space + suffix);
+    // The headless Service's own name resolves to every pod; only its qualified forms
+    // are rewritten, as a bare name could be any word.
+    hosts.push_back(subdomain + suffixes[2]);
+    hosts.push_back(subdomain + suffixes[3]);
   }
   return hosts;
 }
@@ -211,7 +214,7 @@ class PodPlanner {
       std::string local = name == "PET_MASTER_PORT" || name == "MASTER_PORT"
                               ? options_.master_port
                               : rewrite_paths(rewrite_hosts(value, hosts_, options_.ip), mounts);
-      if (local != value) note(name + " " + value + " -> " + local);
+      if (local != value) note(name + " " + value + " -> " + local);  // NOLINT(performance-*)
       value = std::move(local);
     }
     if (std::none_of(out->env.begin(), out->env.end(),
