@@ -19,17 +19,13 @@ const Json& member(const Json& object, const char* key) {
   return it == object.end() ? kNull : *it;
 }
 
-std::string text_of(const Json& value) {
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
-
 bool is_job(const Json& object) {
-  return text_of(member(object, "kind")) == "Job" &&
-         text_of(member(object, "apiVersion")) == "batch/v1";
+  return string_member(object, "kind") == "Job" &&
+         string_member(object, "apiVersion") == "batch/v1";
 }
 
 bool is_initializer(const Json& job) {
-  std::string step = text_of(member(member(member(job, "metadata"), "labels"), kAncestorLabel));
+  std::string step = string_member(member(member(job, "metadata"), "labels"), kAncestorLabel);
   return step == "dataset-initializer" || step == "model-initializer";
 }
 
@@ -42,16 +38,16 @@ int64_t pod_count(const Json& job) {
 }
 
 std::string namespace_of(const Json& object) {
-  std::string name_space = text_of(member(member(object, "metadata"), "namespace"));
+  std::string name_space = string_member(member(object, "metadata"), "namespace");
   return name_space.empty() ? "default" : name_space;
 }
 
 /// `node-0`, `node-1-0` for the second Job of a replicated job: what `logs` prints.
 std::string pod_label(const Json& job, int64_t index) {
   const Json& labels = member(member(job, "metadata"), "labels");
-  std::string step = text_of(member(labels, kReplicatedJobLabel));
-  if (step.empty()) step = text_of(member(member(job, "metadata"), "name"));
-  std::string job_index = text_of(member(labels, kJobIndexLabel));
+  std::string step = string_member(labels, kReplicatedJobLabel);
+  if (step.empty()) step = string_member(member(job, "metadata"), "name");
+  std::string job_index = string_member(labels, kJobIndexLabel);
   return step + (job_index.empty() || job_index == "0" ? "" : "-" + job_index) + "-" +
          std::to_string(index);
 }
@@ -60,9 +56,9 @@ std::string pod_label(const Json& job, int64_t index) {
 std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs) {
   std::vector<std::string> hosts;
   for (const Json* job : jobs) {
-    std::string name = text_of(member(member(*job, "metadata"), "name"));
+    std::string name = string_member(member(*job, "metadata"), "name");
     std::string subdomain =
-        text_of(member(member(member(member(*job, "spec"), "template"), "spec"), "subdomain"));
+        string_member(member(member(member(*job, "spec"), "template"), "spec"), "subdomain");
     if (subdomain.empty()) continue;
     std::string in_namespace = "." + namespace_of(*job);
     const std::string suffixes[] = {"", in_namespace, in_namespace + ".svc",
@@ -92,7 +88,7 @@ class PodPlanner {
   bool plan(const Json& job, int64_t index, LocalPod* pod, std::string* error) {
     const Json& template_ = member(member(job, "spec"), "template");
     const Json& spec = member(template_, "spec");
-    pod->job = text_of(member(member(job, "metadata"), "name"));
+    pod->job = string_member(member(job, "metadata"), "name");
     pod->name_space = namespace_of(job);
     pod->index = index;
     pod->hostname = pod->job + "-" + std::to_string(index);
@@ -107,7 +103,7 @@ class PodPlanner {
       for (const Json& container : containers) {
         LocalContainer planned;
         if (!plan_container(container, facts, *pod, &planned, error)) {
-          *error = "pod " + pod->name + ", container " + text_of(member(container, "name")) + ": " +
+          *error = "pod " + pod->name + ", container " + string_member(container, "name") + ": " +
                    *error;
           return false;
         }
@@ -146,7 +142,7 @@ class PodPlanner {
     if (!list.is_array()) return true;
     for (const Json& volume : list) {
       LocalVolume planned;
-      planned.name = text_of(member(volume, "name"));
+      planned.name = string_member(volume, "name");
       planned.host_dir = options_.work_dir + "/" + pod.name + "/" + planned.name;
       if (const Json& source = member(volume, "configMap"); source.is_object()) {
         planned.kind = LocalVolume::Kind::kConfigMap;
@@ -155,7 +151,7 @@ class PodPlanner {
       } else if (const Json& host = member(volume, "hostPath"); host.is_object()) {
         planned.kind = LocalVolume::Kind::kHostPath;
         planned.source = host;
-        planned.host_dir = text_of(member(host, "path"));
+        planned.host_dir = string_member(host, "path");
       } else if (const Json& empty = member(volume, "emptyDir"); !empty.is_null()) {
         planned.kind = LocalVolume::Kind::kEmptyDir;
       } else {
@@ -170,7 +166,7 @@ class PodPlanner {
 
   bool find_config_map(const Json& source, const LocalPod& pod, const Json** found,
                        std::string* error) const {
-    std::string name = text_of(member(source, "name"));
+    std::string name = string_member(source, "name");
     auto it = config_maps_.find(pod.name_space + "/" + name);
     if (it != config_maps_.end()) {
       *found = it->second;
@@ -187,7 +183,7 @@ class PodPlanner {
     const Json& list = member(container, "volumeMounts");
     if (!list.is_array()) return true;
     for (const Json& mount : list) {
-      std::string name = text_of(member(mount, "name"));
+      std::string name = string_member(mount, "name");
       auto volume = std::find_if(pod.volumes.begin(), pod.volumes.end(),
                                  [&](const LocalVolume& v) { return v.name == name; });
       if (volume == pod.volumes.end() || volume->host_dir.empty()) {
@@ -196,17 +192,17 @@ class PodPlanner {
         return false;
       }
       std::string host_path = volume->host_dir;
-      std::string sub_path = text_of(member(mount, "subPath"));
+      std::string sub_path = string_member(mount, "subPath");
       if (!sub_path.empty()) host_path += "/" + sub_path;
-      mounts->push_back({text_of(member(mount, "mountPath")), host_path});
+      mounts->push_back({string_member(mount, "mountPath"), host_path});
     }
     return true;
   }
 
   bool plan_container(const Json& container, const PodFacts& facts, const LocalPod& pod,
                       LocalContainer* out, std::string* error) {
-    out->name = text_of(member(container, "name"));
-    out->image = text_of(member(container, "image"));
+    out->name = string_member(container, "name");
+    out->image = string_member(container, "image");
     std::vector<LocalMount> mounts;
     if (!plan_mounts(container, pod, &mounts, error)) return false;
     if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
@@ -231,7 +227,8 @@ class PodPlanner {
       const Json& words = member(container, key);
       if (!words.is_array()) continue;
       for (const Json& word : words) {
-        std::string expanded = expand_references(text_of(word), lookup);
+        std::string expanded =
+            expand_references(word.is_string() ? word.get<std::string>() : "", lookup);
         out->argv.push_back(rewrite_paths(rewrite_hosts(expanded, hosts_, options_.ip), mounts));
       }
     }
@@ -240,7 +237,7 @@ class PodPlanner {
                "\" is not known on this machine; set command in the runtime or TrainJob";
       return false;
     }
-    out->working_dir = rewrite_paths(text_of(member(container, "workingDir")), mounts);
+    out->working_dir = rewrite_paths(string_member(container, "workingDir"), mounts);
     out->path_prefix = image_dir(out->image);
     return true;
   }

@@ -6,11 +6,6 @@
 namespace trainjob {
 namespace {
 
-std::string string_member(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 bool optional_ref(const Json& ref) {
   return ref.value("optional", false) == true;
 }
