@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "load/yaml_loader.h"
 
@@ -82,13 +83,13 @@ bool looks_like_float(const std::string& text) {
 
 }  // namespace
 
-Json resolve_plain_scalar(const std::string& text) {
+Json resolve_plain_scalar(std::string text) {
   // No null or boolean word is longer than five letters, and numbers start with a digit,
   // a sign or a dot: most plain scalars are names and take this early exit.
   constexpr size_t kLongestWord = 5;
   if (text.size() > kLongestWord && !std::isdigit(static_cast<unsigned char>(text[0])) &&
       text[0] != '-' && text[0] != '+' && text[0] != '.') {
-    return text;
+    return Json(std::move(text));
   }
   if (is_one_of(text, {"", "~", "null", "Null", "NULL"})) return nullptr;
   if (is_one_of(text, {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"})) {
@@ -101,7 +102,7 @@ Json resolve_plain_scalar(const std::string& text) {
   char first = text[0];
   if (!std::isdigit(static_cast<unsigned char>(first)) && first != '-' && first != '+' &&
       first != '.') {
-    return text;
+    return Json(std::move(text));
   }
   Json number;
   if (parse_integer(text, &number)) return number;
@@ -111,7 +112,7 @@ Json resolve_plain_scalar(const std::string& text) {
     // JSON has no infinity: a value out of range stays the text the user wrote.
     if (std::isfinite(value)) return value;
   }
-  return text;
+  return Json(std::move(text));
 }
 
 }  // namespace trainjob

@@ -1,9 +1,11 @@
-// YAML streams -> Json documents, with libyaml's event parser: the Json is built
-// directly from the events, with an explicit stack (no recursion, so no depth limit of
-// the parser's own), and the position of every node is recorded on the way.
+// YAML streams -> Json documents, from libyaml's parser events, or from BlockEventReader's
+// identical ones where the text is in its subset: the Json is built directly from the
+// events, with an explicit stack (no recursion, so no depth limit of the parser's own),
+// and the position of every node is recorded on the way.
 #include "load/yaml_loader.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,7 @@
 #include <vector>
 #include <yaml.h>
 
+#include "load/block_events.h"
 #include "load/field_path.h"
 #include "load/input_checks.h"
 #include "load/mark_source_map.h"
@@ -126,7 +129,8 @@ class DocumentBuilder {
   explicit DocumentBuilder(size_t max_nodes) : max_nodes_(max_nodes) {}
 
   /// Consumes events up to the end of the document; returns the root.
-  Json build(EventSource* events) {
+  template <class Events>
+  Json build(Events* events) {
     for (;;) {
       const yaml_event_t& event = events->next();
       switch (event.type) {
@@ -270,7 +274,7 @@ class DocumentBuilder {
     std::string tag = data.tag != nullptr ? reinterpret_cast<const char*>(data.tag) : "";
     bool is_string =
         data.style != YAML_PLAIN_SCALAR_STYLE || tag == "tag:yaml.org,2002:str" || tag == "!";
-    return is_string ? Json(std::move(text)) : resolve_plain_scalar(text);
+    return is_string ? Json(std::move(text)) : resolve_plain_scalar(std::move(text));
   }
 
   /// ordered_json finds keys by linear search, fine for the few keys of most mappings; a
@@ -398,30 +402,59 @@ void add_document(Document document, const std::vector<NodeMark>& marks, Diagnos
   }
 }
 
-/// Parses one chunk; throws LoadError on the first problem. Documents are numbered from
-/// 0 within the chunk; positions are those of the whole input.
-void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagnostics,
-                 std::vector<Document>* out) {
-  EventSource events(chunk.text, chunk.first_line);
+/// Reads the documents of one chunk from its events; throws LoadError on the first
+/// problem. Documents are numbered from 0 within the chunk; positions are those of the
+/// whole input.
+template <class Events>
+void read_documents(const std::string& file, const Chunk& chunk, Events* events,
+                    Diagnostics* diagnostics, std::vector<Document>* out) {
   size_t max_nodes = kMaxNodesPerByte * chunk.text.size() + 1024;
   int index = 0;
-  try {
-    for (;;) {
-      const yaml_event_t& event = events.next();
-      if (event.type == YAML_STREAM_END_EVENT) return;
-      if (event.type != YAML_DOCUMENT_START_EVENT) continue;
-      DocumentBuilder builder(max_nodes);
-      Json value = builder.build(&events);
-      int this_index = index++;
-      if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
-      std::vector<NodeMark> marks = builder.take_marks();
-      for (NodeMark& mark : marks) {
-        mark.value.line += chunk.first_line;
-        if (mark.key.line > 0) mark.key.line += chunk.first_line;
-      }
-      Document document{file, this_index, std::move(value), std::make_shared<MarkSourceMap>(marks)};
-      add_document(std::move(document), marks, diagnostics, out);
+  for (;;) {
+    const yaml_event_t& event = events->next();
+    if (event.type == YAML_STREAM_END_EVENT) return;
+    if (event.type != YAML_DOCUMENT_START_EVENT) continue;
+    DocumentBuilder builder(max_nodes);
+    Json value = builder.build(events);
+    int this_index = index++;
+    if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
+    std::vector<NodeMark> marks = builder.take_marks();
+    for (NodeMark& mark : marks) {
+      mark.value.line += chunk.first_line;
+      if (mark.key.line > 0) mark.key.line += chunk.first_line;
     }
+    Document document{file, this_index, std::move(value), std::make_shared<MarkSourceMap>(marks)};
+    add_document(std::move(document), marks, diagnostics, out);
+  }
+}
+
+/// The chunk read without libyaml, when all of it is in BlockEventReader's subset and
+/// loads without error; otherwise false, with nothing added.
+bool read_block_subset(const std::string& file, const Chunk& chunk, Diagnostics* diagnostics,
+                       std::vector<Document>* out) {
+  Diagnostics found;
+  std::vector<Document> documents;
+  try {
+    BlockEventReader events(chunk.text);
+    read_documents(file, chunk, &events, &found, &documents);
+  } catch (const OutsideSubset&) {
+    return false;
+  } catch (const LoadError&) {
+    return false;  // libyaml's reading gives the message
+  }
+  for (const Diagnostic& finding : found.all())
+    diagnostics->add(finding);
+  std::move(documents.begin(), documents.end(), std::back_inserter(*out));
+  return true;
+}
+
+/// Parses one chunk; throws LoadError on the first problem.
+void parse_chunk(const std::string& file, const Chunk& chunk, Diagnostics* diagnostics,
+                 std::vector<Document>* out) {
+  if (read_block_subset(file, chunk, diagnostics, out)) return;
+  EventSource events(chunk.text, chunk.first_line);
+  try {
+    read_documents(file, chunk, &events, diagnostics, out);
   } catch (LoadError& e) {
     if (e.field != kParserError) e.pos.line += chunk.first_line;  // parser errors have it
     e.field = e.field == kParserError ? "" : e.field;

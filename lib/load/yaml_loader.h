@@ -19,7 +19,7 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
                                      Diagnostics* diagnostics);
 
 /// The JSON value of one plain (unquoted) YAML scalar.
-Json resolve_plain_scalar(const std::string& text);
+Json resolve_plain_scalar(std::string text);
 
 }  // namespace trainjob
 
