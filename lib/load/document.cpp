@@ -17,21 +17,26 @@ SourcePos Document::message_pos_of(std::string_view path) const {
   return key.line > 0 && key.line < at_value.line ? key : at_value;
 }
 
-std::string Document::kind() const {
-  return string_member(value, "kind");
+const std::string& Document::kind() const {
+  return string_member_ref(value, "kind");
 }
-std::string Document::api_version() const {
-  return string_member(value, "apiVersion");
-}
-
-std::string Document::name() const {
-  auto it = value.find("metadata");
-  return it != value.end() ? string_member(*it, "name") : std::string();
+const std::string& Document::api_version() const {
+  return string_member_ref(value, "apiVersion");
 }
 
-std::string Document::name_space() const {
+const std::string& Document::name() const {
+  return string_member_ref(metadata(), "name");
+}
+
+const std::string& Document::name_space() const {
+  return string_member_ref(metadata(), "namespace");
+}
+
+const Json& Document::metadata() const {
+  static const Json none;
+  if (!value.is_object()) return none;
   auto it = value.find("metadata");
-  return it != value.end() ? string_member(*it, "namespace") : std::string();
+  return it != value.end() ? *it : none;
 }
 
 }  // namespace trainjob

@@ -37,10 +37,14 @@ struct Document {
   /// block that starts on a later line (a finding about `mlPolicy` points at `mlPolicy:`,
   /// not at the first field inside it).
   SourcePos message_pos_of(std::string_view path) const;
-  std::string kind() const;
-  std::string api_version() const;
-  std::string name() const;
-  std::string name_space() const;
+  // The strings in `value`, or empty ones: valid while the document is.
+  const std::string& kind() const;
+  const std::string& api_version() const;
+  const std::string& name() const;
+  const std::string& name_space() const;
+
+ private:
+  const Json& metadata() const;
 };
 
 }  // namespace trainjob

@@ -41,10 +41,15 @@ bool RealFileSystem::read_file(const std::string& path, std::string* contents,
     *error = errno_text();
     return false;
   }
-  contents->clear();
-  char buffer[65536];
+  // Read straight into a buffer of the file's size (one more byte shows the end), growing
+  // it only for files that change while read or report no size (pipes).
+  struct stat info {};
+  size_t size = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) ? info.st_size : 0;
+  contents->resize(size + 1);
+  size_t filled = 0;
   for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (filled == contents->size()) contents->resize(2 * filled + 65536);
+    ssize_t n = ::read(fd, contents->data() + filled, contents->size() - filled);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       *error = errno_text();
@@ -52,8 +57,9 @@ bool RealFileSystem::read_file(const std::string& path, std::string* contents,
       return false;
     }
     if (n == 0) break;
-    contents->append(buffer, static_cast<size_t>(n));
+    filled += static_cast<size_t>(n);
   }
+  contents->resize(filled);
   ::close(fd);
   return true;
 }

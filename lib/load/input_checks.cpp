@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "load/json.h"
+#include "util/byte_scan.h"
 
 namespace trainjob {
 
@@ -21,9 +22,10 @@ SourcePos position_of(std::string_view text, size_t offset) {
 
 bool check_control_characters(const std::string& file, std::string_view text,
                               Diagnostics* diagnostics) {
+  if (!has_control_character(text)) return true;
   for (size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+    if (is_control_character(c)) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
       diagnostics->error(

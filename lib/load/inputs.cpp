@@ -22,9 +22,10 @@ class InputLoader {
               std::vector<Document>* out, SourceTexts* texts)
       : fs_(fs), recursive_(recursive), diagnostics_(diagnostics), out_(out), texts_(texts) {}
 
-  void load_text(const std::string& name, const std::string& text) {
-    if (texts_ != nullptr) (*texts_)[name] = text;
-    for (Document& document : load_documents(name, text, diagnostics_)) {
+  void load_text(const std::string& name, std::string text) {
+    // Kept for the report's source lines; parsed where it is kept.
+    const std::string& kept = texts_ != nullptr ? ((*texts_)[name] = std::move(text)) : text;
+    for (Document& document : load_documents(name, kept, diagnostics_)) {
       out_->push_back(std::move(document));
     }
   }
@@ -36,7 +37,7 @@ class InputLoader {
       diagnostics_->error(path, {}, "", "cannot read file: " + error);
       return;
     }
-    load_text(path, text);
+    load_text(path, std::move(text));
   }
 
   void load_directory(const std::string& path) {

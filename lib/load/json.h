@@ -21,6 +21,14 @@ inline std::string string_member(const Json& object, const char* key,
   return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
+/// string_member without a copy: the string in `object`, or an empty one.
+inline const std::string& string_member_ref(const Json& object, const char* key) {
+  static const std::string empty;
+  if (!object.is_object()) return empty;
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get_ref<const std::string&>() : empty;
+}
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_LOAD_JSON_H_

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/byte_scan.h"
+
 namespace trainjob {
 
 std::vector<Chunk> split_stream(std::string_view text, size_t parts) {
@@ -20,9 +22,7 @@ std::vector<Chunk> split_stream(std::string_view text, size_t parts) {
     }
     if (boundary == text.npos) break;
     chunks.push_back({text.substr(start, boundary + 1 - start), line});
-    line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
-                                        text.begin() + static_cast<std::ptrdiff_t>(boundary + 1),
-                                        '\n'));
+    line += static_cast<int>(count_newlines(text.substr(start, boundary + 1 - start)));
     start = boundary + 1;
   }
   chunks.push_back({text.substr(start), line});

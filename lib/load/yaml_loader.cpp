@@ -472,7 +472,10 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
   if (!check_control_characters(file, text, diagnostics) || !check_json(file, text, diagnostics)) {
     return {};
   }
-  size_t parts = text.size() < kParallelParseBytes ? 1 : worker_count(text.size(), 1);
+  // Several pieces per core, so a core that finishes early takes another.
+  constexpr size_t kPiecesPerWorker = 4;
+  size_t parts =
+      text.size() < kParallelParseBytes ? 1 : kPiecesPerWorker * worker_count(text.size(), 1);
   std::vector<Chunk> chunks = split_stream(text, parts);
   std::vector<std::vector<Document>> parsed(chunks.size());
   std::vector<Diagnostics> findings(chunks.size());

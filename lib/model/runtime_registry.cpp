@@ -6,13 +6,16 @@ namespace trainjob {
 namespace {
 
 bool has_trainer_api_version(const Document& document) {
-  return document.api_version().rfind(std::string(kTrainerApiGroup) + "/", 0) == 0;
+  std::string_view api_version = document.api_version();
+  std::string_view group = kTrainerApiGroup;
+  return api_version.size() > group.size() && api_version.substr(0, group.size()) == group &&
+         api_version[group.size()] == '/';
 }
 
 }  // namespace
 
 bool is_runtime_document(const Document& document) {
-  std::string kind = document.kind();
+  const std::string& kind = document.kind();
   return has_trainer_api_version(document) &&
          (kind == kClusterTrainingRuntime || kind == kTrainingRuntime);
 }

@@ -46,6 +46,11 @@ void InputCheck::add_schema_findings(const Diagnostics& findings) {
 }
 
 void InputCheck::merge(const Diagnostics& semantic, Diagnostics* into) const {
+  if (schema_findings_.all().empty()) {  // nothing to weigh the findings against
+    for (const Diagnostic& diagnostic : semantic.all())
+      into->add(diagnostic);
+    return;
+  }
   std::set<FieldKey> semantic_fields;
   for (const Diagnostic& diagnostic : semantic.all())
     semantic_fields.insert(key_of(diagnostic));
