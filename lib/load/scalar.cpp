@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "load/yaml_loader.h"
@@ -12,11 +14,39 @@
 namespace trainjob {
 namespace {
 
-bool is_one_of(const std::string& text, std::initializer_list<const char*> words) {
-  for (const char* word : words) {
-    if (text == word) return true;
+/// The YAML 1.1 words that are not strings: null and the booleans.
+std::optional<Json> resolve_word(std::string_view text) {
+  struct Word {
+    std::string_view text;
+    int meaning;  // 0 null, 1 true, 2 false
+  };
+  static constexpr Word kWords[] = {
+      {"", 0},     {"~", 0},   {"null", 0},  {"Null", 0},  {"NULL", 0},  {"true", 1}, {"True", 1},
+      {"TRUE", 1}, {"yes", 1}, {"Yes", 1},   {"YES", 1},   {"y", 1},     {"Y", 1},    {"on", 1},
+      {"On", 1},   {"ON", 1},  {"false", 2}, {"False", 2}, {"FALSE", 2}, {"no", 2},   {"No", 2},
+      {"NO", 2},   {"n", 2},   {"N", 2},     {"off", 2},   {"Off", 2},   {"OFF", 2},
+  };
+  for (const Word& word : kWords) {
+    if (word.text != text) continue;
+    if (word.meaning == 0) return Json(nullptr);
+    return Json(word.meaning == 1);
   }
-  return false;
+  return std::nullopt;
+}
+
+/// Plain decimal digits without a leading zero, short enough not to overflow: most numbers
+/// in manifests, read without the general path's copies.
+std::optional<int64_t> small_decimal(std::string_view text) {
+  constexpr size_t kMaxDigits = 18;
+  if (text.empty() || text.size() > kMaxDigits || (text[0] == '0' && text.size() > 1)) {
+    return std::nullopt;
+  }
+  int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return value;
 }
 
 std::string without_underscores(const std::string& text) {
@@ -91,14 +121,8 @@ Json resolve_plain_scalar(std::string text) {
       text[0] != '-' && text[0] != '+' && text[0] != '.') {
     return Json(std::move(text));
   }
-  if (is_one_of(text, {"", "~", "null", "Null", "NULL"})) return nullptr;
-  if (is_one_of(text, {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"})) {
-    return true;
-  }
-  if (is_one_of(text,
-                {"false", "False", "FALSE", "no", "No", "NO", "n", "N", "off", "Off", "OFF"})) {
-    return false;
-  }
+  if (std::optional<Json> word = resolve_word(text)) return *word;
+  if (std::optional<int64_t> number = small_decimal(text)) return *number;
   char first = text[0];
   if (!std::isdigit(static_cast<unsigned char>(first)) && first != '-' && first != '+' &&
       first != '.') {

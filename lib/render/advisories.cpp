@@ -23,7 +23,7 @@ VolumeOrigin find_origin(const CompileState& state, const ReplicatedJob& job,
       }
     }
   }
-  return {&state.runtime, job.path + ".template.spec.template.spec.volumes"};
+  return {&state.runtime, job.path() + ".template.spec.template.spec.volumes"};
 }
 
 std::string config_map_key(const CompileState& state, const std::string& name) {

@@ -22,7 +22,9 @@ struct ReplicatedJob {
   int64_t count = 1;     ///< pods of each Job: parallelism = completions
   Json job_template;     ///< the runtime's `template` ({metadata, spec}), patched as we go
   Json depends_on;       ///< JobSet dependsOn, or null
-  std::string path;      ///< its field path in the runtime, for messages
+  Field field;           ///< where it is in the runtime, for messages
+
+  std::string path() const { return field.path(); }
 
   Json& pod_template() { return job_template["spec"]["template"]; }
   Json& pod_spec() { return pod_template()["spec"]; }

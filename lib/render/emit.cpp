@@ -144,7 +144,7 @@ void warn_jobset_features(const CompileState& state) {
     }
   }
   if (job != nullptr) {
-    state.runtime.warning(job->path + ".dependsOn",
+    state.runtime.warning(job->path() + ".dependsOn",
                           "plain Jobs start together: \"" + job->name +
                               "\" does not wait for the jobs it depends on");
   }

@@ -101,7 +101,7 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
     return false;
   }
   job->name = *name;
-  job->path = item.path();
+  job->field = item;
   job->job_template = *job_template.value;
   if (item["dependsOn"]) job->depends_on = *item["dependsOn"].value;
   job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
@@ -162,8 +162,11 @@ bool read_runtime_template(CompileState* state) {
   ok = check_network(rt, jobset["network"]) && ok;
   ok = check_job_order(rt, jobset) && ok;
   read_jobset_metadata(spec["template"]["metadata"], state);
-  state->jobset_spec = *jobset.value;
-  state->jobset_spec.erase("replicatedJobs");
+  // Everything but the replicated jobs, which are read one by one below.
+  state->jobset_spec = Json::object();
+  for (const auto& entry : jobset.value->items()) {
+    if (entry.key() != "replicatedJobs") state->jobset_spec[entry.key()] = entry.value();
+  }
   std::set<std::string> names;
   for (size_t i = 0; i < list.value->size(); ++i) {
     ReplicatedJob job;

@@ -25,6 +25,16 @@ TEST_CASE("loader: plain scalars resolve as Kubernetes reads them") {
   CHECK(resolve_plain_scalar("2500m") == "2500m");
   CHECK(resolve_plain_scalar("1Gi") == "1Gi");
   CHECK(resolve_plain_scalar("v1.2") == "v1.2");
+  CHECK(resolve_plain_scalar("0") == 0);
+  CHECK(resolve_plain_scalar("29500") == 29500);
+  CHECK(resolve_plain_scalar("123456789012345678") == 123456789012345678);
+  CHECK(resolve_plain_scalar("9223372036854775807") == 9223372036854775807);
+  CHECK(resolve_plain_scalar("18446744073709551615").is_number_unsigned());
+  CHECK(resolve_plain_scalar("12a") == "12a");
+  CHECK(resolve_plain_scalar("Y") == true);
+  CHECK(resolve_plain_scalar("n") == false);
+  CHECK(resolve_plain_scalar("nO") == "nO");
+  CHECK(resolve_plain_scalar("NULL").is_null());
 }
 
 TEST_CASE("loader: positions of values and keys, quoted scalars stay strings") {
