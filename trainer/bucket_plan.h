@@ -1,5 +1,7 @@
-// Which gradients share an all-reduce: buckets of at most `cap_bytes`, filled in reverse
-// parameter order, because backward produces the last layer's gradients first.
+// Which gradients share an all-reduce, sized as PyTorch's DDP sizes its buckets: filled in
+// reverse parameter order, because backward produces the last layer's gradients first, and
+// closed once they reach their cap. The first bucket's cap is small (1 MiB), so the
+// all-reduce of the last layers starts early and overlaps the backward of the first ones.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +9,9 @@
 #include <vector>
 
 namespace trainjob::trainer {
+
+/// PyTorch's first-bucket cap (torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES).
+inline constexpr size_t kFirstBucketCapBytes = 1 << 20;
 
 struct BucketSlot {
   size_t parameter = 0;     // index in registration order
@@ -19,7 +24,8 @@ struct Bucket {
   std::int64_t numel = 0;
 };
 
-// A parameter larger than the cap gets a bucket of its own; no bucket is empty.
+// A bucket closes once it holds at least its cap: min(kFirstBucketCapBytes, cap_bytes) for
+// the first, cap_bytes for the others. No bucket is empty.
 std::vector<Bucket> plan_buckets(const std::vector<std::int64_t>& parameter_numels,
                                  size_t element_bytes, size_t cap_bytes);
 

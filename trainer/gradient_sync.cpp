@@ -71,12 +71,15 @@ void GradientSync::on_gradient(size_t parameter, const torch::Tensor& gradient) 
   BucketState& bucket = buckets_[b];
   const BucketSlot& slot = bucket.plan.slots[s];
   torch::Tensor region = bucket.flat.narrow(0, slot.offset, slot.numel);
+  // Scaled by 1/world on the way in, so the all-reduced sum is already the average: no
+  // pass over the buckets after the all-reduce, when nothing is left to overlap it with.
+  const double scale = 1.0 / communicator_.world_size();
   // A parameter used twice in one forward gets two hook calls before its bucket can be full.
   if (bucket.filled[s]) {
-    region.add_(gradient.reshape({-1}));
+    region.add_(gradient.reshape({-1}), scale);
     return;
   }
-  region.copy_(gradient.reshape({-1}));
+  torch::mul_out(region, gradient.reshape({-1}), scale);
   bucket.filled[s] = true;
   if (--bucket.pending == 0) launch_ready_buckets();
 }
@@ -107,10 +110,8 @@ void GradientSync::finish_bucketed() {
     }
   }
   launch_ready_buckets();
-  const double world = communicator_.world_size();
   for (auto& bucket : buckets_) {
     bucket.work->wait();
-    bucket.flat.div_(world);
     // .grad becomes a view of the averaged bucket: no copy back.
     for (const BucketSlot& slot : bucket.plan.slots) {
       torch::Tensor& parameter = parameters_[slot.parameter];
@@ -125,14 +126,13 @@ void GradientSync::finish_flat() {
   for (const auto& parameter : parameters_) {
     torch::Tensor region = flat_.narrow(0, offset, parameter.numel());
     if (parameter.grad().defined()) {
-      region.copy_(parameter.grad().reshape({-1}));
+      torch::mul_out(region, parameter.grad().reshape({-1}), 1.0 / communicator_.world_size());
     } else {
       region.zero_();
     }
     offset += parameter.numel();
   }
   communicator_.allreduce_sum(flat_)->wait();
-  flat_.div_(static_cast<double>(communicator_.world_size()));
   offset = 0;
   for (auto& parameter : parameters_) {
     parameter.mutable_grad() = flat_.narrow(0, offset, parameter.numel()).view_as(parameter);

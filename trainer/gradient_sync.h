@@ -1,7 +1,7 @@
 // Data-parallel gradient averaging without c10d::Reducer (internal API): autograd hooks copy
-// each gradient into its bucket as backward produces it, and a full bucket's all-reduce starts
-// at once, overlapping the rest of backward. finish() waits for them and writes the averages
-// back into .grad before the optimizer step.
+// each gradient, divided by the world size, into its bucket as backward produces it, and a
+// full bucket's all-reduce starts at once, overlapping the rest of backward. finish() waits
+// for them and points .grad at the averages before the optimizer step.
 #pragma once
 
 #include <torch/types.h>

@@ -192,12 +192,14 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
       optimizer->step();
       loss_sum += loss.item<double>();
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // The loss averaged over every worker's batches.
     torch::Tensor totals = torch::tensor({loss_sum, static_cast<double>(batches)},
                                          torch::TensorOptions(torch::kDouble).device(device));
     communicator.allreduce_sum(totals)->wait();
+    // Timed once every worker is through the epoch: the job's pace is its slowest worker's,
+    // which matters when workers do not wait for each other (--ddp none).
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     totals = totals.to(torch::kCPU);
     if (rank0) {
       const double samples = static_cast<double>(shard.size()) * communicator.world_size();

@@ -1,7 +1,7 @@
 """PyTorch DDP on the MNIST-shaped CNN, the reference for trainjob-trainer's throughput.
 
 Run under torch.distributed.run with 2 workers. Same model, optimizer, batch and synthetic
-data shape as `trainjob-trainer --model mnist-cnn`; prints rank 0's samples/s of each epoch.
+data shape as `trainjob-trainer --model mnist-cnn`; prints the samples/s of each epoch.
 --no-sync trains without DDP (no gradient all-reduce): the ceiling.
 """
 import argparse
@@ -66,6 +66,9 @@ def main():
             loss.backward()
             optimizer.step()
             total += loss.item()
+        # Timed once every worker is through the epoch, as trainjob-trainer does: without
+        # sync the job's pace is its slowest worker's.
+        dist.barrier()
         seconds = time.perf_counter() - started
         if rank == 0:
             samples = len(sampler) * world

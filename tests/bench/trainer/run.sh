@@ -17,23 +17,27 @@ port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 last_rate() { grep -o '[0-9.]* samples/s' | tail -1 | awk '{print $1}'; }
 now() { date +%s.%N; }
 
-cnn=(--samples 4096 --epochs 2 --batch-size 64)
-echo "== MNIST-shaped CNN, 2 ranks x 1 thread, samples/s of epoch 2 (4096 samples, batch 64/rank)"
+cnn=(--samples 8192 --epochs 2 --batch-size 64)
+ratio() { echo "scale=2; $1 / $2" | bc; }
+echo "== MNIST-shaped CNN, 2 ranks x 1 thread, samples/s of epoch 2 (8192 samples, batch 64/rank)"
+echo "   efficiency: with sync / without (no-sync timed to the slowest rank, as the job's pace)"
 for run in $(seq "$runs"); do
-  line="run $run:"
+  declare -A rate=()
   for mode in bucketed flat none; do
-    rate=$("$trainer" --nproc-per-node 2 --master-port "$(port)" --model mnist-cnn "${cnn[@]}" \
+    rate[$mode]=$("$trainer" --nproc-per-node 2 --master-port "$(port)" --model mnist-cnn "${cnn[@]}" \
       --ddp "$mode" 2>/dev/null | last_rate)
-    line+=" C++ $mode $rate,"
   done
   for variant in ddp no-sync; do
     flags=()
     [ "$variant" = no-sync ] && flags=(--no-sync)
-    rate=$("${torchrun[@]}" --nproc_per_node 2 --master_port "$(port)" --monitor_interval 0.1 \
-      "$here/ddp_cnn.py" "${cnn[@]}" "${flags[@]}" 2>/dev/null | last_rate)
-    line+=" PyTorch $variant $rate,"
+    rate[py-$variant]=$("${torchrun[@]}" --nproc_per_node 2 --master_port "$(port)" \
+      --monitor_interval 0.1 "$here/ddp_cnn.py" "${cnn[@]}" "${flags[@]}" 2>/dev/null | last_rate)
   done
-  echo "${line%,}"
+  echo "run $run: C++ bucketed ${rate[bucketed]}, flat ${rate[flat]}, no sync ${rate[none]};" \
+    "PyTorch DDP ${rate[py-ddp]}, no sync ${rate[py-no-sync]};" \
+    "efficiency C++ $(ratio "${rate[bucketed]}" "${rate[none]}")," \
+    "PyTorch $(ratio "${rate[py-ddp]}" "${rate[py-no-sync]}");" \
+    "C++/PyTorch $(ratio "${rate[bucketed]}" "${rate[py-ddp]}")"
 done
 
 echo "== linear demo, 2 nodes x 2 processes, end-to-end wall seconds"

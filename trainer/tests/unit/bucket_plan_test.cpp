@@ -1,27 +1,30 @@
-// Bucket plans: reverse parameter order, capped in bytes, big parameters alone.
+// Bucket plans: reverse parameter order, each bucket closed once it reaches its cap.
 #include "bucket_plan.h"
 
 #include <doctest/doctest.h>
 
 using namespace trainjob::trainer;
 
-TEST_CASE("bucket plan: buckets fill in reverse order up to the cap") {
+TEST_CASE("bucket plan: buckets fill in reverse order until they reach the cap") {
   // The MNIST CNN: conv1 (288 + 32), conv2 (18432 + 64), fc1 (1179648 + 128), fc2 (1280 + 10).
   std::vector<std::int64_t> numels = {288, 32, 18432, 64, 1179648, 128, 1280, 10};
-  auto one = plan_buckets(numels, 4, 25u << 20);
-  REQUIRE(one.size() == 1);
-  CHECK(one[0].numel == 1199882);
-  CHECK(one[0].slots.front().parameter == 7);
-  CHECK(one[0].slots.back().parameter == 0);
+  // PyTorch's buckets for this model: the first closes at 1 MiB, so fc2 and fc1 go first
+  // and their all-reduce overlaps the backward of the convolutions.
+  auto two = plan_buckets(numels, 4, 25u << 20);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].slots.size() == 4);  // fc2 bias, fc2 weight, fc1 bias, fc1 weight
+  CHECK(two[0].slots.front().parameter == 7);
+  CHECK(two[0].slots.back().parameter == 4);
+  CHECK(two[0].numel == 1181066);
+  CHECK(two[1].slots.size() == 4);  // conv2 bias … conv1 weight
+  CHECK(two[1].slots.back().parameter == 0);
+  CHECK(two[0].slots[1].offset == 10);
+  CHECK(two[0].slots[3].offset == 1418);
 
-  auto small = plan_buckets(numels, 4, 1u << 20);  // 1 MiB: fc1's weight is 4.5 MiB
-  REQUIRE(small.size() == 3);
-  CHECK(small[0].slots.size() == 3);  // fc2 bias, fc2 weight, fc1 bias
-  CHECK(small[1].slots.size() == 1);  // fc1 weight alone
-  CHECK(small[1].slots[0].parameter == 4);
-  CHECK(small[2].slots.size() == 4);  // conv2 bias … conv1 weight
-  CHECK(small[0].slots[1].offset == 10);
-  CHECK(small[0].slots[2].offset == 1290);
+  auto one = plan_buckets(numels, 4, 512u << 10);  // a cap below 1 MiB caps the first too
+  REQUIRE(one.size() == 2);
+  CHECK(one[0].slots.size() == 4);
+  CHECK(plan_buckets({10, 10}, 4, 25u << 20).size() == 1);  // small models: one bucket
 }
 
 TEST_CASE("bucket plan: every parameter lands in exactly one slot") {
