@@ -4,39 +4,16 @@
 
 #include <cstring>
 
+#include "load/block_scalars.h"
+
 namespace trainjob {
 namespace {
-
-/// libyaml refuses a simple key longer than this.
-constexpr size_t kMaxKeyLength = 1024;
-
-bool is_blank_at(std::string_view text, size_t i) {
-  return i >= text.size() || text[i] == ' ';
-}
 
 /// A byte the subset leaves to libyaml wherever it appears: tabs, carriage returns and
 /// other control characters, and non-ASCII text (libyaml checks its UTF-8).
 bool outside_subset_byte(char c) {
   auto byte = static_cast<unsigned char>(c);
   return byte < 0x20 || byte >= 0x7f;
-}
-
-/// Characters that give a scalar at the start of a value some other meaning: flow
-/// collections, comments, anchors, aliases, tags, block scalars, directives, reserved.
-bool starts_other_syntax(char c) {
-  return std::strchr("[]{},#&*!|>%@`?:", c) != nullptr;
-}
-
-size_t skip_spaces(std::string_view text, size_t i) {
-  while (i < text.size() && text[i] == ' ')
-    ++i;
-  return i;
-}
-
-/// After a scalar: only spaces, then the line's end or a comment.
-bool rest_is_blank_or_comment(std::string_view text, size_t i) {
-  size_t spaces = skip_spaces(text, i);
-  return spaces == text.size() || (text[spaces] == '#' && spaces > i);
 }
 
 }  // namespace
@@ -67,7 +44,7 @@ yaml_event_t& BlockEventReader::push(yaml_event_type_t type, yaml_mark_t at) {
   return event;
 }
 
-void BlockEventReader::push_scalar(const Line& line, const Scalar& scalar) {
+void BlockEventReader::push_scalar(const Line& line, const ScannedScalar& scalar) {
   size_t start = scalar.style == YAML_PLAIN_SCALAR_STYLE ? scalar.begin : scalar.begin - 1;
   yaml_event_t& event = push(YAML_SCALAR_EVENT, mark(line, start));
   // libyaml's events own their text; these point into ours, which outlives them.
@@ -203,9 +180,9 @@ void BlockEventReader::open_nested_block(const Line& line) {
   bool dash = line.text[column] == '-' && is_blank_at(line.text, column + 1);
   if (!dash) {
     // Only a mapping may start here; a scalar alone on its line is left to libyaml.
-    Scalar key;
+    ScannedScalar key;
     size_t colon = 0;
-    if (!scan_key(line, column, &key, &colon)) throw OutsideSubset();
+    if (!scan_key(line.text, column, &key, &colon)) throw OutsideSubset();
   }
   push_block(line, column, dash, /*indentless=*/false);
   entry(line, column);
@@ -234,9 +211,9 @@ void BlockEventReader::sequence_entry(const Line& line, size_t column) {
       (text[item] == '-' && is_blank_at(text, item + 1))) {
     throw OutsideSubset();
   }
-  Scalar key;
+  ScannedScalar key;
   size_t colon = 0;
-  if (scan_key(line, item, &key, &colon)) {
+  if (scan_key(line.text, item, &key, &colon)) {
     push_block(line, item, /*is_sequence=*/false, /*indentless=*/false);
     return mapping_entry(line, item);
   }
@@ -244,9 +221,9 @@ void BlockEventReader::sequence_entry(const Line& line, size_t column) {
 }
 
 void BlockEventReader::mapping_entry(const Line& line, size_t column) {
-  Scalar key;
+  ScannedScalar key;
   size_t colon = 0;
-  if (!scan_key(line, column, &key, &colon)) throw OutsideSubset();
+  if (!scan_key(line.text, column, &key, &colon)) throw OutsideSubset();
   std::string_view name = line.text.substr(key.begin, key.end - key.begin);
   // The merge key has its own rules in the document builder; libyaml's marks for them.
   if (key.style == YAML_PLAIN_SCALAR_STYLE && name == "<<") throw OutsideSubset();
@@ -264,7 +241,7 @@ void BlockEventReader::value(const Line& line, size_t column) {
   if (first == '[' || first == '{') {
     flow_collection(line, column);
   } else {
-    push_scalar(line, scan_value(line, column));
+    push_scalar(line, scan_value(line.text, column));
   }
   after_scalar_ = true;
 }
@@ -280,12 +257,12 @@ void BlockEventReader::flow_collection(const Line& line, size_t column) {
     ++i;
   } else {
     for (;;) {
-      Scalar item = scan_flow_scalar(text, i);
+      ScannedScalar item = scan_flow_scalar(text, i);
       push_scalar(line, item);
       i = skip_spaces(text, item.after);
       if (is_mapping) {
         if (i >= text.size() || text[i] != ':' || !is_blank_at(text, i + 1)) throw OutsideSubset();
-        Scalar mapped = scan_flow_scalar(text, skip_spaces(text, i + 1));
+        ScannedScalar mapped = scan_flow_scalar(text, skip_spaces(text, i + 1));
         push_scalar(line, mapped);
         i = skip_spaces(text, mapped.after);
       }
@@ -300,85 +277,6 @@ void BlockEventReader::flow_collection(const Line& line, size_t column) {
   }
   if (!rest_is_blank_or_comment(text, i)) throw OutsideSubset();
   push(is_mapping ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, {});
-}
-
-/// A scalar inside a flow collection. Plain ones end at a flow indicator; a `:` inside
-/// one is read differently by libyaml versions, so it is left to libyaml.
-BlockEventReader::Scalar BlockEventReader::scan_flow_scalar(std::string_view text, size_t column) {
-  if (column >= text.size()) throw OutsideSubset();
-  Scalar scalar;
-  char first = text[column];
-  if (first == '"' || first == '\'') {
-    if (!scan_quoted(text, column, &scalar)) throw OutsideSubset();
-    return scalar;
-  }
-  if (starts_other_syntax(first) || first == '-') throw OutsideSubset();
-  size_t i = column;
-  while (i < text.size() && std::strchr(",[]{}", text[i]) == nullptr) {
-    if (text[i] == ':' || (text[i] == '#' && text[i - 1] == ' ')) break;
-    ++i;
-  }
-  if (i == text.size() || text[i] == '#' || text[i] == '[' || text[i] == '{') throw OutsideSubset();
-  size_t end = text.find_last_not_of(' ', i - 1) + 1;
-  return {column, end, end, YAML_PLAIN_SCALAR_STYLE};
-}
-
-bool BlockEventReader::scan_key(const Line& line, size_t column, Scalar* key, size_t* colon) const {
-  std::string_view text = line.text;
-  size_t i = column;
-  if (text[i] == '"' || text[i] == '\'') {
-    if (!scan_quoted(text, column, key)) throw OutsideSubset();
-    i = text.find_first_not_of(' ', key->after);
-    if (i == std::string_view::npos || text[i] != ':') return false;
-  } else {
-    if (starts_other_syntax(text[i]) || (text[i] == '-' && is_blank_at(text, i + 1))) return false;
-    for (; i < text.size(); ++i) {
-      if (text[i] == ':' && is_blank_at(text, i + 1)) break;
-      if (text[i] == '#' && text[i - 1] == ' ') return false;
-    }
-    if (i == text.size()) return false;
-    size_t end = text.find_last_not_of(' ', i - 1) + 1;
-    *key = {column, end, i, YAML_PLAIN_SCALAR_STYLE};
-  }
-  if (!is_blank_at(text, i + 1)) return false;
-  if (i - column > kMaxKeyLength) throw OutsideSubset();
-  *colon = i;
-  return true;
-}
-
-BlockEventReader::Scalar BlockEventReader::scan_value(const Line& line, size_t column) const {
-  std::string_view text = line.text;
-  Scalar value;
-  if (text[column] == '"' || text[column] == '\'') {
-    if (!scan_quoted(text, column, &value) || !rest_is_blank_or_comment(text, value.after)) {
-      throw OutsideSubset();
-    }
-    return value;
-  }
-  if (starts_other_syntax(text[column]) || (text[column] == '-' && is_blank_at(text, column + 1))) {
-    throw OutsideSubset();
-  }
-  size_t i = column;
-  for (; i < text.size(); ++i) {
-    if (text[i] == ':' && is_blank_at(text, i + 1)) throw OutsideSubset();  // a nested key
-    if (text[i] == '#' && text[i - 1] == ' ') break;
-  }
-  size_t end = text.find_last_not_of(' ', i - 1) + 1;
-  return {column, end, end, YAML_PLAIN_SCALAR_STYLE};
-}
-
-/// A quoted scalar that closes on its line, with no escapes (`\` or `''`) to undo.
-bool BlockEventReader::scan_quoted(std::string_view text, size_t column, Scalar* scalar) {
-  char quote = text[column];
-  size_t close = text.find(quote, column + 1);
-  if (close == std::string_view::npos) return false;
-  if (quote == '"' && text.substr(column, close - column).find('\\') != std::string_view::npos) {
-    return false;
-  }
-  if (quote == '\'' && close + 1 < text.size() && text[close + 1] == '\'') return false;
-  *scalar = {column + 1, close, close + 1,
-             quote == '"' ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE};
-  return true;
 }
 
 }  // namespace trainjob

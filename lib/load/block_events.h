@@ -17,6 +17,8 @@
 #include <vector>
 #include <yaml.h>
 
+#include "load/block_scalars.h"
+
 namespace trainjob {
 
 /// Thrown where the text leaves the subset; not an error of the text.
@@ -43,13 +45,6 @@ class BlockEventReader {
     size_t indent = 0;        ///< column of its keys or its `-`s
     bool indentless = false;  ///< a sequence whose `-`s sit at its key's column
   };
-  /// A scalar found on a line: [begin, end) of its value, and where scanning goes on.
-  struct Scalar {
-    size_t begin = 0;
-    size_t end = 0;
-    size_t after = 0;
-    yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
-  };
   enum class Phase { kStreamStart, kBeforeDocument, kInDocument, kEnded };
 
   void read_line();
@@ -62,16 +57,12 @@ class BlockEventReader {
   void entry(const Line& line, size_t column);
   void sequence_entry(const Line& line, size_t column);
   void mapping_entry(const Line& line, size_t column);
-  bool scan_key(const Line& line, size_t column, Scalar* key, size_t* colon) const;
   void value(const Line& line, size_t column);
   void flow_collection(const Line& line, size_t column);
-  Scalar scan_value(const Line& line, size_t column) const;
-  static Scalar scan_flow_scalar(std::string_view text, size_t column);
-  static bool scan_quoted(std::string_view text, size_t column, Scalar* scalar);
 
   yaml_mark_t mark(const Line& line, size_t column) const;
   yaml_event_t& push(yaml_event_type_t type, yaml_mark_t at);
-  void push_scalar(const Line& line, const Scalar& scalar);
+  void push_scalar(const Line& line, const ScannedScalar& scalar);
   void push_empty_scalar(yaml_mark_t at);
   void push_block(const Line& line, size_t column, bool is_sequence, bool indentless);
   void pop_block();
