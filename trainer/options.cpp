@@ -181,7 +181,8 @@ const std::vector<Setting>& settings() {
        "gradient sync: buckets all-reduced during backward, one all-reduce after it, or none "
        "(a throughput ceiling, replicas drift) [bucketed]",
        set_ddp},
-      {"bucket-cap-mb", "TRAINER_BUCKET_CAP_MB", "MIB", "gradient bucket size [25]",
+      {"bucket-cap-mb", "TRAINER_BUCKET_CAP_MB", "MIB",
+       "size at which a gradient bucket closes; the first closes at 1 MiB, as in PyTorch [25]",
        positive_number(&Options::bucket_cap_mb)},
       {"threads", "TRAINER_THREADS", "N",
        "intra-op threads per worker [OMP_NUM_THREADS, else libtorch's default]",
