@@ -153,7 +153,7 @@ void BlockEventReader::content_line(const Line& line) {
     pending_key_ = false;
     const Block& owner = blocks_.back();
     if (indent > owner.indent) return open_nested_block(line);
-    if (indent == owner.indent && line.text[indent] == '-' && is_blank_at(line.text, indent + 1)) {
+    if (indent == owner.indent && is_entry_dash(line.text, indent)) {
       push_block(line, indent, /*is_sequence=*/true, /*indentless=*/true);
       return entry(line, indent);
     }
@@ -169,7 +169,7 @@ void BlockEventReader::content_line(const Line& line) {
   close_blocks_deeper_than(indent);
   if (blocks_.empty() || blocks_.back().indent != indent) throw OutsideSubset();
   const Block& block = blocks_.back();
-  bool dash = line.text[indent] == '-' && is_blank_at(line.text, indent + 1);
+  bool dash = is_entry_dash(line.text, indent);
   // An indentless sequence ends at the first line of its column without a `-`.
   if (block.indentless && !dash) pop_block();
   entry(line, indent);
@@ -177,7 +177,7 @@ void BlockEventReader::content_line(const Line& line) {
 
 void BlockEventReader::open_nested_block(const Line& line) {
   size_t column = line.indent;
-  bool dash = line.text[column] == '-' && is_blank_at(line.text, column + 1);
+  bool dash = is_entry_dash(line.text, column);
   if (!dash) {
     // Only a mapping may start here; a scalar alone on its line is left to libyaml.
     ScannedScalar key;
@@ -204,11 +204,10 @@ void BlockEventReader::entry(const Line& line, size_t column) {
 
 void BlockEventReader::sequence_entry(const Line& line, size_t column) {
   std::string_view text = line.text;
-  if (text[column] != '-' || !is_blank_at(text, column + 1)) throw OutsideSubset();
+  if (!is_entry_dash(text, column)) throw OutsideSubset();
   size_t item = text.find_first_not_of(' ', column + 1);
   // `-` alone, `- # note` and `- - x` are valid YAML, but rare in manifests.
-  if (item == std::string_view::npos || text[item] == '#' ||
-      (text[item] == '-' && is_blank_at(text, item + 1))) {
+  if (item == std::string_view::npos || text[item] == '#' || is_entry_dash(text, item)) {
     throw OutsideSubset();
   }
   ScannedScalar key;

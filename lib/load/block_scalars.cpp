@@ -63,7 +63,7 @@ bool scan_key(std::string_view text, size_t column, ScannedScalar* key, size_t* 
     i = text.find_first_not_of(' ', key->after);
     if (i == std::string_view::npos || text[i] != ':') return false;
   } else {
-    if (starts_other_syntax(text[i]) || (text[i] == '-' && is_blank_at(text, i + 1))) return false;
+    if (starts_other_syntax(text[i]) || is_entry_dash(text, i)) return false;
     for (; i < text.size(); ++i) {
       if (text[i] == ':' && is_blank_at(text, i + 1)) break;
       if (text[i] == '#' && text[i - 1] == ' ') return false;
@@ -86,7 +86,7 @@ ScannedScalar scan_value(std::string_view text, size_t column) {
     }
     return value;
   }
-  if (starts_other_syntax(text[column]) || (text[column] == '-' && is_blank_at(text, column + 1))) {
+  if (starts_other_syntax(text[column]) || is_entry_dash(text, column)) {
     throw OutsideSubset();
   }
   size_t i = column;

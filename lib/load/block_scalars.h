@@ -18,6 +18,10 @@ struct ScannedScalar {
 };
 
 bool is_blank_at(std::string_view text, size_t i);
+/// A `-` at `i` that starts a sequence entry (a `-` before other text starts a scalar).
+inline bool is_entry_dash(std::string_view text, size_t i) {
+  return text[i] == '-' && (i + 1 >= text.size() || text[i + 1] == ' ');
+}
 size_t skip_spaces(std::string_view text, size_t i);
 /// After a scalar: only spaces, then the line's end or a comment.
 bool rest_is_blank_or_comment(std::string_view text, size_t i);
