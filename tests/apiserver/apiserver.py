@@ -27,6 +27,7 @@ from discovery import discovery  # noqa: E402
 from errors import ApiError, not_found  # noqa: E402
 from faults import Faults  # noqa: E402
 from logs import stream_logs  # noqa: E402
+from serve import serve_on_announced_port  # noqa: E402
 from store import RESOURCES, Store, api_version, now_rfc3339  # noqa: E402
 from tables import table  # noqa: E402
 from watch import watch  # noqa: E402
@@ -362,10 +363,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-    server.serve_forever()
+    serve_on_announced_port(server, args.port_file)
 
 
 if __name__ == "__main__":

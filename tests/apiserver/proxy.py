@@ -5,10 +5,11 @@ target to a log file.
     proxy.py --port-file FILE --log FILE
 """
 import argparse
-import os
 import select
 import socket
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from serve import serve_on_announced_port
 
 
 class Proxy(BaseHTTPRequestHandler):
@@ -49,10 +50,7 @@ def main():
     Proxy.log_path = args.log
     server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
     server.daemon_threads = True
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-    server.serve_forever()
+    serve_on_announced_port(server, args.port_file)
 
 
 if __name__ == "__main__":
