@@ -1,6 +1,7 @@
 #include "communicator.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -12,6 +13,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include "local_allreduce.h"
 #include "master_probe.h"
 
 namespace trainjob::trainer {
@@ -23,12 +25,15 @@ template <class Group>
 class C10dCommunicator final : public Communicator {
  public:
   C10dCommunicator(c10::intrusive_ptr<Group> group, const char* name, int rank, int world_size,
-                   c10::Device device, c10::intrusive_ptr<c10d::Store> store)
+                   c10::Device device, c10::intrusive_ptr<c10d::Store> store,
+                   std::unique_ptr<LocalAllreduce> local = nullptr)
       : Communicator(rank, world_size, device, std::move(store)),
         group_(std::move(group)),
-        name_(name) {}
+        local_(std::move(local)),
+        name_(local_ ? "gloo, shared-memory all-reduce" : name) {}
 
   c10::intrusive_ptr<c10d::Work> allreduce_sum(at::Tensor& tensor) override {
+    if (local_ && LocalAllreduce::supports(tensor)) return local_->allreduce_sum(tensor);
     std::vector<at::Tensor> tensors{tensor};
     return group_->allreduce(tensors);
   }
@@ -46,6 +51,7 @@ class C10dCommunicator final : public Communicator {
 
  private:
   c10::intrusive_ptr<Group> group_;
+  std::unique_ptr<LocalAllreduce> local_;
   const char* name_;
 };
 
@@ -124,12 +130,21 @@ c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, doubl
 }  // namespace
 
 std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
-                                                int world_size) {
+                                                int world_size, bool shared_memory) {
   auto group_store = c10::make_intrusive<c10d::PrefixStore>("default_pg", store);
   auto group =
       c10::make_intrusive<c10d::ProcessGroupGloo>(group_store, rank, world_size, gloo_options());
+  std::unique_ptr<LocalAllreduce> local;
+  if (shared_memory) {
+    std::string why;
+    local = LocalAllreduce::connect(*store, rank, world_size, LocalAllreduceLimits(), why);
+    if (!local && rank == 0) {
+      std::fprintf(stderr, "trainjob-trainer: warning: all-reduce over gloo instead: %s\n",
+                   why.c_str());
+    }
+  }
   return std::make_unique<C10dCommunicator<c10d::ProcessGroupGloo>>(
-      group, "gloo", rank, world_size, c10::Device(c10::kCPU), std::move(store));
+      group, "gloo", rank, world_size, c10::Device(c10::kCPU), std::move(store), std::move(local));
 }
 
 bool nccl_compiled() {
@@ -163,9 +178,9 @@ bool choose_backend(const std::string& requested, std::string& chosen, std::stri
 }
 
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
-                                              const std::string& backend, double rdzv_timeout_s,
-                                              std::string& error) {
-  c10::intrusive_ptr<c10d::Store> root = open_store(identity, rdzv_timeout_s, error);
+                                              const ConnectOptions& options, std::string& error) {
+  const std::string& backend = options.backend;
+  c10::intrusive_ptr<c10d::Store> root = open_store(identity, options.rdzv_timeout_s, error);
   if (!root) return nullptr;
   try {
     auto attempt_store =
@@ -182,7 +197,10 @@ std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
           attempt_store);
     }
 #endif
-    return gloo_communicator(attempt_store, identity.rank, identity.world_size);
+    const bool one_node = identity.local_world_size == identity.world_size;
+    return gloo_communicator(
+        attempt_store, identity.rank, identity.world_size,
+        one_node && identity.world_size > 1 && options.local_allreduce == "shm");
   } catch (const c10::Error& e) {
     error =
         "rendezvous: cannot form the " + backend + " process group: " + e.what_without_backtrace();

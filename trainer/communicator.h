@@ -20,6 +20,7 @@ class Communicator {
   virtual c10::intrusive_ptr<c10d::Work> allreduce_sum(at::Tensor& tensor) = 0;
   virtual void broadcast(at::Tensor& tensor, int root) = 0;
   virtual void barrier() = 0;
+  // "gloo", "gloo, shared-memory all-reduce" or "nccl".
   virtual const char* backend_name() const = 0;
 
   int rank() const { return rank_; }
@@ -46,13 +47,20 @@ bool nccl_compiled();
 bool choose_backend(const std::string& requested, std::string& chosen, std::string& error);
 
 // A gloo group over an existing store (tests run several ranks in one process this way).
+// With `shared_memory`, CPU all-reduces go through shared memory instead (all ranks must be
+// on this machine); should the segment fail, gloo does them, with a warning from rank 0.
 std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
-                                                int world_size);
+                                                int world_size, bool shared_memory = false);
+
+struct ConnectOptions {
+  std::string backend;  // gloo or nccl, as choose_backend picked
+  double rdzv_timeout_s = 300;
+  std::string local_allreduce = "shm";  // shm or gloo, for gloo groups within one node
+};
 
 // Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
 // wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
-                                              const std::string& backend, double rdzv_timeout_s,
-                                              std::string& error);
+                                              const ConnectOptions& options, std::string& error);
 
 }  // namespace trainjob::trainer

@@ -156,6 +156,10 @@ const std::vector<Setting>& settings() {
       {"backend", "TRAINER_BACKEND", "auto|gloo|nccl",
        "collective backend; auto: nccl when built with it and a GPU is visible [auto]",
        one_of(&Options::backend, {"auto", "gloo", "nccl"})},
+      {"local-allreduce", "TRAINER_LOCAL_ALLREDUCE", "shm|gloo",
+       "how gloo workers sum when all are on one node: through shared memory, or gloo's "
+       "loopback TCP; other groups always use gloo [shm]",
+       one_of(&Options::local_allreduce, {"shm", "gloo"})},
       {"model", "TRAINER_MODEL", "linear|mnist-cnn",
        "linear: Linear(1,1) on y = 2x + noise; mnist-cnn: the MNIST CNN [linear]",
        one_of(&Options::model, {"linear", "mnist-cnn"})},

@@ -26,6 +26,8 @@ struct Options {
   double rdzv_timeout_s = 300;
   // Training.
   std::string backend = "auto";  // auto, gloo, nccl
+  // How gloo workers that all share one node sum: shm (shared memory) or gloo (loopback TCP).
+  std::string local_allreduce = "shm";
   std::string model = "linear";  // linear, mnist-cnn
   int epochs = 5;
   int batch_size = 0;  // per rank; 0: the model's default

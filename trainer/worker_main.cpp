@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
 
   std::string backend;
   if (!choose_backend(parsed.options.backend, backend, error)) return fail(error, 1);
-  auto communicator = connect_workers(identity, backend, parsed.options.rdzv_timeout_s, error);
+  const ConnectOptions connect{backend, parsed.options.rdzv_timeout_s,
+                               parsed.options.local_allreduce};
+  auto communicator = connect_workers(identity, connect, error);
   if (!communicator) return fail(error, 1);
   std::string failure;
   try {

@@ -35,6 +35,27 @@ check "4 × batch 10 equals 1 × batch 40 within 1e-6 ($distributed | $single)" 
 check "flat mode exits 0" [ $? -eq 0 ]
 check "flat equals bucketed" [ "$(final_parameters "$work/flat.out")" = "$distributed" ]
 
+# One node sums through shared memory unless told otherwise; gloo's TCP agrees with it.
+check "one node sums through shared memory" has "$work/flat.out" 'gloo, shared-memory all-reduce'
+check "two nodes sum through gloo" has "$work/node0.out" 'world size 4, gloo, ddp'
+"$trainer" --nproc-per-node 4 --master-port "$(free_port)" --local-allreduce gloo \
+  >"$work/tcp.out" 2>&1
+check "--local-allreduce gloo exits 0" [ $? -eq 0 ]
+check "--local-allreduce gloo is said" has "$work/tcp.out" 'world size 4, gloo, ddp'
+check "shared memory and gloo train alike" \
+  parameters_close "$(final_parameters "$work/tcp.out")" "$distributed" 1e-6
+# The segment's name is gone once every worker has mapped it, however they end.
+# A name is /trainjob-allreduce-PID-RANDOM; one whose creator is gone was left behind.
+no_segment_left() {
+  local segment pid
+  for segment in /dev/shm/trainjob-allreduce-*; do
+    [ -e "$segment" ] || continue
+    pid=${segment#/dev/shm/trainjob-allreduce-}
+    kill -0 "${pid%%-*}" 2>/dev/null || return 1
+  done
+}
+check "no shared segment left behind" no_segment_left
+
 # The MNIST CNN in PyTorch's buckets (fc2 and fc1, then the convolutions, whose backward
 # runs while the first bucket is being all-reduced): replicas stay identical.
 "$trainer" --nproc-per-node 2 --master-port "$(free_port)" --model mnist-cnn --samples 256 \

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <torch/torch.h>
 #include <vector>
@@ -87,7 +88,7 @@ void run_shape(Communicator& communicator, const Shape& shape) {
   const double baseline = time_sync(communicator, shape, DdpMode::none, 0, buckets);
   if (communicator.rank() == 0) {
     std::printf("%-20s %6.2f MB  %-24s %8.2f ms  %5.2f GB/s\n", shape.name, bytes / 1e6,
-                "one gloo all-reduce", plain * 1e3, bytes / plain / 1e9);
+                "one all-reduce", plain * 1e3, bytes / plain / 1e9);
   }
   for (auto [label, mode, cap_mb] : {std::tuple{"bucketed 25 MiB", DdpMode::bucketed, 25.0},
                                      std::tuple{"bucketed 1 MiB", DdpMode::bucketed, 1.0},
@@ -111,11 +112,15 @@ int main() {
     std::fprintf(stderr, "allreduce-bench: %s\n", error.c_str());
     return 1;
   }
-  auto communicator = connect_workers(identity, "gloo", 60, error);
+  // TRAINER_LOCAL_ALLREDUCE picks the path, as for the trainer (shm unless set to gloo).
+  const char* local = std::getenv("TRAINER_LOCAL_ALLREDUCE");
+  const ConnectOptions options{"gloo", 60, local != nullptr ? local : "shm"};
+  auto communicator = connect_workers(identity, options, error);
   if (!communicator) {
     std::fprintf(stderr, "allreduce-bench: %s\n", error.c_str());
     return 1;
   }
+  if (identity.rank == 0) std::printf("== all-reduce through %s\n", communicator->backend_name());
   const std::vector<Shape> shapes = {
       {"mnist-cnn gradients", {288, 32, 18432, 64, 1179648, 128, 1280, 10}},
       {"8 x 1M floats", std::vector<std::int64_t>(8, 1 << 20)},

@@ -1,5 +1,6 @@
 // Gradient averaging between two gloo ranks running as threads over one in-memory store:
-// every mode leaves both ranks with the mean of their gradients.
+// every mode, summing over gloo or shared memory, leaves both ranks with the mean of their
+// gradients.
 #include "gradient_sync.h"
 
 #include <thread>
@@ -31,7 +32,7 @@ std::vector<torch::Tensor> local_gradients(Small& model, const torch::Tensor& x)
   return grads;
 }
 
-void check_averaged(DdpMode mode, size_t cap_bytes) {
+void check_averaged(DdpMode mode, size_t cap_bytes, bool shared_memory) {
   torch::manual_seed(11);
   const torch::Tensor inputs[2] = {torch::randn({4, 6}), torch::randn({4, 6})};
   // Expected: the mean of each rank's own gradients, from identical starting parameters.
@@ -47,7 +48,7 @@ void check_averaged(DdpMode mode, size_t cap_bytes) {
   ranks.reserve(2);
   for (int rank = 0; rank < 2; ++rank) {
     ranks.emplace_back([&, rank] {
-      auto communicator = gloo_communicator(store, rank, 2);
+      auto communicator = gloo_communicator(store, rank, 2, shared_memory);
       Small model;
       if (rank == 1) {  // different start: broadcast must replace it with rank 0's
         torch::NoGradGuard no_grad;
@@ -88,13 +89,16 @@ void check_averaged(DdpMode mode, size_t cap_bytes) {
 }  // namespace
 
 TEST_CASE("gradient sync: bucketed, one bucket") {
-  check_averaged(DdpMode::bucketed, 25u << 20);
+  for (bool shared_memory : {false, true})
+    check_averaged(DdpMode::bucketed, 25u << 20, shared_memory);
 }
 
 TEST_CASE("gradient sync: bucketed, a bucket per parameter or two") {
-  check_averaged(DdpMode::bucketed, 64);
+  for (bool shared_memory : {false, true})
+    check_averaged(DdpMode::bucketed, 64, shared_memory);
 }
 
 TEST_CASE("gradient sync: flat") {
-  check_averaged(DdpMode::flat, 0);
+  for (bool shared_memory : {false, true})
+    check_averaged(DdpMode::flat, 0, shared_memory);
 }
