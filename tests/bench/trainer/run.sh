@@ -21,11 +21,15 @@ cnn=(--samples 8192 --epochs 2 --batch-size 64)
 ratio() { echo "scale=2; $1 / $2" | bc; }
 echo "== MNIST-shaped CNN, 2 ranks x 1 thread, samples/s of epoch 2 (8192 samples, batch 64/rank)"
 echo "   efficiency: with sync / without (no-sync timed to the slowest rank, as the job's pace)"
+echo "   C++ bucketed sums through shared memory (the default on one node); 'over gloo' through"
+echo "   gloo's loopback TCP, as PyTorch does"
 for run in $(seq "$runs"); do
   declare -A rate=()
-  for mode in bucketed flat none; do
+  for mode in bucketed flat none tcp; do
+    flags=(--ddp "$mode")
+    [ "$mode" = tcp ] && flags=(--ddp bucketed --local-allreduce gloo)
     rate[$mode]=$("$trainer" --nproc-per-node 2 --master-port "$(port)" --model mnist-cnn "${cnn[@]}" \
-      --ddp "$mode" 2>/dev/null | last_rate)
+      "${flags[@]}" 2>/dev/null | last_rate)
   done
   for variant in ddp no-sync; do
     flags=()
@@ -33,11 +37,12 @@ for run in $(seq "$runs"); do
     rate[py-$variant]=$("${torchrun[@]}" --nproc_per_node 2 --master_port "$(port)" \
       --monitor_interval 0.1 "$here/ddp_cnn.py" "${cnn[@]}" "${flags[@]}" 2>/dev/null | last_rate)
   done
-  echo "run $run: C++ bucketed ${rate[bucketed]}, flat ${rate[flat]}, no sync ${rate[none]};" \
-    "PyTorch DDP ${rate[py-ddp]}, no sync ${rate[py-no-sync]};" \
-    "efficiency C++ $(ratio "${rate[bucketed]}" "${rate[none]}")," \
-    "PyTorch $(ratio "${rate[py-ddp]}" "${rate[py-no-sync]}");" \
-    "C++/PyTorch $(ratio "${rate[bucketed]}" "${rate[py-ddp]}")"
+  echo "run $run: C++ bucketed ${rate[bucketed]} (over gloo ${rate[tcp]}), flat ${rate[flat]}," \
+    "no sync ${rate[none]}; PyTorch DDP ${rate[py-ddp]}, no sync ${rate[py-no-sync]};" \
+    "efficiency C++ $(ratio "${rate[bucketed]}" "${rate[none]}")" \
+    "(over gloo $(ratio "${rate[tcp]}" "${rate[none]}")), PyTorch $(ratio "${rate[py-ddp]}" "${rate[py-no-sync]}");" \
+    "C++/PyTorch $(ratio "${rate[bucketed]}" "${rate[py-ddp]}")" \
+    "(over gloo $(ratio "${rate[tcp]}" "${rate[py-ddp]}"))"
 done
 
 echo "== linear demo, 2 nodes x 2 processes, end-to-end wall seconds"
