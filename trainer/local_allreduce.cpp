@@ -18,6 +18,11 @@ size_t round_up(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+// The segment holds each worker's progress, then a page-aligned slot per worker.
+size_t header_bytes(int world_size, size_t progress_bytes) {
+  return round_up(progress_bytes * world_size, kPage);
+}
+
 // Futexes on a shared mapping work across processes (no FUTEX_PRIVATE_FLAG).
 void futex_wake_all(std::atomic<std::uint32_t>& word) {
   syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr,
@@ -73,9 +78,8 @@ std::unique_ptr<LocalAllreduce> LocalAllreduce::connect(c10d::Store& store, int 
                                                         int world_size,
                                                         const LocalAllreduceLimits& limits,
                                                         std::string& error) {
-  const size_t header = round_up(sizeof(Progress) * world_size, kPage);
   const size_t slot_bytes = (limits.segment_bytes / world_size) / kPage * kPage;
-  const size_t bytes = header + slot_bytes * world_size;
+  const size_t bytes = header_bytes(world_size, sizeof(Progress)) + slot_bytes * world_size;
   if (world_size < 2 || slot_bytes == 0) {
     error = "shared-memory all-reduce needs 2 or more workers and room for their slots";
     return nullptr;
@@ -220,8 +224,7 @@ LocalAllreduce::Progress& LocalAllreduce::progress(int rank) const {
 }
 
 char* LocalAllreduce::slot(int rank) const {
-  const size_t header = round_up(sizeof(Progress) * world_size_, kPage);
-  return segment_->data() + header + slot_bytes_ * rank;
+  return segment_->data() + header_bytes(world_size_, sizeof(Progress)) + slot_bytes_ * rank;
 }
 
 void LocalAllreduce::publish(Counter counter) {
