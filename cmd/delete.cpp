@@ -1,4 +1,4 @@
-// `kubectl trainjob delete`: every object labelled for the TrainJob, pods included.
+// `kubectl trainjob delete`: every object `submit` applied for the TrainJob, pods included.
 #include <cstdio>
 #include <memory>
 
@@ -6,6 +6,7 @@
 #include "command.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
+#include "kube/resources.h"
 #include "kube/trainjob_objects.h"
 
 namespace trainjob {
@@ -29,9 +30,10 @@ int run_delete(const DeleteFlags& flags) {
     KubeClient& client = session.client();
     std::vector<Json> objects = find_trainjob_objects(&client, session.name_space(), flags.name);
     if (objects.empty())
-      throw KubeError(
-          "trainjob \"" + flags.name + "\" not found in namespace \"" + session.name_space() +
-          "\" (no object carries the label trainer.kubeflow.org/trainjob-name=" + flags.name + ")");
+      throw KubeError("trainjob \"" + flags.name + "\" not found in namespace \"" +
+                      session.name_space() + "\" (no object carries the labels " +
+                      kTrainJobNameLabel + "=" + flags.name + " and " + kCreatedBySubmitLabel +
+                      "=" + kCreatedBySubmitValue + ")");
     for (const Json& object : objects) {
       if (!delete_object(&client, resource_type_of(object), session.name_space(), name_of(object)))
         continue;
@@ -55,6 +57,12 @@ int run_delete(const DeleteFlags& flags) {
 
 CommandRunner declare_delete(CLI::App* app) {
   auto flags = std::make_shared<DeleteFlags>();
+  app->footer(
+      "Deletes what `submit` applied for the TrainJob and nothing else: its Jobs (their pods\n"
+      "go with them), PodGroups, Service, ConfigMaps and Secrets, and any other kind that was\n"
+      "among the inputs, all found by the labels trainer.kubeflow.org/trainjob-name=NAME and\n"
+      "kubectl-trainjob/created-by-submit=true. Objects you made yourself with only the\n"
+      "TrainJob's label are left alone.");
   app->add_option("NAME", flags->name, "The TrainJob")->required();
   app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")

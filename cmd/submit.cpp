@@ -87,6 +87,7 @@ std::optional<SubmitPlan> make_plan(const SubmitFlags& flags, const RenderResult
   if (!flags.from_files.empty() && !add_files_config_map(flags, rendered, &plan))
     return std::nullopt;
   plan.objects = order_for_apply(std::move(plan.objects));
+  mark_as_submitted(&plan);
   return plan;
 }
 

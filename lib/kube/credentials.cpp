@@ -10,6 +10,34 @@ namespace {
 
 // client-go re-reads a token file about once a minute, so rotated tokens are picked up.
 constexpr double kTokenFileRefreshSeconds = 60;
+// Without --request-timeout a plugin still may not hang us: client-go's default is a minute.
+constexpr double kDefaultExecTimeoutSeconds = 60;
+
+/// "60s", "1.5s": the timeout as the user wrote it.
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%gs", seconds);
+  return text;
+}
+
+/// Why a plugin that ran gave no credential, or "" when it ended by itself with exit 0.
+std::string plugin_failure(const ProcessResult& result, const std::string& command,
+                           double timeout_seconds) {
+  std::string plugin = "exec plugin \"" + command + "\"";
+  switch (result.end) {
+    case ProcessEnd::kTimedOut:
+      return plugin + ": no answer within " + seconds_text(timeout_seconds);
+    case ProcessEnd::kStdoutTooLarge:
+      return plugin + ": printed more than 1 MiB";
+    case ProcessEnd::kStderrTooLarge:
+      return plugin + ": printed more than 1 MiB on stderr";
+    case ProcessEnd::kExited:
+      break;
+  }
+  if (result.exit_code != 0)
+    return plugin + " failed with exit code " + std::to_string(result.exit_code);
+  return "";
+}
 
 std::string strip_ansi(const std::string& text) {
   std::string out;
@@ -79,6 +107,10 @@ Credential parse_exec_credential(const std::string& output, const std::string& a
   return credential;
 }
 
+double exec_plugin_timeout(double request_timeout_seconds) {
+  return request_timeout_seconds > 0 ? request_timeout_seconds : kDefaultExecTimeoutSeconds;
+}
+
 std::string exec_info(const ExecConfig& exec, bool interactive) {
   Json spec = {{"interactive", interactive}};
   if (exec.provide_cluster_info) spec["cluster"] = exec.cluster_info;
@@ -99,14 +131,15 @@ Credential CredentialSource::run_plugin() {
   bool interactive = exec.interactive_mode != "Never" && terminal;
   ProcessRequest request{exec.command, exec.args, exec.env, interactive};
   request.extra_env.emplace_back("KUBERNETES_EXEC_INFO", exec_info(exec, interactive));
+  request.timeout_seconds = exec_plugin_timeout(config_.timeout_seconds);
+  request.output_limit = kExecOutputLimitBytes;
   ProcessResult result = env_.run(request);
-  if (!result.started) {
+  if (!result.started && result.end == ProcessEnd::kExited) {
     std::string hint = exec.install_hint.empty() ? "" : "\n" + strip_ansi(exec.install_hint);
     throw KubeError("exec plugin: executable \"" + exec.command + "\" not found" + hint);
   }
-  if (result.exit_code != 0)
-    throw KubeError("exec plugin \"" + exec.command + "\" failed with exit code " +
-                    std::to_string(result.exit_code));
+  std::string failure = plugin_failure(result, exec.command, request.timeout_seconds);
+  if (!failure.empty()) throw KubeError(failure);
   Credential credential = parse_exec_credential(result.out, exec.api_version);
   credential.generation = ++runs_;
   return credential;

@@ -20,6 +20,12 @@ struct Credential {
   int generation = 0;                ///< which plugin run produced it
 };
 
+/// A plugin's answer is a small JSON document; more than this on stdout (or on stderr) is
+/// a plugin gone wrong, and it is stopped.
+constexpr size_t kExecOutputLimitBytes = size_t{1024} * 1024;
+
+/// How long a plugin may run: the request timeout, or a minute when there is none.
+double exec_plugin_timeout(double request_timeout_seconds);
 /// Decodes a plugin's ExecCredential output; throws KubeError naming what is wrong.
 Credential parse_exec_credential(const std::string& output, const std::string& api_version);
 /// RFC 3339 time ("2026-01-02T03:04:05Z", offsets and fractions too) in epoch seconds.

@@ -14,14 +14,26 @@ struct ProcessRequest {
   std::string command;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> extra_env;  ///< on top of the caller's
+  /// The process shares our terminal (stdin and process group); otherwise its stdin is
+  /// /dev/null and it leads a process group of its own, killed whole when it overruns.
   bool pass_stdin = false;
+  double timeout_seconds = 0;  ///< 0: none
+  size_t output_limit = 0;     ///< bytes, for stdout and for stderr each; 0: none
 };
+
+/// How a process run ended: by itself, or killed (with its process group) for overrunning.
+enum class ProcessEnd { kExited, kTimedOut, kStdoutTooLarge, kStderrTooLarge };
 
 struct ProcessResult {
   bool started = false;  ///< false: the command was not found or could not run
   int exit_code = 0;
-  std::string out;  ///< its stdout; its stderr goes to ours
+  std::string out;  ///< its stdout; its stderr is copied to ours
+  ProcessEnd end = ProcessEnd::kExited;
 };
+
+/// Appends `size` bytes to `into` when the total stays within `limit` (0: no limit);
+/// false, appending nothing, when it would not.
+bool append_within(std::string* into, const char* data, size_t size, size_t limit);
 
 class Environment {
  public:

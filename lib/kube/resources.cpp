@@ -86,6 +86,9 @@ std::string object_path(const ResourceType& type, const std::string& name_space,
 const ResourceType& config_map_type() {
   return known("v1", "ConfigMap");
 }
+const ResourceType& secret_type() {
+  return known("v1", "Secret");
+}
 const ResourceType& service_type() {
   return known("v1", "Service");
 }
@@ -107,6 +110,11 @@ const ResourceType& volcano_pod_group_type() {
 
 std::string trainjob_selector(const std::string& name) {
   return url_escape(std::string(kTrainJobNameLabel) + "=" + name);
+}
+
+std::string submitted_selector(const std::string& name) {
+  return url_escape(std::string(kTrainJobNameLabel) + "=" + name + "," + kCreatedBySubmitLabel +
+                    "=" + kCreatedBySubmitValue);
 }
 
 }  // namespace trainjob

@@ -29,6 +29,7 @@ std::string object_path(const ResourceType& type, const std::string& name_space,
 
 /// The types a TrainJob's objects come in, in the order they are applied.
 const ResourceType& config_map_type();
+const ResourceType& secret_type();
 const ResourceType& service_type();
 const ResourceType& job_type();
 const ResourceType& pod_type();
@@ -45,9 +46,18 @@ constexpr const char kJobIndexLabel[] = "jobset.sigs.k8s.io/job-index";
 constexpr const char kCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
 constexpr const char kJobNameLabel[] = "batch.kubernetes.io/job-name";
 constexpr const char kFieldManager[] = "kubectl-trainjob";
+// What `submit` puts on every object it applies, so that `delete` removes exactly those: an
+// object the user made with the TrainJob's label but without this one is not ours.
+constexpr const char kCreatedBySubmitLabel[] = "kubectl-trainjob/created-by-submit";
+constexpr const char kCreatedBySubmitValue[] = "true";
+// Beside it, the kinds `submit` applied ("v1/Secret,batch/v1/Job"), so that `delete` also
+// looks for a kind from the inputs outside the usual ones (a PersistentVolumeClaim, say).
+constexpr const char kSubmittedKindsAnnotation[] = "kubectl-trainjob/submitted-kinds";
 
 /// `trainer.kubeflow.org/trainjob-name=NAME`, URL-escaped for a query.
 std::string trainjob_selector(const std::string& name);
+/// The same and `kubectl-trainjob/created-by-submit=true`: what `submit` applied.
+std::string submitted_selector(const std::string& name);
 
 }  // namespace trainjob
 

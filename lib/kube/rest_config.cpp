@@ -1,6 +1,8 @@
 #include "kube/rest_config.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 
 #include "kube/kube_error.h"
 #include "util/base64.h"
@@ -15,6 +17,14 @@ std::string read_required(const Environment& env, const std::string& path,
   std::optional<std::string> text = env.read_file(path);
   if (!text) throw KubeError("unable to read " + what + " \"" + path + "\"");
   return *text;
+}
+
+/// A true/false field; anything else is refused (Json::value would throw its own exception).
+bool bool_member(const Json& object, const char* key, const std::string& owner) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return false;
+  if (!it->is_boolean()) throw KubeError(owner + ": " + key + ": expected true or false");
+  return it->get<bool>();
 }
 
 /// `<name>-data` (base64) wins over `<name>` (a file path relative to the defining file).
@@ -56,7 +66,7 @@ ExecConfig read_exec(const KubeconfigEntry& user, const std::string& owner) {
       throw KubeError(owner + ": exec: interactiveMode must be specified for " + out.api_version);
     out.interactive_mode = "IfAvailable";
   }
-  out.provide_cluster_info = exec.value("provideClusterInfo", false);
+  out.provide_cluster_info = bool_member(exec, "provideClusterInfo", owner + ": exec");
   out.install_hint = string_member(exec, "installHint");
   return out;
 }
@@ -89,7 +99,12 @@ void read_cluster(const KubeconfigEntry& cluster, const std::string& name, const
   if (out->server.empty()) throw KubeError(owner + " has no server defined");
   while (!out->server.empty() && out->server.back() == '/')
     out->server.pop_back();
-  out->tls.insecure_skip_verify = cluster.value.value("insecure-skip-tls-verify", false);
+  out->tls.insecure_skip_verify = bool_member(cluster.value, "insecure-skip-tls-verify", owner);
+  // As client-go: a CA that would then be ignored is a mistake to report, not to pass over.
+  bool has_ca = !string_member(cluster.value, "certificate-authority").empty() ||
+                !string_member(cluster.value, "certificate-authority-data").empty();
+  if (out->tls.insecure_skip_verify && has_ca)
+    throw KubeError("specifying a root certificates file with the insecure flag is not allowed");
   out->tls.ca_pem = file_or_data(cluster, "certificate-authority", env, owner);
   out->tls.server_name = string_member(cluster.value, "tls-server-name");
   out->tls.proxy_url = string_member(cluster.value, "proxy-url");
@@ -152,6 +167,25 @@ const KubeconfigEntry& named(const std::map<std::string, KubeconfigEntry>& entri
   return it->second;
 }
 
+/// The whole of `text` as a finite number; std::stod would throw for "." or 400 digits.
+std::optional<double> finite_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+/// Seconds in one Go duration unit (h, m, s, ms, us, µs, ns).
+std::optional<double> unit_seconds(const std::string& unit) {
+  static const std::pair<const char*, double> kUnits[] = {
+      {"h", 3600}, {"m", 60}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}, {"ns", 1e-9}};
+  for (const auto& [name, seconds] : kUnits) {
+    if (unit == name) return seconds;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& flags,
@@ -200,34 +234,23 @@ RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& 
 std::optional<double> parse_duration(const std::string& text) {
   if (text.empty()) return std::nullopt;
   bool all_digits = text.find_first_not_of("0123456789") == std::string::npos;
-  if (all_digits) return std::stod(text);
+  if (all_digits) return finite_number(text);
   double total = 0;
   size_t i = 0;
   while (i < text.size()) {
     size_t start = i;
     while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
       ++i;
-    if (start == i) return std::nullopt;
-    double number = std::stod(text.substr(start, i - start));
+    std::optional<double> number = finite_number(text.substr(start, i - start));
+    if (!number) return std::nullopt;
     size_t unit_start = i;
     while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])))
       ++i;
-    std::string unit = text.substr(unit_start, i - unit_start);
-    if (unit == "h")
-      total += number * 3600;
-    else if (unit == "m")
-      total += number * 60;
-    else if (unit == "s")
-      total += number;
-    else if (unit == "ms")
-      total += number / 1000;
-    else if (unit == "us" || unit == "µs")
-      total += number / 1e6;
-    else if (unit == "ns")
-      total += number / 1e9;
-    else
-      return std::nullopt;
+    std::optional<double> unit = unit_seconds(text.substr(unit_start, i - unit_start));
+    if (!unit) return std::nullopt;
+    total += *number * *unit;
   }
+  if (!std::isfinite(total)) return std::nullopt;
   return total;
 }
 

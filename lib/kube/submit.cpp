@@ -40,6 +40,23 @@ std::vector<Json> order_for_apply(std::vector<Json> objects) {
   return objects;
 }
 
+void mark_as_submitted(SubmitPlan* plan) {
+  std::vector<std::string> kinds;
+  for (const Json& object : plan->objects) {
+    std::string kind = string_member(object, "apiVersion") + "/" + string_member(object, "kind");
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+  }
+  std::string recorded;
+  for (const std::string& kind : kinds)
+    recorded += (recorded.empty() ? "" : ",") + kind;
+  for (Json& object : plan->objects) {
+    Json& metadata = object["metadata"];
+    metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
+    metadata["labels"][kCreatedBySubmitLabel] = kCreatedBySubmitValue;
+    metadata["annotations"][kSubmittedKindsAnnotation] = recorded;
+  }
+}
+
 bool is_initializer_job(const Json& object) {
   if (string_member(object, "kind") != "Job") return false;
   std::string step = label_of(object, kReplicatedJobLabel);

@@ -36,6 +36,10 @@ struct SubmitPlan {
   std::vector<Json> objects;
 };
 
+/// Labels every object as the TrainJob's and as applied by `submit`, and records on each the
+/// kinds applied, so that `delete` finds exactly these (see resources.h).
+void mark_as_submitted(SubmitPlan* plan);
+
 class Submitter {
  public:
   Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err);

@@ -1,14 +1,57 @@
 #include "kube/trainjob_objects.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
 #include "kube/objects.h"
 #include "kube/resources.h"
 
 namespace trainjob {
 namespace {
 
-std::vector<const ResourceType*> owned_types() {
-  return {&job_type(), &coscheduling_pod_group_type(), &volcano_pod_group_type(), &service_type(),
-          &config_map_type()};
+/// The kinds `submit` makes by itself, in the order they are deleted: Jobs first (so no new
+/// pods start), then PodGroups, the Service, ConfigMaps and Secrets.
+std::vector<ResourceType> submitted_types() {
+  return {job_type(),
+          coscheduling_pod_group_type(),
+          volcano_pod_group_type(),
+          service_type(),
+          config_map_type(),
+          secret_type()};
+}
+
+/// The annotation is read from the cluster: only names that make a sane URL path are used.
+bool plain_name(const std::string& text, const char* extra) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && std::strchr(extra, c) == nullptr)
+      return false;
+  }
+  return true;
+}
+
+/// Adds the kinds `object` says submit applied (kSubmittedKindsAnnotation) to `types`.
+void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
+  const std::string& recorded = string_member_ref(member(member(object, "metadata"), "annotations"),
+                                                  kSubmittedKindsAnnotation);
+  size_t start = 0;
+  while (start < recorded.size()) {
+    size_t end = std::min(recorded.find(',', start), recorded.size());
+    std::string entry = recorded.substr(start, end - start);
+    start = end + 1;
+    size_t slash = entry.rfind('/');
+    if (slash == std::string::npos) continue;
+    std::string api_version = entry.substr(0, slash);
+    std::string kind = entry.substr(slash + 1);
+    if (!plain_name(api_version, "./-") || !plain_name(kind, "") ||
+        api_version.find("..") != std::string::npos)
+      continue;
+    bool known = std::any_of(types->begin(), types->end(), [&](const ResourceType& type) {
+      return type.api_version == api_version && type.kind == kind;
+    });
+    if (!known) types->push_back(resource_type(api_version, kind));
+  }
 }
 
 }  // namespace
@@ -16,12 +59,18 @@ std::vector<const ResourceType*> owned_types() {
 std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
                                         const std::string& name) {
   std::vector<Json> out;
-  for (const ResourceType* type : owned_types()) {
-    bool is_crd = !type->group().empty() && type->group() != "batch";
-    ObjectList list = list_objects(client, *type, name_space, trainjob_selector(name), is_crd);
+  std::vector<ResourceType> types = submitted_types();
+  // `types` grows as the objects found name more kinds; an index keeps up with it.
+  for (size_t i = 0; i < types.size(); ++i) {
+    ResourceType type = types[i];
+    bool maybe_missing = !type.group().empty() && type.group() != "batch";  // a CRD's kind
+    maybe_missing = maybe_missing || i >= submitted_types().size();
+    ObjectList list =
+        list_objects(client, type, name_space, submitted_selector(name), maybe_missing);
     for (Json& item : list.items) {
-      item["apiVersion"] = type->api_version;  // list items may leave these out
-      item["kind"] = type->kind;
+      item["apiVersion"] = type.api_version;  // list items may leave these out
+      item["kind"] = type.kind;
+      add_recorded_kinds(item, &types);
       out.push_back(std::move(item));
     }
   }

@@ -11,9 +11,11 @@
 
 namespace trainjob {
 
-/// Every object labelled for the TrainJob that `delete` removes: Jobs first (so no new pods
-/// start), then PodGroups, Services and ConfigMaps. PodGroup kinds whose CRD is not
-/// installed are skipped.
+/// What `submit` applied for the TrainJob, found by its labels (kCreatedBySubmitLabel):
+/// Jobs first (so no new pods start), then PodGroups, the Service, ConfigMaps, Secrets and
+/// any other kind the objects record in kSubmittedKindsAnnotation. Kinds the cluster does
+/// not serve (a PodGroup CRD not installed) are skipped. Objects that only carry the
+/// TrainJob's name label are the user's own and are not among them.
 std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
                                         const std::string& name);
 

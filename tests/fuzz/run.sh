@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with clang, ASan and UBSan, seeds a corpus from testdata/,
 # templates/ and runtimes/, and runs each target for the given number of seconds (default
-# 60): load -> validate -> render, then the block-YAML reader against libyaml.
+# 60): load -> validate -> render, the block-YAML reader against libyaml, then the kubeconfig
+# reader (seeded from tests/fuzz/kubeconfig-seeds/). Targets may be named after the seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(trainjob-fuzz trainjob-yaml-subset-fuzz trainjob-kubeconfig-fuzz)
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DTRAINJOB_FUZZ=ON -DTRAINJOB_SANITIZE=ON >&2
-cmake --build build-fuzz --target trainjob-fuzz trainjob-yaml-subset-fuzz >&2
+cmake --build build-fuzz --target "${targets[@]}" >&2
 seeds=build-fuzz/seeds
 mkdir -p "$seeds"
 find testdata templates runtimes -name '*.yaml' -o -name '*.json' -o -name 'stdin' |
   while read -r file; do cp "$file" "$seeds/$(echo "$file" | tr / _)"; done
-for target in trainjob-fuzz trainjob-yaml-subset-fuzz; do
+for target in "${targets[@]}"; do
+  target_seeds=$seeds
+  [ "$target" != trainjob-kubeconfig-fuzz ] || target_seeds=tests/fuzz/kubeconfig-seeds
   # New inputs go to the first directory, one per target; the seeds stay as they are.
   mkdir -p "build-fuzz/corpus-$target"
   build-fuzz/tests/fuzz/$target -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -dict=tests/fuzz/yaml.dict -artifact_prefix="build-fuzz/$target-" \
-    -rss_limit_mb=2048 -print_final_stats=1 "build-fuzz/corpus-$target" "$seeds"
+    -rss_limit_mb=2048 -print_final_stats=1 "build-fuzz/corpus-$target" "$target_seeds"
 done
