@@ -33,8 +33,11 @@ std::vector<std::string> environment_with(const ProcessRequest& request) {
   std::vector<std::string> out;
   for (char** entry = environ; *entry != nullptr; ++entry)
     out.emplace_back(*entry);
-  for (const auto& [name, value] : request.extra_env)
-    out.push_back(name + "=" + value);
+  for (const auto& [name, value] : request.extra_env) {
+    std::string entry = name;
+    entry.append("=").append(value);
+    out.push_back(std::move(entry));
+  }
   return out;
 }
 
