@@ -1,21 +1,15 @@
 // `kubectl trainjob run --local`: a TrainJob compiled as `render` compiles it, then run on
 // this machine, every pod a process, before it goes near a cluster.
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "command.h"
 #include "input_flags.h"
 #include "kube/config_map_files.h"
 #include "kube/rest_config.h"
 #include "load/file_system.h"
-#include "local/local_plan.h"
-#include "local/local_runner.h"
-#include "local/local_volumes.h"
+#include "local/local_run.h"
 #include "output/render_output.h"
 
 namespace trainjob {
@@ -33,21 +27,12 @@ struct RunFlags {
   std::vector<std::string> image_maps;
   bool keep_workdir = false;
   std::string timeout = "0";
+  int64_t max_pods = kDefaultMaxLocalPods;
+  bool allow_host_path = false;
 };
 
-/// The directory holding a `trainjob-trainer` built with this binary, if there is one.
-std::string local_trainer_dir() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  for (const fs::path& dir : {self.parent_path() / "trainer", self.parent_path()}) {
-    if (fs::is_regular_file(dir / "trainjob-trainer", ec)) return dir.string();
-  }
-  return {};
-}
-
 bool parse_image_maps(const std::vector<std::string>& maps, LocalOptions* options) {
-  std::string trainer = local_trainer_dir();
+  std::string trainer = trainer_dir_beside_self();
   if (!trainer.empty()) options->image_dirs[kTrainerImage] = trainer;
   for (const std::string& map : maps) {
     size_t equals = map.find('=');
@@ -62,34 +47,9 @@ bool parse_image_maps(const std::vector<std::string>& maps, LocalOptions* option
   return true;
 }
 
-/// A port on loopback that nothing listens on now.
-std::string free_local_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  if (fd >= 0) ::close(fd);
-  return ok ? std::to_string(ntohs(address.sin_port)) : "29500";
-}
-
 std::string namespace_or_default(const std::string& name_space, const std::string& fallback) {
   if (!name_space.empty()) return name_space;
   return fallback.empty() ? "default" : fallback;
-}
-
-ConfigMapIndex config_maps_among(const std::vector<Json>& objects, const std::string& default_ns) {
-  ConfigMapIndex index;
-  for (const Json& object : objects) {
-    if (object.value("kind", "") != "ConfigMap") continue;
-    Json metadata = object.value("metadata", Json::object());
-    if (!metadata.is_object()) continue;
-    std::string name_space = namespace_or_default(metadata.value("namespace", ""), default_ns);
-    index[name_space + "/" + metadata.value("name", "")] = &object;
-  }
-  return index;
 }
 
 /// `--from-file`: the files as the ConfigMap the TrainJob mounts, as `submit` builds it.
@@ -122,65 +82,32 @@ bool add_files_config_map(const RunFlags& flags, const RenderResult& result,
   return true;
 }
 
-void announce(const LocalPlan& plan, const LocalOptions& options) {
-  size_t pods = 0;
-  for (const auto& stage : plan.stages)
-    pods += stage.size();
-  std::fprintf(stderr, "Running %zu pod%s on this machine; volumes under %s\n", pods,
-               pods == 1 ? "" : "s", options.work_dir.c_str());
-  for (const std::string& rewrite : plan.rewrites)
-    std::fprintf(stderr, "  %s\n", rewrite.c_str());
-}
-
-/// Plans, prepares the volumes and runs; the work directory goes afterwards unless kept.
-bool run_in(const std::vector<Json>& objects, const RunFlags& flags, const LocalOptions& options,
-            double timeout) {
-  LocalPlan plan;
-  std::string problem;
-  bool ok = plan_local_run(objects, config_maps_among(objects, flags.inputs.name_space), options,
-                           &plan, &problem) &&
-            materialize_volumes(plan, &problem);
-  if (ok) {
-    announce(plan, options);
-    RunSettings settings;
-    settings.timeout_seconds = timeout;
-    settings.prefix = plan.stages.size() > 1 || plan.stages.front().size() > 1;
-    ok = run_local_plan(plan, settings, &problem);
-  }
-  if (!ok) std::fprintf(stderr, "error: %s\n", problem.c_str());
-  if (flags.keep_workdir) {
-    std::fprintf(stderr, "Kept the work directory %s\n", options.work_dir.c_str());
-  } else {
-    std::error_code ec;
-    fs::remove_all(options.work_dir, ec);
-  }
-  return ok;
-}
-
 int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
-  LocalOptions options;
-  if (!parse_image_maps(flags.image_maps, &options)) return kExitUsage;
-  std::vector<Json> objects;
+  LocalRunRequest request;
+  if (!parse_image_maps(flags.image_maps, &request.options)) return kExitUsage;
   for (const Json* object : all_objects(result.units))
-    objects.push_back(*object);
-  if (!flags.from_files.empty() && !add_files_config_map(flags, result, &objects)) {
+    request.objects.push_back(*object);
+  if (!flags.from_files.empty() && !add_files_config_map(flags, result, &request.objects)) {
     return kExitFailure;
   }
-  std::string work_template = (fs::temp_directory_path() / "trainjob-local-XXXXXX").string();
-  if (::mkdtemp(work_template.data()) == nullptr) {
-    std::fprintf(stderr, "error: cannot create a work directory in %s\n",
-                 fs::temp_directory_path().c_str());
-    return kExitFailure;
-  }
-  options.work_dir = work_template;
-  options.master_port = free_local_port();
-  return run_in(objects, flags, options, timeout) ? kExitOk : kExitFailure;
+  request.default_namespace = flags.inputs.name_space;
+  request.options.max_pods = flags.max_pods;
+  request.options.allow_host_path = flags.allow_host_path;
+  request.settings.timeout_seconds = timeout;
+  request.keep_work_dir = flags.keep_workdir;
+  std::error_code ec;
+  request.temp_dir = fs::temp_directory_path(ec).string();
+  std::string error;
+  if (run_local_job(std::move(request), &error)) return kExitOk;
+  std::fprintf(stderr, "error: %s\n", error.c_str());
+  return kExitFailure;
 }
 
 int run_local(const RunFlags& flags) {
   if (!flags.local) {
     return usage_error("run needs --local (to run on a cluster, use submit)");
   }
+  if (flags.max_pods < 1) return usage_error("--max-pods: expected a number of pods, at least 1");
   std::optional<double> timeout = parse_duration(flags.timeout);
   if (!timeout) return usage_error("--timeout: expected a duration such as 90s or 10m");
   std::optional<RenderRequest> request = make_request(flags.inputs);
@@ -207,7 +134,18 @@ CommandRunner declare_run(CLI::App* app) {
       "work directory from the ConfigMaps among the inputs, emptyDir volumes are empty "
       "directories there, hostPath volumes are the host paths, and mount paths in env, "
       "command, args and workingDir are rewritten to those directories (a path built inside "
-      "a program is not). The first pod that fails stops the others.");
+      "a program is not). configMap volumes are read-only, as the kubelet mounts them, and so "
+      "is an emptyDir every mount of which is readOnly; a readOnly hostPath mount is not "
+      "enforced (a warning says so). Files are only ever written beneath the work directory: "
+      "a volume name, ConfigMap key or items path that would leave it, or a mode outside "
+      "0-0777, is refused. The first pod that fails stops the others.\n\n"
+      "When a container's main process ends, everything it started ends with it: its "
+      "process group, and (the plugin being the child subreaper) processes that left the "
+      "group, found by a TRAINJOB_LOCAL_PROCESS marker in their environment. The work "
+      "directory is removed on success, failure, Ctrl-C, SIGTERM and --timeout. If the "
+      "plugin itself is killed (SIGKILL), a watchdog process ends the pods and removes the "
+      "work directory. Not reached: a process that left its process group and cleared its "
+      "environment, or runs as another user; only a container runtime can contain those.");
   add_input_flags(app, &flags->inputs);
   app->add_flag("--local", flags->local, "Run on this machine (required)");
   app->add_option("--image-map", flags->image_maps,
@@ -220,6 +158,15 @@ CommandRunner declare_run(CLI::App* app) {
       ->type_name("FILE");
   app->add_flag("--keep-workdir", flags->keep_workdir,
                 "Keep the directory holding the pods' volumes, and print where it is");
+  app->add_option("--max-pods", flags->max_pods,
+                  "Refuse to run more pods than this, before anything is created. Every pod "
+                  "is at least one process started at once on this machine, so the cap stops "
+                  "a mistyped numNodes from forking thousands; 64 covers any multi-node test "
+                  "that fits on one machine")
+      ->capture_default_str();
+  app->add_flag("--allow-host-path", flags->allow_host_path,
+                "Allow hostPath volumes of /, /etc, /proc, /sys, /dev and paths beneath "
+                "/etc, /proc, /sys and /dev, which are refused by default");
   app->add_option("--timeout", flags->timeout,
                   "Stop every pod and fail after this long (e.g. 90s, 10m; 0: no limit)")
       ->capture_default_str();

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "local/expand.h"
+#include "local/local_checks.h"
+#include "local/plan_volumes.h"
 
 namespace trainjob {
 namespace {
@@ -27,14 +29,6 @@ bool is_job(const Json& object) {
 bool is_initializer(const Json& job) {
   std::string step = string_member(member(member(job, "metadata"), "labels"), kAncestorLabel);
   return step == "dataset-initializer" || step == "model-initializer";
-}
-
-int64_t pod_count(const Json& job) {
-  const Json& spec = member(job, "spec");
-  const Json& completions = member(spec, "completions");
-  if (completions.is_number_integer()) return completions.get<int64_t>();
-  const Json& parallelism = member(spec, "parallelism");
-  return parallelism.is_number_integer() ? parallelism.get<int64_t>() : 1;
 }
 
 std::string namespace_of(const Json& object) {
@@ -63,7 +57,7 @@ std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs) {
     std::string in_namespace = "." + namespace_of(*job);
     const std::string suffixes[] = {"", in_namespace, in_namespace + ".svc",
                                     in_namespace + ".svc.cluster.local"};
-    for (int64_t i = 0; i < pod_count(*job); ++i) {
+    for (int64_t i = 0; i < job_pod_count(*job); ++i) {
       std::string host = name;
       host.append("-").append(std::to_string(i)).append(".").append(subdomain);
       for (const std::string& suffix : suffixes)
@@ -84,6 +78,7 @@ class PodPlanner {
       : config_maps_(config_maps), options_(options), hosts_(std::move(hosts)) {}
 
   const std::vector<std::string>& rewrites() const { return rewrites_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   bool plan(const Json& job, int64_t index, LocalPod* pod, std::string* error) {
     const Json& template_ = member(member(job, "spec"), "template");
@@ -95,7 +90,12 @@ class PodPlanner {
     pod->name = pod->hostname + "-local";
     pod->label = pod_label(job, index);
     PodFacts facts = pod_facts(template_, *pod);
-    if (!plan_volumes(spec, *pod, &pod->volumes, error)) return false;
+    std::string problem = single_name_problem(pod->name);
+    if (!problem.empty()) {
+      *error = "pod " + quoted_value(pod->name) + ": its name cannot be a directory: " + problem;
+      return false;
+    }
+    if (!plan_pod_volumes(spec, config_maps_, options_, pod, error)) return false;
     for (const auto& [key, list] : {std::pair{"initContainers", &pod->init_containers},
                                     std::pair{"containers", &pod->containers}}) {
       const Json& containers = member(spec, key);
@@ -110,6 +110,7 @@ class PodPlanner {
         list->push_back(std::move(planned));
       }
     }
+    plan_read_only(spec, pod, &warnings_);
     return true;
   }
 
@@ -136,75 +137,12 @@ class PodPlanner {
     return facts;
   }
 
-  bool plan_volumes(const Json& spec, const LocalPod& pod, std::vector<LocalVolume>* volumes,
-                    std::string* error) const {
-    const Json& list = member(spec, "volumes");
-    if (!list.is_array()) return true;
-    for (const Json& volume : list) {
-      LocalVolume planned;
-      planned.name = string_member(volume, "name");
-      planned.host_dir = options_.work_dir + "/" + pod.name + "/" + planned.name;
-      if (const Json& source = member(volume, "configMap"); source.is_object()) {
-        planned.kind = LocalVolume::Kind::kConfigMap;
-        planned.source = source;
-        if (!find_config_map(source, pod, &planned.config_map, error)) return false;
-      } else if (const Json& host = member(volume, "hostPath"); host.is_object()) {
-        planned.kind = LocalVolume::Kind::kHostPath;
-        planned.source = host;
-        planned.host_dir = string_member(host, "path");
-      } else if (const Json& empty = member(volume, "emptyDir"); !empty.is_null()) {
-        planned.kind = LocalVolume::Kind::kEmptyDir;
-      } else {
-        // Kept so that a mount of it can say what it is; only a mounted one is an error.
-        planned.kind = LocalVolume::Kind::kEmptyDir;
-        planned.host_dir.clear();
-      }
-      volumes->push_back(std::move(planned));
-    }
-    return true;
-  }
-
-  bool find_config_map(const Json& source, const LocalPod& pod, const Json** found,
-                       std::string* error) const {
-    std::string name = string_member(source, "name");
-    auto it = config_maps_.find(pod.name_space + "/" + name);
-    if (it != config_maps_.end()) {
-      *found = it->second;
-      return true;
-    }
-    if (member(source, "optional") == true) return true;
-    *error = "pod " + pod.name + ": ConfigMap \"" + name +
-             "\" is not among the inputs; add it with -f, or build it with --from-file";
-    return false;
-  }
-
-  bool plan_mounts(const Json& container, const LocalPod& pod, std::vector<LocalMount>* mounts,
-                   std::string* error) const {
-    const Json& list = member(container, "volumeMounts");
-    if (!list.is_array()) return true;
-    for (const Json& mount : list) {
-      std::string name = string_member(mount, "name");
-      auto volume = std::find_if(pod.volumes.begin(), pod.volumes.end(),
-                                 [&](const LocalVolume& v) { return v.name == name; });
-      if (volume == pod.volumes.end() || volume->host_dir.empty()) {
-        *error = "volume \"" + name + "\" is not a configMap, hostPath or emptyDir volume, " +
-                 "which are all that can be provided locally";
-        return false;
-      }
-      std::string host_path = volume->host_dir;
-      std::string sub_path = string_member(mount, "subPath");
-      if (!sub_path.empty()) host_path += "/" + sub_path;
-      mounts->push_back({string_member(mount, "mountPath"), host_path});
-    }
-    return true;
-  }
-
   bool plan_container(const Json& container, const PodFacts& facts, const LocalPod& pod,
                       LocalContainer* out, std::string* error) {
     out->name = string_member(container, "name");
     out->image = string_member(container, "image");
     std::vector<LocalMount> mounts;
-    if (!plan_mounts(container, pod, &mounts, error)) return false;
+    if (!plan_container_mounts(container, pod, &mounts, error)) return false;
     if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
     for (auto& [name, value] : out->env) {
       std::string local = name == "PET_MASTER_PORT" || name == "MASTER_PORT"
@@ -259,9 +197,18 @@ class PodPlanner {
   const LocalOptions& options_;
   std::vector<std::string> hosts_;
   std::vector<std::string> rewrites_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace
+
+int64_t local_pod_count(const std::vector<Json>& objects) {
+  int64_t pods = 0;
+  for (const Json& object : objects) {
+    if (is_job(object)) pods = add_pods(pods, job_pod_count(object));
+  }
+  return pods;
+}
 
 bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& config_maps,
                     const LocalOptions& options, LocalPlan* plan, std::string* error) {
@@ -276,13 +223,17 @@ bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& conf
     *error = "no Jobs to run: the inputs hold no TrainJob";
     return false;
   }
+  // Counted before anything proportional to the pods is built: `numNodes: 2147483647`
+  // must be refused here, not run out of memory listing host names.
+  *error = pod_cap_problem(local_pod_count(objects), options.max_pods);
+  if (!error->empty()) return false;
   PodPlanner planner(config_maps, options, pod_host_names(jobs));
   plan->stages.clear();
   for (const std::vector<const Json*>* stage : {&initializers, &others}) {
     if (stage->empty()) continue;
     std::vector<LocalPod> pods;
     for (const Json* job : *stage) {
-      for (int64_t i = 0; i < pod_count(*job); ++i) {
+      for (int64_t i = 0; i < job_pod_count(*job); ++i) {
         LocalPod pod;
         if (!planner.plan(*job, i, &pod, error)) return false;
         pods.push_back(std::move(pod));
@@ -291,6 +242,7 @@ bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& conf
     plan->stages.push_back(std::move(pods));
   }
   plan->rewrites = planner.rewrites();
+  plan->warnings = planner.warnings();
   return true;
 }
 

@@ -5,6 +5,7 @@
 #ifndef TRAINJOB_LOCAL_LOCAL_PLAN_H_
 #define TRAINJOB_LOCAL_LOCAL_PLAN_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ struct LocalVolume {
   std::string name;
   Kind kind = Kind::kEmptyDir;
   std::string host_dir;              ///< where it lives on this machine
+  std::string work_relative;         ///< configMap, emptyDir: host_dir beneath the work dir
+  bool read_only = false;            ///< materialised without write permission
   const Json* config_map = nullptr;  ///< kConfigMap: the ConfigMap (null: optional, absent)
   Json source = Json::object();      ///< the volume's configMap / hostPath / emptyDir
 };
@@ -53,7 +56,12 @@ struct LocalPod {
 struct LocalPlan {
   std::vector<std::vector<LocalPod>> stages;
   std::vector<std::string> rewrites;  ///< what was changed to run locally, for the user
+  std::vector<std::string> warnings;  ///< what a cluster would enforce and this run does not
 };
+
+/// The default --max-pods: every pod is at least one process, all started at once, and
+/// a multi-node test that fits one machine needs far fewer.
+inline constexpr int64_t kDefaultMaxLocalPods = 64;
 
 struct LocalOptions {
   std::string work_dir;     ///< volumes of pod P live under <work_dir>/<P>/
@@ -62,10 +70,21 @@ struct LocalOptions {
   std::string node_name = "localhost";
   /// Image (with or without tag) -> directory put first on PATH for its containers.
   std::map<std::string, std::string> image_dirs;
+  /// Most pods the plan may hold (--max-pods), checked before anything proportional to
+  /// the pod count is built.
+  int64_t max_pods = kDefaultMaxLocalPods;
+  /// hostPath `/`, `/etc`, `/proc`, `/sys`, `/dev` are refused unless set (--allow-host-path).
+  bool allow_host_path = false;
 };
 
+/// How many pods the Jobs among `objects` run, counted without building any of them
+/// (saturating, so `numNodes: 2147483647` summed over Jobs stays exact).
+int64_t local_pod_count(const std::vector<Json>& objects);
+
 /// Builds the plan for the rendered `objects`. Returns false with `*error` (naming the
-/// pod, container and variable) when something cannot run locally.
+/// pod, container and variable, or the volume and field) when something cannot run
+/// locally: more pods than `options.max_pods`, a volume name, ConfigMap key, item path or
+/// mode that would write outside the work directory, a refused host path.
 bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& config_maps,
                     const LocalOptions& options, LocalPlan* plan, std::string* error);
 

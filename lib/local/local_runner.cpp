@@ -1,79 +1,22 @@
 #include "local/local_runner.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
+#include <csignal>
 #include <cstring>
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+
+#include "local/local_process.h"
+#include "local/process_sweep.h"
 
 namespace trainjob {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr int kCaughtSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
-
-sigset_t caught_signal_set() {
-  sigset_t set;
-  sigemptyset(&set);
-  for (int number : kCaughtSignals)
-    sigaddset(&set, number);
-  return set;
-}
-
-/// Signals reach the poll loop through this pipe (the self-pipe trick).
-int g_signal_pipe[2] = {-1, -1};
-
-void on_signal(int signal_number) {
-  int saved = errno;
-  auto byte = static_cast<char>(signal_number);
-  [[maybe_unused]] ssize_t ignored = ::write(g_signal_pipe[1], &byte, 1);
-  errno = saved;
-}
-
-class SignalCatcher {
- public:
-  SignalCatcher() {
-    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
-    struct sigaction action {};
-    action.sa_handler = on_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    for (int number : kCaughtSignals)
-      ::sigaction(number, &action, &saved_[index(number)]);
-  }
-  ~SignalCatcher() {
-    for (int number : kCaughtSignals)
-      ::sigaction(number, &saved_[index(number)], nullptr);
-    ::close(g_signal_pipe[0]);
-    ::close(g_signal_pipe[1]);
-  }
-  SignalCatcher(const SignalCatcher&) = delete;
-  SignalCatcher& operator=(const SignalCatcher&) = delete;
-
-  /// Drains the pipe; true when a stop signal (not SIGCHLD) arrived.
-  static bool stop_requested() {
-    char bytes[64];
-    bool stop = false;
-    for (ssize_t n; (n = ::read(g_signal_pipe[0], bytes, sizeof bytes)) > 0;) {
-      for (ssize_t i = 0; i < n; ++i)
-        stop = stop || bytes[i] != SIGCHLD;
-    }
-    return stop;
-  }
-
- private:
-  static size_t index(int number) {
-    return number == SIGINT ? 0 : number == SIGTERM ? 1 : number == SIGHUP ? 2 : 3;
-  }
-  struct sigaction saved_[4]{};
-};
 
 /// One running container.
 struct Process {
@@ -85,58 +28,17 @@ struct Process {
   std::string partial;
   bool exited = false;
   int status = 0;
+  std::string marker;  ///< the environment entry its processes carry
 };
-
-[[noreturn]] void exec_container(const LocalContainer& container, int output) {
-  // The parent's handlers would swallow a SIGTERM sent before exec: a signal blocked
-  // across the fork is delivered here, with its default action, once unblocked.
-  for (int number : kCaughtSignals)
-    ::signal(number, SIG_DFL);
-  sigset_t caught = caught_signal_set();
-  ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  int null = ::open("/dev/null", O_RDONLY);
-  ::dup2(null, STDIN_FILENO);
-  ::dup2(output, STDOUT_FILENO);
-  ::dup2(output, STDERR_FILENO);
-  // Containers start from the host environment (so PATH, HOME and a virtualenv work),
-  // then get their own variables on top.
-  for (const auto& [name, value] : container.env)
-    ::setenv(name.c_str(), value.c_str(), 1);
-  if (!container.path_prefix.empty()) {
-    const char* path = std::getenv("PATH");
-    std::string joined = container.path_prefix + (path != nullptr ? ":" + std::string(path) : "");
-    ::setenv("PATH", joined.c_str(), 1);
-  }
-  if (!container.working_dir.empty() && ::chdir(container.working_dir.c_str()) != 0) {
-    std::fprintf(stderr, "kubectl-trainjob: cannot enter workingDir %s: %s\n",
-                 container.working_dir.c_str(), std::strerror(errno));
-    std::_Exit(127);
-  }
-  std::vector<char*> argv;
-  for (const std::string& word : container.argv)
-    argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  ::execvp(argv[0], argv.data());
-  std::fprintf(stderr, "kubectl-trainjob: cannot run %s: %s\n", argv[0], std::strerror(errno));
-  std::_Exit(127);
-}
-
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    return std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" +
-           ::strsignal(WTERMSIG(status)) + ")";
-  }
-  return "status " + std::to_string(status);
-}
 
 class StageRunner {
  public:
   StageRunner(const std::vector<LocalPod>& pods, const RunSettings& settings,
-              Clock::time_point deadline)
-      : pods_(pods), settings_(settings), deadline_(deadline) {}
+              Clock::time_point deadline, std::string marker_prefix)
+      : pods_(pods),
+        settings_(settings),
+        deadline_(deadline),
+        marker_prefix_(std::move(marker_prefix)) {}
 
   bool run(std::string* failure) {
     for (size_t pod = 0; pod < pods_.size(); ++pod)
@@ -168,30 +70,12 @@ class StageRunner {
   void start(size_t pod, bool init, size_t index) {
     const LocalPod& p = pods_[pod];
     const LocalContainer& container = init ? p.init_containers[index] : p.containers[index];
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-      failure_ = "cannot create a pipe: " + std::string(std::strerror(errno));
-      return;
-    }
-    std::fflush(settings_.out);
-    sigset_t caught = caught_signal_set();
-    sigset_t previous;
-    ::sigprocmask(SIG_BLOCK, &caught, &previous);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::close(fds[0]);
-      exec_container(container, fds[1]);
-    }
-    ::sigprocmask(SIG_SETMASK, &previous, nullptr);
-    ::close(fds[1]);
-    if (pid < 0) {
-      ::close(fds[0]);
-      failure_ = "cannot start a process: " + std::string(std::strerror(errno));
-      return;
-    }
-    ::setpgid(pid, pid);  // also here, so a signal sent at once reaches the group
-    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
-    processes_.push_back({pod, init, index, pid, fds[0], "", false, 0});
+    std::string marker = marker_prefix_ + std::to_string(next_marker_++);
+    int output = -1;
+    pid_t pid = start_container(container, marker, &output, &failure_);
+    if (pid < 0) return;
+    if (settings_.groups != nullptr) settings_.groups->started(pid);
+    processes_.push_back({pod, init, index, pid, output, "", false, 0, std::move(marker)});
   }
 
   size_t running_count() const {
@@ -202,7 +86,7 @@ class StageRunner {
   }
 
   void wait_for_events() {
-    std::vector<pollfd> fds{{g_signal_pipe[0], POLLIN, 0}};
+    std::vector<pollfd> fds{{SignalCatcher::read_fd(), POLLIN, 0}};
     std::vector<size_t> owners{SIZE_MAX};
     for (size_t i = 0; i < processes_.size(); ++i) {
       if (processes_[i].output < 0) continue;
@@ -273,18 +157,41 @@ class StageRunner {
     return "[" + pod.label + (several ? "/" + list[process.container].name : "") + "] ";
   }
 
+  /// Reaps every child that ended: the containers, and, the plugin being their subreaper,
+  /// whatever a container left behind that ended since.
   void reap() {
-    // By index, and with a copy: on_exit starts containers, which grows processes_.
-    for (size_t i = 0; i < processes_.size(); ++i) {
-      Process& process = processes_[i];
-      if (process.exited) continue;
-      pid_t done = ::waitpid(process.pid, &process.status, WNOHANG);
-      if (done != process.pid) continue;
-      process.exited = true;
-      // Like a container, the process group ends with its main process.
-      ::kill(-process.pid, SIGKILL);
-      on_exit(Process(process));
+    for (;;) {
+      int status = 0;
+      pid_t done = ::waitpid(-1, &status, WNOHANG);
+      if (done <= 0) return;
+      // By index, and with a copy: on_exit starts containers, which grows processes_.
+      for (size_t i = 0; i < processes_.size(); ++i) {
+        if (processes_[i].pid != done || processes_[i].exited) continue;
+        processes_[i].exited = true;
+        processes_[i].status = status;
+        end_container(processes_[i]);
+        on_exit(Process(processes_[i]));
+        break;
+      }
     }
+  }
+
+  /// Like a container, everything it started ends with its main process: its process
+  /// group, and its descendants that left the group (setsid, a double fork), which the
+  /// plugin finds among its own descendants by the container's marker.
+  void end_container(const Process& process) const {
+    ::kill(-process.pid, SIGKILL);
+    std::string marker = process.marker;
+    kill_until_gone(
+        [&] {
+          std::vector<pid_t> marked;
+          for (pid_t pid : descendants_of(::getpid())) {
+            if (has_env_entry(pid, marker, false)) marked.push_back(pid);
+          }
+          return marked;
+        },
+        [&](pid_t pid) { return has_env_entry(pid, marker, false); }, [] {});
+    if (settings_.groups != nullptr) settings_.groups->ended(process.pid);
   }
 
   void on_exit(const Process& process) {
@@ -331,6 +238,8 @@ class StageRunner {
   Clock::time_point deadline_;
   std::vector<Process> processes_;
   std::string failure_;
+  std::string marker_prefix_;  ///< a container's marker is this and its number
+  size_t next_marker_ = 0;
 };
 
 }  // namespace
@@ -342,8 +251,9 @@ bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::str
           ? Clock::now() +
                 std::chrono::milliseconds(static_cast<int64_t>(settings.timeout_seconds * 1000))
           : Clock::time_point::max();
-  for (const std::vector<LocalPod>& stage : plan.stages) {
-    StageRunner runner(stage, settings, deadline);
+  for (size_t i = 0; i < plan.stages.size(); ++i) {
+    const std::vector<LocalPod>& stage = plan.stages[i];
+    StageRunner runner(stage, settings, deadline, settings.marker + std::to_string(i) + ".");
     if (!runner.run(failure)) return false;
   }
   return true;

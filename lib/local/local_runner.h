@@ -1,26 +1,42 @@
-// Runs a local plan: stage by stage, every pod at once, each container a process in its
-// own process group, output prefixed per pod in whole lines. The first container that
-// fails stops every other process, as a failed Job fails a JobSet.
+// The running stage of `run --local`: stage by stage, every pod at once, each container a
+// process in its own process group, output prefixed per pod in whole lines. The first
+// container that fails stops every other process, as a failed Job fails a JobSet. When a
+// container's main process ends, so does everything it started, as in a cluster.
 #ifndef TRAINJOB_LOCAL_LOCAL_RUNNER_H_
 #define TRAINJOB_LOCAL_LOCAL_RUNNER_H_
 
 #include <cstdio>
 #include <string>
+#include <sys/types.h>
 
 #include "local/local_plan.h"
 
 namespace trainjob {
+
+/// Told of every container's process group as it starts and once it has ended (the
+/// watchdog, which ends the groups still running if the plugin dies).
+class ProcessGroups {
+ public:
+  virtual ~ProcessGroups() = default;
+  virtual void started(pid_t group) = 0;
+  virtual void ended(pid_t group) = 0;
+};
 
 struct RunSettings {
   double timeout_seconds = 0;  ///< 0: none
   double grace_seconds = 5;    ///< between SIGTERM and SIGKILL when stopping
   bool prefix = true;          ///< `[node-0] ` before each line
   std::FILE* out = stdout;
+  /// "NAME=value": each container's environment gets this with a number of its own
+  /// appended, by which its processes are found after they left its process group.
+  std::string marker = "TRAINJOB_LOCAL_PROCESS=run.";
+  ProcessGroups* groups = nullptr;
 };
 
 /// Runs `plan`; true when every pod succeeded. Otherwise `*failure` says which pod and
 /// container failed and how (exit status, signal), or that the run timed out or was
-/// interrupted (SIGINT, SIGTERM).
+/// interrupted (SIGINT, SIGTERM). The caller should be the child subreaper
+/// (PR_SET_CHILD_SUBREAPER), so that what a container leaves behind is reaped here.
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure);
 
 }  // namespace trainjob

@@ -124,21 +124,24 @@ check "and is named with its exit status" \
   "$work/err.txt"
 check "and no node ran" bash -c "! grep -q '^\[node' '$work/out.txt'"
 
-# The first failure stops the other pods at once.
+# The first failure stops the other pods at once. `sleep 60.<pid><random>` names this
+# script's own processes, so a parallel test's sleeps are not counted.
+nap="60.$$$RANDOM"
 sed -e 's/name: report$/name: stop/' -e 's/report-script/stop-script/' \
-  -e 's|command: \["sh", "/workspace/report.sh"\]|command: ["sh", "-c", "if [ $PET_NODE_RANK = 2 ]; then exit 7; fi; exec sleep 60"]|' \
+  -e 's|command: \["sh", "/workspace/report.sh"\]|command: ["sh", "-c", "if [ $PET_NODE_RANK = 2 ]; then exit 7; fi; exec sleep '"$nap"'"]|' \
   "$work/report.yaml" >"$work/stop.yaml"
 start=$(date +%s)
 "$binary" run --local -f "$work/stop.yaml" >"$work/out.txt" 2>"$work/err.txt"
 check "a failing pod fails the run" test $? -eq 1
 check "the failing pod is named" grep -q "(node-2), container node, failed with exit status 7" "$work/err.txt"
 check "the other pods were stopped, not waited for" test $(($(date +%s) - start)) -lt 30
-check "no process is left behind" test "$(ps -eo args | grep -c '^sleep 60$')" -eq 0
+check "no process is left behind" test "$(pgrep -c -f -x "sleep $nap")" -eq 0
 
-sed -e 's|exit 7|sleep 60|' "$work/stop.yaml" >"$work/slow.yaml"
+sed -e "s|exit 7|sleep $nap|" "$work/stop.yaml" >"$work/slow.yaml"
 "$binary" run --local -f "$work/slow.yaml" --timeout 1s >"$work/out.txt" 2>"$work/err.txt"
 check "--timeout stops the run with exit 1" test $? -eq 1
 check "--timeout says so" grep -q "error: timed out" "$work/err.txt"
+check "--timeout leaves no process behind" test "$(pgrep -c -f -x "sleep $nap")" -eq 0
 
 # What cannot exist locally is refused before anything runs, naming the variable.
 cat >"$work/secret.yaml" <<'YAML'

@@ -1,0 +1,46 @@
+// `run --local` from rendered objects to exit status: plan, check, create the work
+// directory, write the volumes, run the pods, and clean up on every path the plugin
+// controls, with a watchdog for the paths it does not (see local/watchdog.h).
+#ifndef TRAINJOB_LOCAL_LOCAL_RUN_H_
+#define TRAINJOB_LOCAL_LOCAL_RUN_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+#include "local/local_plan.h"
+#include "local/local_runner.h"
+
+namespace trainjob {
+
+struct LocalRunRequest {
+  std::vector<Json> objects;      ///< rendered, with the ConfigMaps the pods mount
+  std::string default_namespace;  ///< of objects that name none ("" = "default")
+  /// image_dirs, max_pods, allow_host_path; work_dir and master_port are chosen here.
+  LocalOptions options;
+  RunSettings settings;  ///< timeout, output; marker and groups are set here
+  bool keep_work_dir = false;
+  std::string temp_dir;     ///< where the work directory is made (TMPDIR, else /tmp)
+  std::FILE* log = stderr;  ///< announcements and warnings
+};
+
+/// Runs the pods of `request.objects` on this machine. Returns false with `*error` when
+/// the inputs cannot run locally (nothing is created then, or it is removed again), or
+/// when a pod failed, the run timed out or was interrupted. Every process the pods
+/// started is ended and the work directory removed before it returns, unless
+/// `keep_work_dir`.
+bool run_local_job(LocalRunRequest request, std::string* error);
+
+/// ConfigMaps among `objects` by "namespace/name".
+ConfigMapIndex config_maps_among(const std::vector<Json>& objects, const std::string& default_ns);
+
+/// The directory holding a `trainjob-trainer` built with this binary ("" if none).
+std::string trainer_dir_beside_self();
+
+/// A port on loopback that nothing listens on now (29500 if none can be found).
+std::string free_local_port();
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_LOCAL_LOCAL_RUN_H_
