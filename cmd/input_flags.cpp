@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "model/dialect.h"
+#include "render/names.h"
 
 namespace trainjob {
 
@@ -31,6 +32,14 @@ std::optional<RenderRequest> make_request(const InputFlags& flags) {
   request.inputs = {flags.files, flags.recursive};
   request.runtimes_dir = flags.runtimes_dir;
   request.compile.default_namespace = flags.name_space;
+  if (!flags.name_space.empty() && !is_dns1123_label(flags.name_space)) {
+    // It becomes part of file names under --output-dir, like the documents' own.
+    usage_error(
+        "--namespace: expected an RFC 1123 label (at most 63 lower-case letters, digits "
+        "and '-'), found \"" +
+        cut_long_runs(flags.name_space) + "\"");
+    return std::nullopt;
+  }
   if (!flags.trainer_version.empty()) {
     request.compile.dialect = parse_dialect(flags.trainer_version);
     if (!request.compile.dialect) {

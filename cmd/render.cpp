@@ -17,11 +17,11 @@ struct RenderFlags {
 };
 
 /// Prints the objects, or writes them under --output-dir; nothing at all on an error.
-int print_or_write(const RenderFlags& flags, OutputFormat format, const FileSystem& fs,
-                   const RenderResult& result, Diagnostics* diagnostics) {
+int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderResult& result,
+                   Diagnostics* diagnostics) {
   if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
   if (!flags.output_dir.empty()) {
-    write_output_dir(result.units, flags.output_dir, format, fs, diagnostics);
+    write_output_dir(result.units, flags.output_dir, format, diagnostics);
     return report_diagnostics(diagnostics);
   }
   std::string text = format_objects(all_objects(result.units), format);
@@ -37,7 +37,7 @@ int run_render(const RenderFlags& flags) {
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
-  int code = print_or_write(flags, format, fs, result, &diagnostics);
+  int code = print_or_write(flags, format, result, &diagnostics);
   keep_until_exit(std::move(result));
   return code;
 }

@@ -5,9 +5,50 @@
 #include <utility>
 
 namespace trainjob {
+namespace {
+
+/// Longer runs of text without a space are cut, so that no input value (a name of 100,000
+/// characters, a number of a million digits) is echoed whole into a message.
+constexpr size_t kLongestRun = 200;
+constexpr size_t kRunShown = 60;
+
+bool needs_cut(const std::string& text) {
+  size_t run = 0;
+  for (char c : text) {
+    run = c == ' ' || c == '\n' ? 0 : run + 1;
+    if (run > kLongestRun) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string cut_long_runs(const std::string& text) {
+  if (!needs_cut(text)) return text;
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = std::min(text.find_first_of(" \n", start), text.size());
+    std::string_view run(text.data() + start, end - start);
+    if (run.size() <= kLongestRun) {
+      out += run;
+    } else {
+      // Never cut a UTF-8 sequence in two: back up over its continuation bytes.
+      size_t cut = kRunShown;
+      while (cut > 0 && (static_cast<unsigned char>(run[cut]) & 0xC0) == 0x80)
+        --cut;
+      out += std::string(run.substr(0, cut)) + "...[" + std::to_string(run.size()) + " bytes]";
+    }
+    if (end < text.size()) out += text[end];
+    start = end + 1;
+  }
+  return out;
+}
 
 void Diagnostics::add(Diagnostic diagnostic) {
   if (diagnostic.severity == Severity::kError) ++error_count_;
+  diagnostic.path = cut_long_runs(diagnostic.path);
+  diagnostic.message = cut_long_runs(diagnostic.message);
   items_.push_back(std::move(diagnostic));
 }
 

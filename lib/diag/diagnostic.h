@@ -41,6 +41,10 @@ class Diagnostics {
   int error_count_ = 0;
 };
 
+/// `text` with every run of over 200 bytes without a space cut to its first 60 bytes and
+/// its length: messages quote input, and input can be hostile.
+std::string cut_long_runs(const std::string& text);
+
 /// `file:line:col: error: path: message` (parts that are unknown are left out).
 std::string format_diagnostic(const Diagnostic& diagnostic);
 

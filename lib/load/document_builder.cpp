@@ -15,6 +15,20 @@ std::string event_anchor(const unsigned char* anchor) {
   return anchor != nullptr ? reinterpret_cast<const char*>(anchor) : std::string();
 }
 
+/// The bytes of the keys and strings in `value`.
+size_t text_bytes(const Json& value) {
+  if (value.is_string()) return value.get_ref<const std::string&>().size();
+  size_t bytes = 0;
+  if (value.is_object()) {
+    for (const auto& entry : value.items())
+      bytes += entry.key().size() + text_bytes(entry.value());
+  } else if (value.is_array()) {
+    for (const Json& item : value)
+      bytes += text_bytes(item);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 bool DocumentBuilder::expects_key() const {
@@ -34,7 +48,6 @@ void DocumentBuilder::fail(const yaml_mark_t& mark, const std::string& message) 
 }
 
 size_t DocumentBuilder::add_mark(const yaml_event_t& event) {
-  if (marks_.size() >= max_nodes_) fail(event.start_mark, "too many nodes (alias expansion?)");
   SourcePos key = !stack_.empty() && stack_.back().has_key ? stack_.back().key_pos : SourcePos{};
   marks_.push_back({pos_from_mark(event.start_mark), key});
   return marks_.size() - 1;
@@ -67,7 +80,7 @@ void DocumentBuilder::end_collection(const yaml_event_t& event) {
   Frame frame = std::move(stack_.back());
   stack_.pop_back();
   if (!frame.anchor.empty()) {
-    anchors_[frame.anchor] = {frame.value, frame.first_mark, marks_.size()};
+    define_anchor(event, frame.anchor, frame.value, frame.first_mark, marks_.size());
   }
   deliver(std::move(frame.value), frame.first_mark);
 }
@@ -116,7 +129,7 @@ void DocumentBuilder::scalar(const yaml_event_t& event) {
   size_t mark = add_mark(event);
   Json value = resolve(event, std::move(text));
   std::string anchor = event_anchor(data.anchor);
-  if (!anchor.empty()) anchors_[anchor] = {value, mark, mark + 1};
+  if (!anchor.empty()) define_anchor(event, anchor, value, mark, mark + 1);
   deliver(std::move(value), mark);
 }
 
@@ -159,13 +172,32 @@ void DocumentBuilder::alias(const yaml_event_t& event) {
   if (it == anchors_.end()) fail(event.start_mark, "unknown anchor \"" + name + "\"");
   if (expects_key()) fail(event.start_mark, "expected a plain key, found an alias");
   const Anchor& anchor = it->second;
+  charge_copy(event, "*" + name, anchor.end_mark - anchor.first_mark, anchor.bytes);
   // The copy's nodes sit at the alias, so each gets the alias's position.
   size_t first = add_mark(event);
-  for (size_t i = anchor.first_mark + 1; i < anchor.end_mark; ++i) {
-    if (marks_.size() >= max_nodes_) fail(event.start_mark, "too many nodes (alias expansion?)");
-    marks_.push_back({marks_[first].value, {}});
-  }
+  marks_.resize(marks_.size() + anchor.end_mark - anchor.first_mark - 1, {marks_[first].value, {}});
   deliver(anchor.value, first);
+}
+
+void DocumentBuilder::define_anchor(const yaml_event_t& event, const std::string& name,
+                                    const Json& value, size_t first_mark, size_t end_mark) {
+  size_t bytes = text_bytes(value);
+  charge_copy(event, "&" + name, end_mark - first_mark, bytes);
+  anchors_[name] = {value, first_mark, end_mark, bytes};
+}
+
+void DocumentBuilder::charge_copy(const yaml_event_t& event, const std::string& where, size_t nodes,
+                                  size_t bytes) {
+  copied_nodes_ += nodes;
+  copied_bytes_ += bytes;
+  if (copied_nodes_ <= kMaxCopiedNodes && copied_bytes_ <= kMaxCopiedBytes) return;
+  std::string what = copied_nodes_ > kMaxCopiedNodes
+                         ? std::to_string(kMaxCopiedNodes) + " nodes"
+                         : std::to_string(kMaxCopiedBytes >> 20) + " MiB of text";
+  fail(event.start_mark,
+       "invalid YAML: alias expansion: the anchors and aliases of this "
+       "document copy more than " +
+           what + " (at " + where + "); is this a YAML alias bomb?");
 }
 
 void DocumentBuilder::deliver(Json value, size_t first_mark) {

@@ -30,10 +30,18 @@ inline SourcePos pos_from_mark(const yaml_mark_t& mark) {
   return {static_cast<int>(mark.line) + 1, static_cast<int>(mark.column) + 1};
 }
 
+/// What anchors and aliases may copy into one document. Each alias copies its anchor's
+/// value (and each anchor is copied once where it is defined), so a few lines can expand
+/// into billions of nodes ("billion laughs"). The caps are absolute, not relative to the
+/// input's size, so padding a file does not buy a bigger expansion; real manifests copy a
+/// few hundred nodes this way.
+inline constexpr size_t kMaxCopiedNodes = 100000;
+inline constexpr size_t kMaxCopiedBytes = 64 << 20;  ///< of keys and strings
+
 /// Builds one document from the events between DOCUMENT-START and DOCUMENT-END.
 class DocumentBuilder {
  public:
-  explicit DocumentBuilder(size_t max_nodes) : max_nodes_(max_nodes) {}
+  DocumentBuilder() = default;
 
   /// Consumes events up to the end of the document; returns the root.
   template <class Events>
@@ -87,6 +95,7 @@ class DocumentBuilder {
     Json value;
     size_t first_mark = 0;
     size_t end_mark = 0;
+    size_t bytes = 0;  ///< of its keys and strings
   };
 
   bool expects_key() const;
@@ -94,6 +103,11 @@ class DocumentBuilder {
 
   /// Records where a new node starts; a mapping's value takes the pending key's position.
   size_t add_mark(const yaml_event_t& event);
+  /// Keeps `value` (whose marks are [first_mark, end_mark)) as the anchor `name`.
+  void define_anchor(const yaml_event_t& event, const std::string& name, const Json& value,
+                     size_t first_mark, size_t end_mark);
+  /// Counts a copy of `nodes` nodes and `bytes` bytes against the caps above.
+  void charge_copy(const yaml_event_t& event, const std::string& where, size_t nodes, size_t bytes);
 
   void start_collection(const yaml_event_t& event, Json value, const unsigned char* anchor);
   void end_collection(const yaml_event_t& event);
@@ -119,7 +133,8 @@ class DocumentBuilder {
   /// Hands a finished node (whose marks start at `first_mark`) to its parent.
   void deliver(Json value, size_t first_mark);
 
-  size_t max_nodes_;
+  size_t copied_nodes_ = 0;
+  size_t copied_bytes_ = 0;
   Json root_;
   std::vector<Frame> stack_;
   std::vector<NodeMark> marks_;

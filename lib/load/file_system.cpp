@@ -15,17 +15,6 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
-bool write_all(int fd, const std::string& contents) {
-  size_t done = 0;
-  while (done < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 FileSystem::Kind RealFileSystem::stat(const std::string& path) const {
@@ -79,28 +68,6 @@ bool RealFileSystem::list_directory(const std::string& path, std::vector<std::st
   ::closedir(dir);
   std::sort(names->begin(), names->end());
   return true;
-}
-
-bool RealFileSystem::write_file_atomically(const std::string& path, const std::string& contents,
-                                           std::string* error) const {
-  std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *error = errno_text();
-    return false;
-  }
-  bool ok = write_all(fd, contents) && ::fsync(fd) == 0;
-  if (!ok) *error = errno_text();
-  if (::close(fd) != 0 && ok) {
-    *error = errno_text();
-    ok = false;
-  }
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
-    *error = errno_text();
-    ok = false;
-  }
-  if (!ok) ::unlink(temp.c_str());
-  return ok;
 }
 
 }  // namespace trainjob

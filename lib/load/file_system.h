@@ -18,9 +18,6 @@ class FileSystem {
   /// Entry names of a directory (not paths), sorted bytewise.
   virtual bool list_directory(const std::string& path, std::vector<std::string>* names,
                               std::string* error) const = 0;
-  /// Writes `contents` to `path` so that readers see the old file or the new one, never part.
-  virtual bool write_file_atomically(const std::string& path, const std::string& contents,
-                                     std::string* error) const = 0;
 };
 
 class RealFileSystem : public FileSystem {
@@ -29,8 +26,6 @@ class RealFileSystem : public FileSystem {
   bool read_file(const std::string& path, std::string* contents, std::string* error) const override;
   bool list_directory(const std::string& path, std::vector<std::string>* names,
                       std::string* error) const override;
-  bool write_file_atomically(const std::string& path, const std::string& contents,
-                             std::string* error) const override;
 };
 
 }  // namespace trainjob

@@ -20,6 +20,11 @@ bool check_control_characters(const std::string& file, std::string_view text,
 /// the JSON is not valid.
 bool check_json(const std::string& file, std::string_view text, Diagnostics* diagnostics);
 
+/// Far more documents than any real stream holds; each costs memory before it is checked.
+inline constexpr size_t kMaxDocuments = 1000000;
+/// False, with a located error, when `text` holds more than kMaxDocuments documents.
+bool check_document_count(const std::string& file, std::string_view text, Diagnostics* diagnostics);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_LOAD_INPUT_CHECKS_H_

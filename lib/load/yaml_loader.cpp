@@ -22,9 +22,6 @@
 namespace trainjob {
 namespace {
 
-/// Aliases can expand a small file enormously ("billion laughs"); stop well before that.
-constexpr size_t kMaxNodesPerByte = 64;
-
 /// Field of the LoadErrors libyaml's parser raises: their position is already absolute.
 const char* const kParserError = "\x01parser";
 
@@ -71,6 +68,12 @@ class EventSource {
       }
     }
     SourcePos where = pos_from_mark(at_end ? parser_.context_mark : at);
+    // The reader (invalid UTF-8) knows only the byte offset of the problem.
+    if (parser_.error == YAML_READER_ERROR) {
+      where = position_of(text_, parser_.problem_offset);
+      message = std::string("invalid YAML: ") +
+                (parser_.problem != nullptr ? parser_.problem : "cannot be read");
+    }
     where.line += first_line_;
     throw LoadError(where, kParserError, message);
   }
@@ -134,13 +137,12 @@ void add_document(Document document, const std::vector<NodeMark>& marks, Diagnos
 template <class Events>
 void read_documents(const std::string& file, const Chunk& chunk, Events* events,
                     Diagnostics* diagnostics, std::vector<Document>* out) {
-  size_t max_nodes = kMaxNodesPerByte * chunk.text.size() + 1024;
   int index = 0;
   for (;;) {
     const yaml_event_t& event = events->next();
     if (event.type == YAML_STREAM_END_EVENT) return;
     if (event.type != YAML_DOCUMENT_START_EVENT) continue;
-    DocumentBuilder builder(max_nodes);
+    DocumentBuilder builder;
     Json value = builder.build(events);
     int this_index = index++;
     if (value.is_null()) continue;  // `---` with nothing after it, as kubectl skips it
@@ -195,7 +197,8 @@ constexpr size_t kParallelParseBytes = 1 << 20;
 
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics) {
-  if (!check_control_characters(file, text, diagnostics) || !check_json(file, text, diagnostics)) {
+  if (!check_control_characters(file, text, diagnostics) || !check_json(file, text, diagnostics) ||
+      !check_document_count(file, text, diagnostics)) {
     return {};
   }
   // Several pieces per core, so a core that finishes early takes another.

@@ -104,7 +104,12 @@ std::string describe_value(const Json& value) {
       // Never cut a UTF-8 sequence in two: back up over its continuation bytes.
       while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
         --cut;
-      return "string \"" + text.substr(0, cut) + "...\"";
+      // A long value also says how long it is: a name of 100,000 characters is not
+      // mistaken for one of 61.
+      constexpr size_t kSayLength = 200;
+      std::string length =
+          text.size() > kSayLength ? " (" + std::to_string(text.size()) + " bytes)" : "";
+      return "string \"" + text.substr(0, cut) + "...\"" + length;
     }
     case Json::value_t::boolean:
       return std::string("boolean ") + (value.get<bool>() ? "true" : "false");

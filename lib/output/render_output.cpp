@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "output/output_dir.h"
 #include "output/yaml_writer.h"
 
 namespace trainjob {
@@ -60,36 +61,24 @@ std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
 }
 
 bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, const FileSystem& fs, Diagnostics* diagnostics) {
-  if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
-    diagnostics->error(dir, {}, "", "--output-dir: not a directory");
-    return false;
-  }
-  std::map<std::string, const RenderedUnit*> files;
+                      OutputFormat format, Diagnostics* diagnostics) {
+  std::map<std::string, const RenderedUnit*> names;
+  OutputFiles files;
   for (const RenderedUnit& unit : units) {
-    auto [it, added] = files.emplace(output_file_name(unit, format), &unit);
+    auto [it, added] = names.emplace(output_file_name(unit, format), &unit);
     if (!added) {
       const Document& first = *it->second->source;
       diagnostics->error(unit.source->file, unit.source->pos_of(""), "",
                          "would be written to " + it->first + ", like the object from " +
                              first.file + "; give them different names");
+      continue;
     }
-  }
-  if (diagnostics->has_errors()) return false;
-  for (const auto& [name, unit] : files) {
     std::vector<const Json*> objects;
-    for (const Json& object : unit->objects)
+    for (const Json& object : unit.objects)
       objects.push_back(&object);
-    std::string error;
-    std::string path = dir;
-    if (path.back() != '/') path += '/';
-    path += name;
-    if (!fs.write_file_atomically(path, format_objects(objects, format), &error)) {
-      diagnostics->error(path, {}, "", "cannot write: " + error);
-      return false;
-    }
+    files[it->first] = format_objects(objects, format);
   }
-  return true;
+  return !diagnostics->has_errors() && write_output_files(dir, files, diagnostics);
 }
 
 }  // namespace trainjob

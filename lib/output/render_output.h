@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "diag/diagnostic.h"
-#include "load/file_system.h"
 #include "render/render_inputs.h"
 
 namespace trainjob {
@@ -25,10 +24,10 @@ std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units);
 /// `<kind>-<name>.yaml` for anything else, prefixed by `<namespace>.` when namespaced.
 std::string output_file_name(const RenderedUnit& unit, OutputFormat format);
 
-/// Writes one file per unit. Checks every name first and writes each file atomically;
-/// units that share a file name are an error before anything is written.
+/// Writes one file per unit into `dir`, all or nothing (see write_output_files); units
+/// that share a file name are an error before anything is written.
 bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, const FileSystem& fs, Diagnostics* diagnostics);
+                      OutputFormat format, Diagnostics* diagnostics);
 
 }  // namespace trainjob
 

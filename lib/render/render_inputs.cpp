@@ -4,6 +4,7 @@
 #include "load/yaml_loader.h"
 #include "model/trainjob.h"
 #include "render/compile_state.h"
+#include "render/input_names.h"
 #include "render/ml_policy.h"
 #include "render/runtime_template.h"
 #include "schema/input_check.h"
@@ -64,6 +65,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     const Document& document = documents[i];
     InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
                              &work[i].schema_findings);
+    check_input_names(document, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
     } else if (request.check_runtimes && is_runtime_document(document)) {
