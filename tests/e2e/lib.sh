@@ -19,3 +19,49 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+# write_local_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA: for run --local, a
+# TrainJob, its one-container runtime and the ConfigMap "code" in one file.
+write_local_case() {
+  cat >"$1" <<YAML
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: local-case
+spec:
+  mlPolicy:
+    numNodes: 1
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: busybox
+                      command: $3
+                      volumeMounts: $5
+                  volumes: $4
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: code
+data: $6
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: local-case
+spec:
+  runtimeRef:
+    name: local-case
+  trainer:
+    numNodes: $2
+YAML
+}

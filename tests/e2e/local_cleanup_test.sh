@@ -26,52 +26,8 @@ eventually() {
 }
 not() { ! "$@"; }
 
-# write_case FILE COMMAND [VOLUMES MOUNTS]: one pod; the ConfigMap "code" holds a.txt.
-write_case() {
-  cat >"$1" <<YAML
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: cleanup
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
-                      command: $2
-                      volumeMounts: ${4:-[]}
-                  volumes: ${3:-[]}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: code
-data:
-  a.txt: hello
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: cleanup
-spec:
-  runtimeRef:
-    name: cleanup
-  trainer:
-    numNodes: 2
-YAML
-}
+# write_case FILE COMMAND [VOLUMES MOUNTS]: two pods; the ConfigMap "code" holds a.txt.
+write_case() { write_local_case "$1" 2 "$2" "${3:-[]}" "${4:-[]}" "{a.txt: hello}"; }
 
 # Grandchildren: one in the pod's process group, one that left it (setsid), both waited on.
 write_case "$work/wait.yaml" "[\"sh\", \"-c\", \"sleep $nap & setsid sleep $nap & echo started; wait\"]"

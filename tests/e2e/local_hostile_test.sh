@@ -17,52 +17,6 @@ no_work_dir() { test -z "$(ls -A "$TMPDIR")"; }
 nap="60.$$$RANDOM"
 marked() { pgrep -f -x "sleep $nap.*" >/dev/null; }
 
-# write_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA
-#   a TrainJob, its runtime and the ConfigMap "code" in one file.
-write_case() {
-  cat >"$1" <<YAML
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: hostile
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
-                      command: $3
-                      volumeMounts: $5
-                  volumes: $4
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: code
-data: $6
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: hostile
-spec:
-  runtimeRef:
-    name: hostile
-  trainer:
-    numNodes: $2
-YAML
-}
 
 # expect_refused DESCRIPTION MESSAGE_REGEX FILE [FLAGS...]: exit 1, the message, and the
 # watched tree exactly as it was.
@@ -86,52 +40,52 @@ expect_refused() {
 cmd='["sh", "-c", "cat /code/*"]'
 mount='[{name: code, mountPath: /code}]'
 data='{a.txt: hello}'
-write_case "$work/items-up.yaml" 1 "$cmd" \
+write_local_case "$work/items-up.yaml" 1 "$cmd" \
   '[{name: code, configMap: {name: code, items: [{key: a.txt, path: ../../../../x}]}}]' "$mount" "$data"
 expect_refused "items path ../../../../x" 'items\[0\]\.path "\.\./\.\./\.\./\.\./x"|\.\./\.\./\.\./\.\./x' "$work/items-up.yaml"
 
-write_case "$work/items-abs.yaml" 1 "$cmd" \
+write_local_case "$work/items-abs.yaml" 1 "$cmd" \
   "[{name: code, configMap: {name: code, items: [{key: a.txt, path: $parent/abs-x}]}}]" "$mount" "$data"
 expect_refused "items path absolute" "$parent/abs-x.*(absolute|relative)|(absolute|relative).*$parent/abs-x" "$work/items-abs.yaml"
 
-write_case "$work/key-up.yaml" 1 "$cmd" \
+write_local_case "$work/key-up.yaml" 1 "$cmd" \
   '[{name: code, configMap: {name: code}}]' "$mount" '{"../../../../x": escaped}'
 expect_refused "data key ../../../../x" '\.\./\.\./\.\./\.\./x' "$work/key-up.yaml"
 
-write_case "$work/key-up2.yaml" 1 "$cmd" \
+write_local_case "$work/key-up2.yaml" 1 "$cmd" \
   '[{name: code, configMap: {name: code}}]' "$mount" '{"../../x": escaped}'
 expect_refused "data key ../../x" '"\.\./\.\./x"' "$work/key-up2.yaml"
 
-write_case "$work/volume-up.yaml" 1 "$cmd" \
+write_local_case "$work/volume-up.yaml" 1 "$cmd" \
   '[{name: ../../x, configMap: {name: code}}]' '[{name: ../../x, mountPath: /code}]' "$data"
 expect_refused "volume named ../../x" '"\.\./\.\./x"' "$work/volume-up.yaml"
 
-write_case "$work/setuid.yaml" 1 "$cmd" \
+write_local_case "$work/setuid.yaml" 1 "$cmd" \
   '[{name: code, configMap: {name: code, defaultMode: 2541}}]' "$mount" "$data"
 expect_refused "defaultMode 2541" 'defaultMode.*2541' "$work/setuid.yaml"
 
-write_case "$work/huge.yaml" 2147483647 '["true"]' '[]' '[]' "$data"
+write_local_case "$work/huge.yaml" 2147483647 '["true"]' '[]' '[]' "$data"
 start=$(date +%s)
 expect_refused "numNodes 2147483647" '2147483647 pods.*--max-pods' "$work/huge.yaml"
 check "numNodes 2147483647: refused at once" test $(($(date +%s) - start)) -lt 10
-write_case "$work/three.yaml" 3 '["true"]' '[]' '[]' "$data"
+write_local_case "$work/three.yaml" 3 '["true"]' '[]' '[]' "$data"
 expect_refused "--max-pods 2 with 3 pods" 'would run 3 pods on this machine, more than --max-pods 2' \
   "$work/three.yaml" --max-pods 2
 (cd "$parent/cwd" && "$binary" run --local -f "$work/three.yaml" --max-pods 3 >/dev/null 2>&1)
 check "--max-pods 3 runs 3 pods" test $? -eq 0
 
-write_case "$work/etc.yaml" 1 '["true"]' '[{name: conf, hostPath: {path: /etc}}]' \
+write_local_case "$work/etc.yaml" 1 '["true"]' '[{name: conf, hostPath: {path: /etc}}]' \
   '[{name: conf, mountPath: /conf}]' "$data"
 expect_refused "hostPath /etc" 'volume "conf".*hostPath.path "/etc" is refused.*--allow-host-path' "$work/etc.yaml"
 ln -s /proc "$work/to-proc"
-write_case "$work/proc-link.yaml" 1 '["true"]' \
+write_local_case "$work/proc-link.yaml" 1 '["true"]' \
   "[{name: conf, hostPath: {path: $work/to-proc/self}}]" '[{name: conf, mountPath: /conf}]' "$data"
 expect_refused "hostPath through a symlink to /proc" 'is refused: a system directory \(/proc or beneath\)' \
   "$work/proc-link.yaml"
 (cd "$parent/cwd" && "$binary" run --local -f "$work/etc.yaml" --allow-host-path >/dev/null 2>&1)
 check "hostPath /etc runs with --allow-host-path" test $? -eq 0
 
-write_case "$work/ro-host.yaml" 1 '["true"]' "[{name: data, hostPath: {path: $work}}]" \
+write_local_case "$work/ro-host.yaml" 1 '["true"]' "[{name: data, hostPath: {path: $work}}]" \
   '[{name: data, mountPath: /data, readOnly: true}]' "$data"
 (cd "$parent/cwd" && "$binary" run --local -f "$work/ro-host.yaml" >/dev/null 2>"$work/err.txt")
 check "a readOnly hostPath runs" test $? -eq 0

@@ -9,31 +9,14 @@
 
 #include <doctest/doctest.h>
 
+#include "../support/temp_dir.h"
+
 namespace trainjob {
 namespace {
 
-/// A fresh directory of the test's own, removed afterwards.
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/beneath-test-XXXXXX";
-    path = ::mkdtemp(pattern);
-  }
-  ~TempDir() { remove_tree(path); }
-  std::string path;
-};
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-mode_t mode_of(const std::string& path) {
-  struct stat info {};
-  ::lstat(path.c_str(), &info);
-  return info.st_mode & 07777;
-}
+using testing::mode_of;
+using testing::read_text;
+using testing::TempDir;
 
 TEST_CASE("paths that would leave their root are named") {
   CHECK(beneath_path_problem("a/b.txt") == "");
@@ -54,10 +37,10 @@ TEST_CASE("files are written beneath the root, with parents and masked modes") {
   std::string error;
   REQUIRE(root.open(temp.path, &error));
   REQUIRE(root.write_file("a/b/c.txt", "hello", 06755, &error));
-  CHECK(read(temp.path + "/a/b/c.txt") == "hello");
+  CHECK(read_text(temp.path + "/a/b/c.txt") == "hello");
   CHECK(mode_of(temp.path + "/a/b/c.txt") == 0755);  // never setuid
   REQUIRE(root.write_file("a/b/c.txt", "again", 0644, &error));
-  CHECK(read(temp.path + "/a/b/c.txt") == "again");
+  CHECK(read_text(temp.path + "/a/b/c.txt") == "again");
   CHECK_FALSE(root.write_file("../escape.txt", "x", 0644, &error));
   CHECK(error.find("refused path \"../escape.txt\"") == 0);
   CHECK(::access((temp.path + "/../escape.txt").c_str(), F_OK) != 0);
@@ -88,7 +71,7 @@ TEST_CASE("a symlink or a directory at the target name is an error, not written 
   REQUIRE(root.open(temp.path, &error));
   CHECK_FALSE(root.write_file("out.yaml", "x", 0644, &error));
   CHECK(error == "out.yaml exists and is not a regular file");
-  CHECK(read(victim) == "untouched");
+  CHECK(read_text(victim) == "untouched");
   CHECK_FALSE(root.write_file("dir.yaml", "x", 0644, &error));
 }
 

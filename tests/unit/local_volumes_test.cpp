@@ -8,23 +8,13 @@
 
 #include <doctest/doctest.h>
 
+#include "../support/temp_dir.h"
+
 namespace trainjob {
 namespace {
 
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/local-volumes-test-XXXXXX";
-    path = ::mkdtemp(pattern);
-  }
-  ~TempDir() { remove_tree(path); }
-  std::string path;
-};
-
-mode_t mode_of(const std::string& path) {
-  struct stat info {};
-  if (::lstat(path.c_str(), &info) != 0) return 01000000;  // missing
-  return info.st_mode & 07777;
-}
+using testing::mode_of;
+using testing::TempDir;
 
 LocalPlan plan_of(std::vector<LocalVolume> volumes) {
   LocalPod pod;

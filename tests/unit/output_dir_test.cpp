@@ -9,26 +9,14 @@
 
 #include <doctest/doctest.h>
 
+#include "../support/temp_dir.h"
 #include "util/beneath.h"
 
 namespace trainjob {
 namespace {
 
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/output-dir-test-XXXXXX";
-    path = ::mkdtemp(pattern);
-  }
-  ~TempDir() { remove_tree(path); }
-  std::string path;
-};
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::read_text;
+using testing::TempDir;
 
 /// Every entry of `dir`, one line each: name and size, sorted.
 std::string listing(const std::string& dir) {
@@ -47,12 +35,12 @@ TEST_CASE("output dir: created with its parents, files written, other entries ke
   std::string dir = temp.path + "/a/b";
   Diagnostics diagnostics;
   REQUIRE(write_output_files(dir, {{"x.yaml", "x"}, {"y.yaml", "y"}}, &diagnostics));
-  CHECK(read(dir + "/x.yaml") == "x");
+  CHECK(read_text(dir + "/x.yaml") == "x");
   std::ofstream(dir + "/notes.txt") << "mine";
   REQUIRE(write_output_files(dir, {{"x.yaml", "x2"}}, &diagnostics));
-  CHECK(read(dir + "/x.yaml") == "x2");
-  CHECK(read(dir + "/y.yaml") == "y");
-  CHECK(read(dir + "/notes.txt") == "mine");
+  CHECK(read_text(dir + "/x.yaml") == "x2");
+  CHECK(read_text(dir + "/y.yaml") == "y");
+  CHECK(read_text(dir + "/notes.txt") == "mine");
   CHECK(listing(dir).find(".trainjob-render") == std::string::npos);  // no staging left
 }
 
@@ -68,7 +56,7 @@ TEST_CASE("output dir: a target that is not a file changes nothing, created dirs
   REQUIRE(diagnostics.all().size() == 1);
   CHECK(diagnostics.all()[0].file == dir + "/b.yaml");
   CHECK(listing(temp.path) == before);
-  CHECK(read(dir + "/a.yaml") == "old");
+  CHECK(read_text(dir + "/a.yaml") == "old");
 
   Diagnostics again;
   CHECK_FALSE(write_output_files(temp.path + "/new/out", {{"../x", "x"}}, &again));
