@@ -5,17 +5,14 @@
 #include "render/jobset_labels.h"
 #include "render/num_proc.h"
 #include "render/pod_edit.h"
+#include "render/policy_plugins.h"
 
 namespace trainjob {
 
-const char* const kTorchReservedEnv[5] = {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK",
-                                          "PET_MASTER_ADDR", "PET_MASTER_PORT"};
-
 namespace {
 
-constexpr int kTorchMasterPort = 29500;
 /// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
-constexpr const char* kUnsupportedPolicies[] = {"mpi", "jax", "xgboost", "flux"};
+constexpr const char* kUnsupportedPolicies[] = {"mpi", "flux"};
 
 /// All the policies a runtime may name, of which it may name one.
 constexpr const char* kPolicies[] = {"torch", "mpi", "jax", "xgboost", "flux"};
@@ -50,9 +47,10 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
   bool ok = check_one_policy(rt, policy);
   for (const char* name : kUnsupportedPolicies) {
     if (!policy[name]) continue;
-    std::string message = std::string("the ") + name +
-                          " policy is not supported by kubectl-trainjob yet (supported: torch, "
-                          "or no policy)";
+    std::string message =
+        std::string("the ") + name +
+        " policy is not supported by kubectl-trainjob yet (supported: " + compiled_policy_names() +
+        ", or no policy)";
     // The runtime itself may be fine; only compiling a TrainJob against it is not.
     if (compiling) {
       rt.error(policy[name].path(), message);
@@ -72,18 +70,16 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
 
 namespace {
 
-bool check_reserved_env(const CompileState& state) {
+bool check_reserved_env(const CompileState& state, const PolicyPlugin& plugin) {
   Field env = state.job.trainer["env"];
   if (!env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
     std::string name = string_member((*env.value)[i], "name");
-    for (const char* reserved : kTorchReservedEnv) {
+    for (const char* reserved : plugin.reserved_env) {
       if (name == reserved) {
         state.trainjob.error(env.at(i)["name"].path(),
-                             std::string(reserved) +
-                                 " is set by the torch policy and cannot be "
-                                 "overridden in spec.trainer.env");
+                             std::string(reserved) + " " + plugin.reserved_reason);
         ok = false;
       }
     }
@@ -132,8 +128,9 @@ void size_from_template(CompileState* state) {
 
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc) {
   if (!check_ml_policy(*state, /*compiling=*/true)) return false;
-  bool torch = static_cast<bool>(state->ml_policy["torch"]);
-  if (torch && !check_reserved_env(*state)) return false;
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  if (plugin != nullptr && !check_reserved_env(*state, *plugin)) return false;
+  bool torch = plugin == &kTorchPlugin;
   size_from_template(state);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (trainer.present && trainer_job == nullptr) {
@@ -150,22 +147,13 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
 
 void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc) {
-  // Upstream injects the torch variables only when the TrainJob has a trainer section.
+  // Upstream's plugins add their env only when the TrainJob has a trainer section.
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
-  if (num_proc.empty() || !trainer.present || job == nullptr) return;
+  if (plugin == nullptr || !trainer.present || job == nullptr) return;
   Json* node = find_container(&job->pod_spec(), "node");
   if (node == nullptr) return;
-  const std::string& name = state->job.name;
-  upsert_env_value(node, "PET_NNODES", std::to_string(job->count));
-  upsert_env_value(node, "PET_NPROC_PER_NODE", num_proc);
-  upsert_env(node, Json{{"name", "PET_NODE_RANK"},
-                        {"valueFrom",
-                         {{"fieldRef",
-                           {{"fieldPath", std::string("metadata.annotations['") +
-                                              kCompletionIndexAnnotation + "']"}}}}}});
-  upsert_env_value(node, "PET_MASTER_ADDR", name + "-node-0-0." + name);
-  upsert_env_value(node, "PET_MASTER_PORT", std::to_string(kTorchMasterPort));
-  upsert_port(node, Json{{"containerPort", kTorchMasterPort}});
+  plugin->inject({state->job.name, job->count, num_proc}, node);
 }
 
 }  // namespace trainjob

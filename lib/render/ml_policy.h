@@ -7,9 +7,6 @@
 
 namespace trainjob {
 
-/// Names of the variables the torch policy injects; spec.trainer.env may not set them.
-extern const char* const kTorchReservedEnv[5];
-
 /// The runtime's own rules for its mlPolicy: no numNodes together with
 /// torch.elasticPolicy, and a policy we can compile (an error when `compiling` a TrainJob,
 /// a warning when the runtime is checked by itself). Reports into the runtime's file.
@@ -19,7 +16,7 @@ bool check_ml_policy(const CompileState& state, bool compiling);
 /// against it, and sizes every job. Returns the resolved PET_NPROC_PER_NODE via *num_proc
 /// (empty unless the torch policy applies). False on any error.
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc);
-/// The policy's part after spec.trainer is applied: PET_* env and port 29500 (torch).
+/// The policy's part after spec.trainer is applied: its plugin's env and port.
 void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc);
 

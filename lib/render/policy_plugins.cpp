@@ -1,0 +1,35 @@
+#include "render/policy_plugins.h"
+
+#include "render/jobset_labels.h"
+
+namespace trainjob {
+namespace {
+
+const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kJaxPlugin, &kXgboostPlugin};
+
+}  // namespace
+
+const PolicyPlugin* find_policy_plugin(const Field& ml_policy) {
+  if (!ml_policy) return nullptr;
+  for (const PolicyPlugin* plugin : kPlugins) {
+    if (ml_policy[plugin->name]) return plugin;
+  }
+  return nullptr;
+}
+
+std::string compiled_policy_names() {
+  std::string names;
+  for (const PolicyPlugin* plugin : kPlugins)
+    names += std::string(names.empty() ? "" : ", ") + plugin->name;
+  return names;
+}
+
+Json completion_index_env(const std::string& name) {
+  return Json{{"name", name},
+              {"valueFrom",
+               {{"fieldRef",
+                 {{"fieldPath",
+                   std::string("metadata.annotations['") + kCompletionIndexAnnotation + "']"}}}}}};
+}
+
+}  // namespace trainjob
