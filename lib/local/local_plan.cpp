@@ -9,6 +9,16 @@
 namespace trainjob {
 namespace {
 
+/// The variables that carry a policy's rendezvous port: on this machine, a free port.
+bool is_rendezvous_port(const std::string& name) {
+  return name == "PET_MASTER_PORT" || name == "MASTER_PORT" || name == "DMLC_TRACKER_PORT";
+}
+
+/// The variables that carry `host:port` of the rendezvous: both become this machine's.
+bool is_rendezvous_address(const std::string& name) {
+  return name == "JAX_COORDINATOR_ADDRESS";
+}
+
 constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 constexpr const char* kReplicatedJobLabel = "jobset.sigs.k8s.io/replicatedjob-name";
 constexpr const char* kJobIndexLabel = "jobset.sigs.k8s.io/job-index";
@@ -137,6 +147,13 @@ class PodPlanner {
     return facts;
   }
 
+  /// `host:port` with the port the local run gives the rendezvous.
+  std::string with_port(const std::string& address) const {
+    size_t colon = address.rfind(':');
+    return colon == std::string::npos ? address
+                                      : address.substr(0, colon + 1) + options_.master_port;
+  }
+
   bool plan_container(const Json& container, const PodFacts& facts, const LocalPod& pod,
                       LocalContainer* out, std::string* error) {
     out->name = string_member(container, "name");
@@ -145,9 +162,10 @@ class PodPlanner {
     if (!plan_container_mounts(container, pod, &mounts, error)) return false;
     if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
     for (auto& [name, value] : out->env) {
-      std::string local = name == "PET_MASTER_PORT" || name == "MASTER_PORT"
+      std::string local = is_rendezvous_port(name)
                               ? options_.master_port
                               : rewrite_paths(rewrite_hosts(value, hosts_, options_.ip), mounts);
+      if (is_rendezvous_address(name) && local != value) local = with_port(local);
       if (local != value) note(name + " " + value + " -> " + local);  // NOLINT(performance-*)
       value = std::move(local);
     }

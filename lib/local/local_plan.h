@@ -65,7 +65,7 @@ inline constexpr int64_t kDefaultMaxLocalPods = 64;
 
 struct LocalOptions {
   std::string work_dir;     ///< volumes of pod P live under <work_dir>/<P>/
-  std::string master_port;  ///< replaces PET_MASTER_PORT / MASTER_PORT
+  std::string master_port;  ///< the rendezvous port (PET_MASTER_PORT, DMLC_TRACKER_PORT, ...)
   std::string ip = "127.0.0.1";
   std::string node_name = "localhost";
   /// Image (with or without tag) -> directory put first on PATH for its containers.
