@@ -2,6 +2,7 @@
 // Rank 0's code starts the tracker on the port; DMLC_TASK_ID is per pod while
 // DMLC_NUM_WORKER counts GPUs, as upstream sets them.
 #include <algorithm>
+#include <limits>
 
 #include "render/num_proc.h"
 #include "render/pod_edit.h"
@@ -21,7 +22,12 @@ void inject_xgboost(const PolicyEnvInput& input, Json* node) {
   upsert_env_value(node, "DMLC_TRACKER_URI", name + "-node-0-0." + name);
   upsert_env_value(node, "DMLC_TRACKER_PORT", std::to_string(kTrackerPort));
   upsert_env(node, completion_index_env("DMLC_TASK_ID"));
-  upsert_env_value(node, "DMLC_NUM_WORKER", std::to_string(input.pods * workers_per_pod));
+  // Saturated: a hostile GPU quantity must not overflow the product.
+  int64_t workers = 0;
+  if (__builtin_mul_overflow(input.pods, workers_per_pod, &workers)) {
+    workers = std::numeric_limits<int64_t>::max();
+  }
+  upsert_env_value(node, "DMLC_NUM_WORKER", std::to_string(workers));
   upsert_port(node, Json{{"containerPort", kTrackerPort}});
 }
 
