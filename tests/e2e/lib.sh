@@ -19,9 +19,12 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
-# write_local_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA: for run --local, a
-# TrainJob, its one-container runtime and the ConfigMap "code" in one file.
+# write_local_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA [POLICY]: for
+# run --local, a TrainJob, its one-container runtime (with mlPolicy.POLICY when given) and
+# the ConfigMap "code" in one file.
 write_local_case() {
+  local policy=""
+  [ -z "${7:-}" ] || policy="$7: {}"
   cat >"$1" <<YAML
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: ClusterTrainingRuntime
@@ -30,6 +33,7 @@ metadata:
 spec:
   mlPolicy:
     numNodes: 1
+    $policy
   template:
     spec:
       replicatedJobs:

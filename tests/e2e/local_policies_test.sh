@@ -8,43 +8,7 @@ binary=$1
 export TMPDIR="$work"
 
 # write_policy_case FILE POLICY COMMAND: a two-pod TrainJob on a runtime with POLICY.
-write_policy_case() {
-  cat >"$1" <<YAML
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: $2-local
-spec:
-  mlPolicy:
-    numNodes: 1
-    $2: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: $2-job
-spec:
-  runtimeRef:
-    name: $2-local
-  trainer:
-    numNodes: 2
-    command: ["sh", "-c", '$3']
-YAML
-}
+write_policy_case() { write_local_case "$1" 2 "['sh', '-c', '$3']" '[]' '[]' '{}' "$2"; }
 # one_port: both pods print the same port, and it is not the cluster's 29500.
 one_port() {
   local ports
