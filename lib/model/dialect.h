@@ -18,6 +18,8 @@ struct DialectInfo {
   const char* overrides_field;  ///< spec field that patches the runtime's pod templates
   bool string_num_proc;         ///< numProcPerNode may be auto/cpu/gpu (v2.0–v2.1)
   bool merge_resources;         ///< resourcesPerNode merges into the runtime's (v2.3+)
+  /// MPI: file modes on the SSH Secret volume, and OMPI_* refused in spec.trainer.env (v2.3+)
+  bool mpi_v2_3;
   std::vector<std::string_view> pod_spec_fields;   ///< PodSpec fields an override may set
   std::vector<std::string_view> container_fields;  ///< container fields an override may set
 };

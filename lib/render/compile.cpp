@@ -144,6 +144,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   if (runtime == nullptr) return {};
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
+  state.generate_secrets = options.generate_secrets;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
       options.check_only) {

@@ -22,6 +22,9 @@ struct CompileOptions {
   const std::set<std::string>* config_maps = nullptr;
   /// Run every check but build no objects (what `validate` needs).
   bool check_only = false;
+  /// Emit the Secrets a policy generates keys for (MPI's SSH key) with a fresh key; when
+  /// false they are only referenced, and a warning says they must exist.
+  bool generate_secrets = false;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

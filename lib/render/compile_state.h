@@ -52,6 +52,8 @@ struct CompileState {
   Json pod_labels = Json::object();  ///< added to every pod template (scheduler plugins)
   Json pod_annotations = Json::object();
   std::vector<Json> extra_objects;  ///< PodGroups and the like, emitted before the Jobs
+  /// Emit Secrets that hold generated keys (CompileOptions::generate_secrets).
+  bool generate_secrets = false;
 
   /// The first job labelled as the trainer ancestor, as upstream picks it.
   ReplicatedJob* trainer_job();

@@ -16,6 +16,9 @@ inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 inline constexpr const char* kCompletionIndexAnnotation =
     "batch.kubernetes.io/job-completion-index";
+/// On objects `submit` creates only when absent and never overwrites (generated Secrets).
+inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
+    "kubectl-trainjob/create-only-if-absent";
 
 /// Where one Job sits in its JobSet.
 struct JobPlacement {

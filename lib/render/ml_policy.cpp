@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "render/jobset_labels.h"
+#include "render/mpi_policy.h"
 #include "render/num_proc.h"
 #include "render/pod_edit.h"
 #include "render/policy_plugins.h"
@@ -12,7 +13,7 @@ namespace trainjob {
 namespace {
 
 /// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
-constexpr const char* kUnsupportedPolicies[] = {"mpi", "flux"};
+constexpr const char* kUnsupportedPolicies[] = {"flux"};
 
 /// All the policies a runtime may name, of which it may name one.
 constexpr const char* kPolicies[] = {"torch", "mpi", "jax", "xgboost", "flux"};
@@ -65,6 +66,7 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
     ok = false;
   }
   ok = check_runtime_num_proc(rt, policy["torch"]["numProcPerNode"]) && ok;
+  ok = check_mpi_runtime(rt, policy["mpi"], compiling) && ok;
   return ok && (!policy["numNodes"] || rt.integer(policy["numNodes"]));
 }
 
@@ -85,16 +87,6 @@ bool check_reserved_env(const CompileState& state, const PolicyPlugin& plugin) {
     }
   }
   return ok;
-}
-
-const Json& runtime_node_resources(CompileState* state) {
-  static const Json kNone;
-  ReplicatedJob* job = state->find_job("node");
-  if (job == nullptr) job = state->trainer_job();
-  if (job == nullptr) return kNone;
-  const Json* node = find_container(job->pod_spec(), "node");
-  if (node == nullptr || !node->contains("resources")) return kNone;
-  return (*node)["resources"];
 }
 
 std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& trainer) {
@@ -126,6 +118,16 @@ void size_from_template(CompileState* state) {
 
 }  // namespace
 
+const Json& runtime_node_resources(CompileState* state) {
+  static const Json kNone;
+  ReplicatedJob* job = state->find_job("node");
+  if (job == nullptr) job = state->trainer_job();
+  if (job == nullptr) return kNone;
+  const Json* node = find_container(job->pod_spec(), "node");
+  if (node == nullptr || !node->contains("resources")) return kNone;
+  return (*node)["resources"];
+}
+
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc) {
   if (!check_ml_policy(*state, /*compiling=*/true)) return false;
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
@@ -140,6 +142,7 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
                                                          "nothing to apply to");
     return false;
   }
+  if (plugin != nullptr && plugin->size != nullptr) return plugin->size(state, trainer);
   if (trainer.num_nodes && trainer_job != nullptr) trainer_job->count = *trainer.num_nodes;
   if (torch) *num_proc = resolve_torch_num_proc(state, trainer);
   return true;
@@ -149,8 +152,9 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc) {
   // Upstream's plugins add their env only when the TrainJob has a trainer section.
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  if (plugin != nullptr && plugin->build != nullptr) plugin->build(state, trainer);
   ReplicatedJob* job = state->trainer_job();
-  if (plugin == nullptr || !trainer.present || job == nullptr) return;
+  if (plugin == nullptr || plugin->inject == nullptr || !trainer.present || job == nullptr) return;
   Json* node = find_container(&job->pod_spec(), "node");
   if (node == nullptr) return;
   plugin->inject({state->job.name, job->count, num_proc}, node);

@@ -16,9 +16,13 @@ bool check_ml_policy(const CompileState& state, bool compiling);
 /// against it, and sizes every job. Returns the resolved PET_NPROC_PER_NODE via *num_proc
 /// (empty unless the torch policy applies). False on any error.
 bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string* num_proc);
-/// The policy's part after spec.trainer is applied: its plugin's env and port.
+/// The policy's part after spec.trainer is applied: its plugin's env and port, and its
+/// edits of other jobs and objects of its own.
 void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc);
+/// Resources of container `node` in job `node`, else in the trainer job, as upstream reads
+/// the runtime's resources per node; null when there are none.
+const Json& runtime_node_resources(CompileState* state);
 
 }  // namespace trainjob
 

@@ -1,6 +1,6 @@
-// What each ML policy adds to the trainer's `node` container, one entry per policy, as
-// upstream's framework plugins do (torch, jax, xgboost). The compiler looks a policy up
-// here by the mlPolicy field the runtime sets; adding a policy adds an entry and its file.
+// What each ML policy adds to the jobs, one entry per policy, as upstream's framework
+// plugins do (torch, mpi, jax, xgboost). The compiler looks a policy up here by the
+// mlPolicy field the runtime sets; adding a policy adds an entry and its file.
 #ifndef TRAINJOB_RENDER_POLICY_PLUGINS_H_
 #define TRAINJOB_RENDER_POLICY_PLUGINS_H_
 
@@ -9,6 +9,8 @@
 
 #include "load/json.h"
 #include "model/field.h"
+#include "render/compile_state.h"
+#include "render/trainer.h"
 
 namespace trainjob {
 
@@ -24,8 +26,16 @@ struct PolicyPlugin {
   /// Variables spec.trainer.env may not set, and why (after "<NAME> ").
   std::vector<const char*> reserved_env;
   const char* reserved_reason;
-  /// Adds the policy's env and ports to the trainer job's `node` container.
+  /// Adds the policy's env and ports to the trainer job's `node` container when the
+  /// TrainJob has spec.trainer; null: nothing.
   void (*inject)(const PolicyEnvInput& input, Json* node);
+  /// Optional (null: the trainer job gets spec.trainer.numNodes). The policy's own checks
+  /// of the TrainJob (upstream's webhook) and its sizing of the jobs, after each job got
+  /// its template's count. False on any error.
+  bool (*size)(CompileState* state, const TrainerSettings& trainer);
+  /// Optional. Work beyond the trainer's container, after spec.trainer is applied: other
+  /// jobs, volumes, objects of its own (CompileState::extra_objects).
+  void (*build)(CompileState* state, const TrainerSettings& trainer);
 };
 
 /// The plugin of the policy `ml_policy` sets, or null (no policy, or one not compiled).
@@ -36,6 +46,7 @@ std::string compiled_policy_names();
 
 /// The plugins, defined in policy_<name>.cpp.
 extern const PolicyPlugin kTorchPlugin;
+extern const PolicyPlugin kMpiPlugin;
 extern const PolicyPlugin kJaxPlugin;
 extern const PolicyPlugin kXgboostPlugin;
 

@@ -23,6 +23,8 @@ const PolicyPlugin kTorchPlugin = {
     "torch",
     {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"},
     "is set by the torch policy and cannot be overridden in spec.trainer.env",
-    inject_torch};
+    inject_torch,
+    nullptr,
+    nullptr};
 
 }  // namespace trainjob

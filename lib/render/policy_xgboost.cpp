@@ -37,6 +37,8 @@ const PolicyPlugin kXgboostPlugin = {
     "xgboost",
     {"DMLC_TRACKER_URI", "DMLC_TRACKER_PORT", "DMLC_TASK_ID", "DMLC_NUM_WORKER"},
     "is reserved for the XGBoost runtime",
-    inject_xgboost};
+    inject_xgboost,
+    nullptr,
+    nullptr};
 
 }  // namespace trainjob

@@ -155,11 +155,18 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings) {
     auto it = trainer.find(field);
     if (it != trainer.end() && !it->is_null()) (*node)[field] = *it;
   }
-  set_resources(*state, settings.resources, node);
+  apply_trainer_env_and_resources(*state, settings, node);
+}
+
+void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,
+                                     Json* container) {
+  if (!settings.present) return;
+  set_resources(state, settings.resources, container);
+  const Json& trainer = *state.job.trainer.value;
   auto env = trainer.find("env");
   if (env != trainer.end() && env->is_array()) {
     for (const Json& var : *env)
-      upsert_env(node, var);
+      upsert_env(container, var);
   }
 }
 

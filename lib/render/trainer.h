@@ -20,6 +20,10 @@ struct TrainerSettings {
 bool read_trainer(const CompileState& state, TrainerSettings* settings);
 /// Image, command, args, resources and env of the trainer job's `node` container.
 void apply_trainer(CompileState* state, const TrainerSettings& settings);
+/// spec.trainer's resourcesPerNode and env on one `node` container (upstream gives them
+/// to the trainer job, and MPI's runLauncherAsNode to job `node` as well).
+void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,
+                                     Json* container);
 /// Checks a list of EnvVar and returns whether it is well formed.
 bool check_env_list(const FieldReader& reader, const Field& list);
 /// Checks requests/limits quantities of a ResourceRequirements.

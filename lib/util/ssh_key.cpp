@@ -1,0 +1,106 @@
+#include "util/ssh_key.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <openssl/bio.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include "util/base64.h"
+
+namespace trainjob {
+namespace {
+
+using PkeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
+using BioPtr = std::unique_ptr<BIO, decltype(&BIO_free)>;
+
+constexpr const char* kKeyType = "ecdsa-sha2-nistp521";
+constexpr const char* kCurveId = "nistp521";
+constexpr const char* kCurveName = "P-521";
+
+std::string libcrypto_error(const char* what) {
+  unsigned long code = ERR_get_error();
+  char text[256] = {0};
+  if (code != 0) ERR_error_string_n(code, text, sizeof text);
+  ERR_clear_error();
+  return std::string(what) + (code != 0 ? std::string(": ") + text : "");
+}
+
+/// An SSH wire-format string (RFC 4251 §5): a 32-bit big-endian length, then the bytes.
+void append_ssh_string(std::string* out, const std::string& bytes) {
+  auto size = static_cast<uint32_t>(bytes.size());
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out->push_back(static_cast<char>((size >> shift) & 0xff));
+  *out += bytes;
+}
+
+/// RFC 5656 §3.1: string(key type) string(curve id) string(Q as an uncompressed point).
+std::optional<std::string> public_line(const EVP_PKEY* key) {
+  char group[32] = {0};
+  size_t group_size = 0;
+  if (EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group,
+                                     &group_size) != 1 ||
+      (std::string(group) != "P-521" && std::string(group) != "secp521r1")) {
+    return std::nullopt;
+  }
+  size_t point_size = 0;
+  if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0, &point_size) != 1) {
+    return std::nullopt;
+  }
+  std::vector<unsigned char> point(point_size);
+  if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size(),
+                                      &point_size) != 1 ||
+      point_size == 0 || point[0] != 0x04) {
+    return std::nullopt;  // only the uncompressed form is valid in the SSH encoding
+  }
+  std::string blob;
+  append_ssh_string(&blob, kKeyType);
+  append_ssh_string(&blob, kCurveId);
+  append_ssh_string(&blob, std::string(point.begin(), point.begin() + point_size));
+  return std::string(kKeyType) + " " + encode_base64(blob) + "\n";
+}
+
+/// The SEC1 ("traditional") PEM form, which OpenSSH and Go's x509.MarshalECPrivateKey write.
+std::optional<std::string> private_pem(EVP_PKEY* key) {
+  BioPtr bio(BIO_new(BIO_s_mem()), &BIO_free);
+  if (!bio || PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr,
+                                                   nullptr) != 1) {
+    return std::nullopt;
+  }
+  char* data = nullptr;
+  long size = BIO_get_mem_data(bio.get(), &data);
+  if (size <= 0) return std::nullopt;
+  return std::string(data, static_cast<size_t>(size));
+}
+
+}  // namespace
+
+std::optional<SshKeyPair> generate_ssh_key_pair(std::string* error) {
+  PkeyPtr key(EVP_EC_gen(kCurveName), &EVP_PKEY_free);
+  if (!key) {
+    *error = libcrypto_error("generating a P-521 key failed");
+    return std::nullopt;
+  }
+  std::optional<std::string> pem = private_pem(key.get());
+  std::optional<std::string> line = public_line(key.get());
+  if (!pem || !line) {
+    *error = libcrypto_error("encoding the P-521 key failed");
+    return std::nullopt;
+  }
+  return SshKeyPair{std::move(*pem), std::move(*line)};
+}
+
+std::optional<std::string> ssh_public_line_of(const std::string& pem) {
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+  if (!bio) return std::nullopt;
+  PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
+  ERR_clear_error();
+  if (!key || EVP_PKEY_get_base_id(key.get()) != EVP_PKEY_EC) return std::nullopt;
+  return public_line(key.get());
+}
+
+}  // namespace trainjob
