@@ -19,7 +19,7 @@ if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubern
 # The schema validator is checked against the official JSON Schema test suite, and the
 # schemas against the CRDs they were derived from (python3-yaml reads those).
 # The cluster tests make their test CA and certificates with the openssl command.
-if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl); fi
+if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl openmpi-bin libopenmpi-dev); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -6,6 +6,7 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
+#include "render/jobset_labels.h"
 
 namespace trainjob {
 namespace {
@@ -14,7 +15,24 @@ struct RenderFlags {
   InputFlags inputs;
   std::string output = "yaml";
   std::string output_dir;
+  bool generate_secrets = false;
 };
+
+/// Generated Secrets hold private keys: say so once, as the output is usually committed.
+void warn_generated_secrets(const RenderResult& result) {
+  int secrets = 0;
+  for (const Json* object : all_objects(result.units)) {
+    const Json& annotations = (*object)["metadata"].value("annotations", Json::object());
+    if ((*object)["kind"] == "Secret" && annotations.contains(kCreateOnlyIfAbsentAnnotation)) {
+      ++secrets;
+    }
+  }
+  if (secrets == 0) return;
+  std::fprintf(stderr,
+               "warning: the output holds %d generated Secret(s) with a private key: keep it "
+               "out of Git and shared logs\n",
+               secrets);
+}
 
 /// Prints the objects, or writes them under --output-dir; nothing at all on an error.
 int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderResult& result,
@@ -33,10 +51,12 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
 int run_render(const RenderFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
+  request->compile.generate_secrets = flags.generate_secrets;
   OutputFormat format = *parse_output_format(flags.output);
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
+  if (flags.generate_secrets && !diagnostics.has_errors()) warn_generated_secrets(result);
   int code = print_or_write(flags, format, result, &diagnostics);
   keep_until_exit(std::move(result));
   return code;
@@ -53,6 +73,9 @@ CommandRunner declare_render(CLI::App* app) {
   app->add_option("--output-dir", flags->output_dir,
                   "Write one file per TrainJob into DIR instead of printing")
       ->type_name("DIR");
+  app->add_flag("--generate-secrets", flags->generate_secrets,
+                "Also print the Secrets a policy needs (MPI's SSH key) with a fresh key; "
+                "without it they are only referenced and must exist");
   return [flags] { return run_render(*flags); };
 }
 

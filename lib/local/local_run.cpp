@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "local/local_checks.h"
+#include "local/local_mpi.h"
 #include "local/local_volumes.h"
 #include "local/process_sweep.h"
 #include "local/watchdog.h"
@@ -120,6 +121,12 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
 }  // namespace
 
 bool run_local_job(LocalRunRequest request, std::string* error) {
+  std::vector<std::string> mpi_notes;
+  if (!adapt_mpi_for_local(&request.objects, request.options.image_dirs, &mpi_notes, error)) {
+    return false;
+  }
+  for (const std::string& note : mpi_notes)
+    std::fprintf(request.log, "%s\n", note.c_str());
   // Refused before anything exists: no watchdog, no directory, no allocation per pod.
   *error = pod_cap_problem(local_pod_count(request.objects), request.options.max_pods);
   if (!error->empty()) return false;

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# run --local with the MPI policy: only the launcher runs, its hostfile names localhost
+# with every slot, and a real MPI program built here with mpicc prints each rank.
+set -uo pipefail
+binary=$1
+. "$(dirname "$0")/lib.sh"
+export TMPDIR="$work"
+
+if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
+  echo "SKIP: Open MPI (openmpi-bin, libopenmpi-dev) is not installed"
+  exit 77
+fi
+# Tests may run as root; Open MPI refuses that unless told. Here, not in the product.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+cat >"$work/hello.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+  int rank = 0, size = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  printf("rank %d of %d\n", rank, size);
+  MPI_Finalize();
+  return 0;
+}
+C
+mpicc -o "$work/hello" "$work/hello.c"
+check "mpicc builds the MPI program" test -x "$work/hello"
+
+# write_mpi_case FILE NUM_NODES NUM_PROC: launcher + node runtime, mpirun as the command.
+write_mpi_case() {
+  cat >"$1" <<YAML
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: local-mpi
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi:
+      numProcPerNode: 1
+      sshAuthMountPath: /root/.ssh
+  template:
+    spec:
+      replicatedJobs:
+        - name: launcher
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi-local
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi-local
+                      command: ["/usr/sbin/sshd", "-De"]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: hello
+spec:
+  runtimeRef:
+    name: local-mpi
+  trainer:
+    numNodes: $2
+    numProcPerNode: $3
+    command: ["mpirun", "--oversubscribe", "$work/hello"]
+YAML
+}
+
+write_mpi_case "$work/mpi.yaml" 2 2
+"$binary" run --local -f "$work/mpi.yaml" >"$work/out" 2>&1
+status=$?
+check "an MPI TrainJob runs" test "$status" -eq 0
+check "the hostfile names localhost with all 4 slots" \
+  grep -q 'hostfile hello-mpi-hostfile -> localhost slots=4' "$work/out"
+check "only the launcher runs (no sshd node pods)" bash -c "! grep -q 'node-0' '$work/out'"
+for rank in 0 1 2 3; do
+  check "rank $rank of 4 printed" grep -q "rank $rank of 4\$" "$work/out"
+done
+check "exactly 4 ranks" test "$(grep -c 'rank [0-9]* of' "$work/out")" -eq 4
+[ "$status" -eq 0 ] || cat "$work/out" >&2
+
+mkdir "$work/empty"
+PATH="$work/empty" "$binary" run --local -f "$work/mpi.yaml" >"$work/out" 2>&1
+check "without mpirun on PATH, run fails" test $? -eq 1
+check "and says mpirun is missing" grep -q 'needs mpirun, which is not on PATH' "$work/out"
+finish
