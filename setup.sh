@@ -18,7 +18,8 @@ packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli
 if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubernetes-client); fi
 # The schema validator is checked against the official JSON Schema test suite, and the
 # schemas against the CRDs they were derived from (python3-yaml reads those).
-# The cluster tests make their test CA and certificates with the openssl command.
+# The cluster tests make their test CA and certificates with the openssl command; the
+# MPI run --local test builds and runs an MPI program with Open MPI.
 if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl openmpi-bin libopenmpi-dev); fi
 
 missing=()

@@ -158,8 +158,8 @@ bool check_mpi_runtime(const FieldReader& rt, const Field& mpi, bool compiling) 
   if (implementation && !rt.string(implementation)) return false;
   if (implementation && *implementation.value != kMpiOpenMpi) {
     std::string message =
-        "expected OpenMPI, the only MPI implementation Kubeflow Trainer "
-        "compiles, found " +
+        "expected OpenMPI, the only MPI implementation Kubeflow Trainer runs (a TrainJob on "
+        "this runtime cannot compile), found " +
         describe_value(*implementation.value);
     // Like upstream, the runtime is accepted; a TrainJob on it cannot be compiled.
     if (compiling) {
