@@ -12,7 +12,7 @@ namespace trainjob {
 namespace {
 
 /// A ConfigMap holds at most 1 MiB; a larger hostfile could never be applied.
-constexpr size_t kMaxHostfileBytes = 1024 * 1024;
+constexpr size_t kMaxHostfileBytes = size_t{1024} * 1024;
 
 Json owned_metadata(const CompileState& state, const std::string& name) {
   Json metadata = {{"name", name}, {"labels", ownership_labels(state.job.name)}};
@@ -33,8 +33,9 @@ bool append_hostfile_lines(const CompileState& state, const MpiSettings& setting
     if (!is_mpi_node(job, settings)) continue;
     for (int64_t replica = 0; replica < job.replicas; ++replica) {
       for (int64_t pod = 0; pod < job.count; ++pod) {
-        *hostfile += state.job.name + "-" + job.name + "-" + std::to_string(replica) + "-" +
-                     std::to_string(pod) + "." + subdomain + slots;
+        hostfile->append(state.job.name).append("-").append(job.name).append("-");
+        hostfile->append(std::to_string(replica)).append("-").append(std::to_string(pod));
+        hostfile->append(".").append(subdomain).append(slots);
         if (hostfile->size() > kMaxHostfileBytes) return false;
       }
     }

@@ -70,8 +70,7 @@ bool size_mpi(CompileState* state, const TrainerSettings& trainer) {
   return ok;
 }
 
-Json ssh_volume(const CompileState& state, const MpiSettings& settings) {
-  (void)settings;
+Json ssh_volume(const CompileState& state) {
   Json secret = {{"secretName", mpi_ssh_secret_name(state.job.name)}};
   // Trainer v2.3 sets file modes ssh accepts; earlier releases left the defaults.
   auto item = [&](const char* key, const char* path, int mode) {
@@ -113,7 +112,7 @@ void edit_launcher_container(const MpiSettings& settings, Json* node) {
 
 void edit_mpi_job(const CompileState& state, const MpiSettings& settings, ReplicatedJob* job) {
   Json& pod_spec = job->pod_spec();
-  upsert_by_key(&pod_spec, "volumes", ssh_volume(state, settings), "name");
+  upsert_by_key(&pod_spec, "volumes", ssh_volume(state), "name");
   bool launcher = job->name == kMpiLauncherJob;
   if (launcher) upsert_by_key(&pod_spec, "volumes", hostfile_volume(state), "name");
   Json* node = find_container(&pod_spec, "node");
