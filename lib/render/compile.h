@@ -22,6 +22,9 @@ struct CompileOptions {
   const std::set<std::string>* config_maps = nullptr;
   /// Run every check but build no objects (what `validate` needs).
   bool check_only = false;
+  /// Emit the Secrets a policy needs (SSH or CURVE keys) with fresh keys, annotated
+  /// kCreateOnlyIfAbsentAnnotation; otherwise they are only referenced by name. `submit` sets it.
+  bool generate_secrets = false;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be
