@@ -6,6 +6,7 @@
 #include <string>
 
 #include "load/json.h"
+#include "render/client_annotations.h"
 
 namespace trainjob {
 
@@ -16,15 +17,6 @@ inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 inline constexpr const char* kCompletionIndexAnnotation =
     "batch.kubernetes.io/job-completion-index";
-/// JobSet's successPolicy, as compact JSON, on every Job of a TrainJob whose runtime has one:
-/// no JobSet controller exists, so `submit --wait` and `status` read it from the Jobs.
-inline constexpr const char* kSuccessPolicyAnnotation = "kubectl-trainjob/success-policy";
-/// A replicated job's dependsOn list, as compact JSON, on each of its Jobs (read the same way).
-inline constexpr const char* kDependsOnAnnotation = "kubectl-trainjob/depends-on";
-/// On an object `submit` creates only when it does not exist yet (a generated Secret).
-inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
-    "kubectl-trainjob/create-only-if-absent";
-
 /// Where one Job sits in its JobSet.
 struct JobPlacement {
   std::string trainjob;
