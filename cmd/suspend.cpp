@@ -1,10 +1,11 @@
 // `kubectl trainjob resume|suspend NAME`: spec.suspend of the TrainJob's Jobs.
+#include "kube/suspend.h"
+
 #include <cstdio>
 #include <memory>
 
 #include "cluster_flags.h"
 #include "command.h"
-#include "kube/suspend.h"
 
 namespace trainjob {
 namespace {
@@ -26,15 +27,19 @@ CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
   return [flags, suspend] {
     return run_cluster_command([&] {
       ClusterSession session(flags->connection);
-      return set_trainjob_suspended(&session.client(), session.name_space(), flags->name,
-                                    suspend, stdout, stderr);
+      return set_trainjob_suspended(&session.client(), session.name_space(), flags->name, suspend,
+                                    stdout, stderr);
     });
   };
 }
 
 }  // namespace
 
-CommandRunner declare_resume(CLI::App* app) { return declare_suspend_switch(app, false); }
-CommandRunner declare_suspend(CLI::App* app) { return declare_suspend_switch(app, true); }
+CommandRunner declare_resume(CLI::App* app) {
+  return declare_suspend_switch(app, false);
+}
+CommandRunner declare_suspend(CLI::App* app) {
+  return declare_suspend_switch(app, true);
+}
 
 }  // namespace trainjob

@@ -70,8 +70,7 @@ std::vector<JobDependency> depends_on_of(const Json& job) {
   for (const Json& entry : list) {
     std::string name = string_member(entry, "name");
     std::string status = string_member(entry, "status");
-    if (!name.empty() && (status == "Ready" || status == "Complete"))
-      out.push_back({name, status});
+    if (!name.empty() && (status == "Ready" || status == "Complete")) out.push_back({name, status});
   }
   return out;
 }
@@ -142,7 +141,8 @@ bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& li
   }
   // Every target must be there: a target replicated job with no live Job is not complete.
   std::set<std::string> wanted(policy.targets.begin(), policy.targets.end());
-  for (const auto& [step, count] : expected) wanted.insert(step);
+  for (const auto& [step, count] : expected)
+    wanted.insert(step);
   if (wanted.empty()) return false;
   for (const std::string& step : wanted) {
     if (expected.count(step) == 0 || complete[step] < expected[step]) return false;

@@ -143,8 +143,8 @@ void Submitter::report(const Json& object, const char* operation, const SubmitOp
   }
 }
 
-bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object,
-                           const SubmitOptions& options, bool dry_run) {
+bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
+                           bool dry_run) {
   if (string_member(member(member(object, "metadata"), "annotations"),
                     kCreateOnlyIfAbsentAnnotation) != "true")
     return false;
@@ -152,7 +152,8 @@ bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object,
   if (!get_object(client_, resource_type_of(object), plan.name_space, name_of(object)))
     return false;
   if (!dry_run || options.server_dry_run)
-    report(object, dry_run ? "exists, kept (server dry run)" : "exists, kept (created only if absent)",
+    report(object,
+           dry_run ? "exists, kept (server dry run)" : "exists, kept (created only if absent)",
            options);
   return true;
 }

@@ -8,8 +8,7 @@
 namespace trainjob {
 
 int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
-                           const std::string& name, bool suspend, std::FILE* out,
-                           std::FILE* err) {
+                           const std::string& name, bool suspend, std::FILE* out, std::FILE* err) {
   std::vector<Json> jobs =
       list_objects(client, job_type(), name_space, trainjob_selector(name)).items;
   if (jobs.empty())
@@ -39,8 +38,8 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
       std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), done);
       continue;
     }
-    std::string path = object_path(job_type(), name_space, name_of(job)) +
-                       "?fieldManager=" + kFieldManager;
+    std::string path =
+        object_path(job_type(), name_space, name_of(job)) + "?fieldManager=" + kFieldManager;
     client->call("PATCH", path, body, "application/merge-patch+json");
     std::fprintf(out, "%s %s\n", shown.c_str(), done);
   }

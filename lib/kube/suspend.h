@@ -14,8 +14,7 @@ namespace trainjob {
 /// Job on `out`. Refuses (exit 1, nothing changed) when a Job carries Kueue's queue label:
 /// Kueue owns spec.suspend then. Throws KubeError when the TrainJob has no Jobs.
 int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
-                           const std::string& name, bool suspend, std::FILE* out,
-                           std::FILE* err);
+                           const std::string& name, bool suspend, std::FILE* out, std::FILE* err);
 
 }  // namespace trainjob
 
