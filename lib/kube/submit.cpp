@@ -158,7 +158,7 @@ bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object, const Sub
   return true;
 }
 
-bool Submitter::report_suspended(const SubmitPlan& plan) {
+bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& options) {
   std::vector<const Json*> jobs;
   for (const Json& object : plan.objects)
     if (string_member(object, "kind") == "Job") jobs.push_back(&object);
@@ -166,15 +166,16 @@ bool Submitter::report_suspended(const SubmitPlan& plan) {
     return member(*job, "spec").value("suspend", false);
   });
   if (!suspended) return false;
+  std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
   std::string queue = label_of(*jobs[0], kQueueNameLabel);
   if (!queue.empty()) {
-    std::fprintf(out_, "TrainJob %s: suspended, waiting for Kueue admission in queue %s\n",
+    std::fprintf(to, "TrainJob %s: suspended, waiting for Kueue admission in queue %s\n",
                  plan.trainjob.c_str(), queue.c_str());
   } else {
-    std::fprintf(out_, "TrainJob %s: suspended; `kubectl trainjob resume %s` starts it\n",
+    std::fprintf(to, "TrainJob %s: suspended; `kubectl trainjob resume %s` starts it\n",
                  plan.trainjob.c_str(), plan.trainjob.c_str());
   }
-  std::fflush(out_);
+  std::fflush(to);
   return true;
 }
 
@@ -213,7 +214,7 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   std::vector<Json> created;
   first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;
-  bool suspended = report_suspended(plan);
+  bool suspended = report_suspended(plan, options);
   if (!options.wait) return 0;
   if (suspended && manual_resume) {
     std::fprintf(out_, "not waiting: the TrainJob is suspended and nothing resumes it by itself\n");

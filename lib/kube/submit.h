@@ -52,8 +52,9 @@ class Submitter {
   /// For an object created only if absent: true (after saying so) when it exists already.
   bool kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
                   bool dry_run);
-  /// Says that the applied Jobs are suspended and what resumes them; true when they are.
-  bool report_suspended(const SubmitPlan& plan);
+  /// Says that the applied Jobs are suspended and what resumes them (on stderr with -o name);
+  /// true when they are.
+  bool report_suspended(const SubmitPlan& plan, const SubmitOptions& options);
   /// The later Jobs whose dependencies are met, with the time left of the TrainJob's
   /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
   bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
