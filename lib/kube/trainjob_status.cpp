@@ -188,14 +188,17 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   if (policy) mark_targets(*policy, &steps, &step_order);
   for (const std::string& step : step_order)
     out.steps.push_back(steps[step]);
+  // With a success policy only its targets make the TrainJob complete, and they do even
+  // when a Job that is no target failed on the way.
+  bool complete = policy ? success_policy_met(*policy, jobs) : all_complete && !any_failed;
   if (jobs.empty()) {
     out.phase = "Pending";
-  } else if (policy && success_policy_met(*policy, jobs)) {
+  } else if (complete) {
     out.phase = "Complete";
+    out.message.clear();
+    out.reason.clear();
   } else if (any_failed) {
     out.phase = "Failed";
-  } else if (all_complete) {
-    out.phase = "Complete";
   } else if (all_suspended) {
     out.phase = "Suspended";
     out.message = suspended_message(name, jobs);
