@@ -116,14 +116,14 @@ check "status shows DeadlineExceeded as the reason" \
   /usr/bin/python3 -c "import json; s = json.load(open('$work/d.json'))['status']; assert s['phase'] == 'Failed' and s['reason'] == 'DeadlineExceeded', s"
 "$bin" delete d --wait > /dev/null
 
-# Initializers finish with less than a second of a 3 s deadline left: the trainer's Job is
-# never created and the TrainJob fails.
-trainjob "$work/e.yaml" e "  activeDeadlineSeconds: 3"
-ctl autopilot '{"rules": [{"job": "initializer", "after": 2.4}]}' > /dev/null
+# Initializers finish with less than a second of a 4 s deadline left (about 0.75 s, which is
+# also the margin before their own deadline fails them): the trainer's Job is never created.
+trainjob "$work/e.yaml" e "  activeDeadlineSeconds: 4"
+ctl autopilot '{"rules": [{"job": "initializer", "after": 3.2}]}' > /dev/null
 "$bin" submit -f "$runtime" -f "$work/e.yaml" --wait --timeout 60s > "$work/e.out" 2> "$work/e.err"
 check "no time left for the next stage: exit 1" [ $? -eq 1 ]
 check "... DeadlineExceeded, naming the Job that could not start" \
-  grep -q "error: TrainJob e failed: DeadlineExceeded: activeDeadlineSeconds (3 s) passed before Job e-node-0 could start" "$work/e.err"
+  grep -q "error: TrainJob e failed: DeadlineExceeded: activeDeadlineSeconds (4 s) passed before Job e-node-0 could start" "$work/e.err"
 check "... which was never created" bash -c "! kubectl get job e-node-0 >/dev/null 2>&1"
 "$bin" delete e --wait > /dev/null
 finish
