@@ -58,7 +58,7 @@ class Submitter {
   /// The later Jobs whose dependencies are met, with the time left of the TrainJob's
   /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
   bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
-                        std::vector<Json>* later, const SubmitOptions& options, bool* started);
+                        std::vector<Json>* later, const SubmitOptions& options);
   /// Deletes the Jobs the success policy does not target that still run.
   void stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& policy,
                         const std::vector<Json>& live);

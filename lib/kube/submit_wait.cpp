@@ -61,13 +61,11 @@ void Submitter::stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& po
 }
 
 bool Submitter::start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
-                                 std::vector<Json>* later, const SubmitOptions& options,
-                                 bool* started) {
+                                 std::vector<Json>* later, const SubmitOptions& options) {
   std::vector<Json> ready, waiting;
   for (Json& job : *later)
     (dependencies_met(job, plan.objects, live) ? ready : waiting).push_back(std::move(job));
   *later = std::move(waiting);
-  *started = !ready.empty();
   double elapsed = clock_->now() - first_stage_at_;
   for (Json& job : ready) {
     Json& spec = job["spec"];
@@ -150,8 +148,7 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
       return 0;
     }
     if (all_done) return 0;
-    bool started = false;
-    if (!start_ready_jobs(plan, snapshot.jobs, &later, options, &started)) return 1;
+    if (!start_ready_jobs(plan, snapshot.jobs, &later, options)) return 1;
   }
 }
 
