@@ -1,6 +1,7 @@
 #include "kube/submit.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -179,6 +180,30 @@ bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& op
   return true;
 }
 
+void Submitter::skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                                        const SubmitOptions& options) {
+  std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
+  if (!policy) return;
+  std::vector<Json> live =
+      list_objects(client_, job_type(), plan.name_space, submitted_selector(plan.trainjob)).items;
+  if (!success_policy_met(*policy, live)) return;
+  // Its success deleted the Jobs it does not target (MPI nodes): creating them again would
+  // start pods that nothing ends.
+  std::vector<Json> kept;
+  for (Json& object : *objects) {
+    bool gone = string_member(object, "kind") == "Job" &&
+                std::none_of(live.begin(), live.end(),
+                             [&](const Json& job) { return name_of(job) == name_of(object); });
+    if (!gone) {
+      kept.push_back(std::move(object));
+    } else if (!options.names_only) {
+      std::fprintf(out_, "%s not created again (the TrainJob's success policy is met)\n",
+                   display_name(object).c_str());
+    }
+  }
+  *objects = std::move(kept);
+}
+
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   bool immutable = false;
   if (!dry_run_all(plan, options, &immutable)) {
@@ -211,6 +236,7 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
                     !dependencies_met(object, plan.objects, {});
     (deferred ? later : now).push_back(object);
   }
+  skip_finished_by_policy(plan, &now, options);
   std::vector<Json> created;
   first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;

@@ -59,6 +59,10 @@ class Submitter {
   /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
   bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
                         std::vector<Json>* later, const SubmitOptions& options);
+  /// Drops from `objects` the Jobs of a TrainJob whose success policy is met already that
+  /// no longer exist (deleted when it completed), saying so.
+  void skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                               const SubmitOptions& options);
   /// Deletes the Jobs the success policy does not target that still run.
   void stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& policy,
                         const std::vector<Json>& live);

@@ -36,6 +36,12 @@ check "the launcher Job is kept, complete" bash -c "kubectl get jobs --no-header
 "$bin" status mpi > "$work/status.out"
 check "status: Complete, judged by the launcher" grep -qx "TrainJob mpi: Complete" "$work/status.out"
 check "... showing the launcher step's state" grep -qx "  step launcher: Complete" "$work/status.out"
+"$bin" submit -f "$mpi" --wait --timeout 60s > "$work/again.out" 2>/dev/null
+check "submitted again once complete: exit 0 at once" [ $? -eq 0 ]
+check "... not creating the deleted node Job again" \
+  bash -c "grep -qx 'job.batch/mpi-node-0 not created again (the TrainJob.s success policy is met)' '$work/again.out' && grep -qx 'TrainJob mpi: Complete' '$work/again.out'"
+check "... (the node Job was added once only)" py_history "
+assert sum(1 for e in h if e['name'] == 'mpi-node-0' and e['type'] == 'ADDED') == 1"
 "$bin" delete mpi --wait > /dev/null
 
 # Without --wait everything is applied at once; status judges by the target all the same.
