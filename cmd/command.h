@@ -36,6 +36,8 @@ CommandRunner declare_submit(CLI::App* app);
 CommandRunner declare_status(CLI::App* app);
 CommandRunner declare_logs(CLI::App* app);
 CommandRunner declare_delete(CLI::App* app);
+CommandRunner declare_resume(CLI::App* app);
+CommandRunner declare_suspend(CLI::App* app);
 CommandRunner declare_list(CLI::App* app);
 
 /// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.

@@ -24,6 +24,8 @@ const std::vector<CommandSpec>& command_table() {
        declare_status},
       {"logs", "Print or follow the logs of every pod of a TrainJob", declare_logs},
       {"delete", "Delete every object of a submitted TrainJob", declare_delete},
+      {"suspend", "Suspend a submitted TrainJob's Jobs (their pods are deleted)", declare_suspend},
+      {"resume", "Resume a suspended TrainJob's Jobs", declare_resume},
       {"list", "List the TrainJobs submitted to a namespace", declare_list},
       {"version", "Print the version and the Trainer API versions understood", declare_version},
   };

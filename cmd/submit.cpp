@@ -104,6 +104,8 @@ int run_submit(const SubmitFlags& flags) {
                       session.name_space()};
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
+    // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
+    request->compile.generate_secrets = true;
     RealFileSystem fs;
     Diagnostics diagnostics;
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);

@@ -46,6 +46,9 @@ constexpr const char kJobIndexLabel[] = "jobset.sigs.k8s.io/job-index";
 constexpr const char kCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
 constexpr const char kJobNameLabel[] = "batch.kubernetes.io/job-name";
 constexpr const char kFieldManager[] = "kubectl-trainjob";
+// Kueue's queue label: a Job carrying it is admitted (unsuspended) by Kueue, which owns
+// spec.suspend then.
+constexpr const char kQueueNameLabel[] = "kueue.x-k8s.io/queue-name";
 // What `submit` puts on every object it applies, so that `delete` removes exactly those: an
 // object the user made with the TrainJob's label but without this one is not ours.
 constexpr const char kCreatedBySubmitLabel[] = "kubectl-trainjob/created-by-submit";

@@ -1,6 +1,7 @@
 #include "kube/submit.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -8,6 +9,7 @@
 #include "kube/trainjob_objects.h"
 #include "kube/trainjob_status.h"
 #include "kube/watcher.h"
+#include "render/client_annotations.h"
 
 namespace trainjob {
 namespace {
@@ -17,8 +19,8 @@ int apply_rank(const Json& object) {
   if (kind == "ConfigMap" || kind == "Secret") return 0;
   if (kind == "Service") return 1;
   if (kind == "PodGroup") return 2;
-  if (kind == "Job") return is_initializer_job(object) ? 3 : 4;
-  return 5;
+  if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;
+  return 6;
 }
 
 std::string resource_version(const Json& object) {
@@ -57,14 +59,6 @@ void mark_as_submitted(SubmitPlan* plan) {
   }
 }
 
-bool is_initializer_job(const Json& object) {
-  if (string_member(object, "kind") != "Job") return false;
-  std::string step = label_of(object, kReplicatedJobLabel);
-  const std::string suffix = "-initializer";
-  return step.size() > suffix.size() &&
-         step.compare(step.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
     : client_(client), clock_(clock), out_(out), err_(err) {}
 
@@ -72,6 +66,7 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
   bool ok = true;
   dry_run_versions_.clear();
   for (const Json& object : plan.objects) {
+    if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
     if (result.ok && !result.created)
       dry_run_versions_[display_name(object)] = resource_version(result.object);
@@ -107,6 +102,7 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
                             const SubmitOptions& options, std::vector<Json>* created) {
   std::vector<std::string> applied;
   for (const Json& object : objects) {
+    if (kept_as_is(plan, object, options, /*dry_run=*/false)) continue;
     ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/false);
     if (!result.ok) {
       std::fprintf(err_, "error: applying %s failed: %s\n", display_name(object).c_str(),
@@ -148,6 +144,66 @@ void Submitter::report(const Json& object, const char* operation, const SubmitOp
   }
 }
 
+bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
+                           bool dry_run) {
+  if (string_member(member(member(object, "metadata"), "annotations"),
+                    kCreateOnlyIfAbsentAnnotation) != "true")
+    return false;
+  // Like upstream's SSH Secret: made once, never overwritten (pods may hold the old key).
+  if (!get_object(client_, resource_type_of(object), plan.name_space, name_of(object)))
+    return false;
+  if (!dry_run || options.server_dry_run)
+    report(object,
+           dry_run ? "exists, kept (server dry run)" : "exists, kept (created only if absent)",
+           options);
+  return true;
+}
+
+bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& options) {
+  std::vector<const Json*> jobs;
+  for (const Json& object : plan.objects)
+    if (string_member(object, "kind") == "Job") jobs.push_back(&object);
+  bool suspended = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
+    return member(*job, "spec").value("suspend", false);
+  });
+  if (!suspended) return false;
+  std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
+  std::string queue = label_of(*jobs[0], kQueueNameLabel);
+  if (!queue.empty()) {
+    std::fprintf(to, "TrainJob %s: suspended, waiting for Kueue admission in queue %s\n",
+                 plan.trainjob.c_str(), queue.c_str());
+  } else {
+    std::fprintf(to, "TrainJob %s: suspended; `kubectl trainjob resume %s` starts it\n",
+                 plan.trainjob.c_str(), plan.trainjob.c_str());
+  }
+  std::fflush(to);
+  return true;
+}
+
+void Submitter::skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                                        const SubmitOptions& options) {
+  std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
+  if (!policy) return;
+  std::vector<Json> live =
+      list_objects(client_, job_type(), plan.name_space, submitted_selector(plan.trainjob)).items;
+  if (!success_policy_met(*policy, live)) return;
+  // Its success deleted the Jobs it does not target (MPI nodes): creating them again would
+  // start pods that nothing ends.
+  std::vector<Json> kept;
+  for (Json& object : *objects) {
+    bool gone = string_member(object, "kind") == "Job" &&
+                std::none_of(live.begin(), live.end(),
+                             [&](const Json& job) { return name_of(job) == name_of(object); });
+    if (!gone) {
+      kept.push_back(std::move(object));
+    } else if (!options.names_only) {
+      std::fprintf(out_, "%s not created again (the TrainJob's success policy is met)\n",
+                   display_name(object).c_str());
+    }
+  }
+  *objects = std::move(kept);
+}
+
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   bool immutable = false;
   if (!dry_run_all(plan, options, &immutable)) {
@@ -165,83 +221,32 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
     if (!dry_run_all(plan, options, &immutable)) return 1;
   }
   if (options.server_dry_run) return 0;
-  // Waiting, the trainer's Jobs start only once the initializers are done, as dependsOn does.
+  // A suspended TrainJob nobody will resume on its own (no Kueue queue) is not waited for,
+  // and all its Jobs are applied, so that `resume` starts the whole of it.
+  const Json* first_job = nullptr;
+  for (const Json& object : plan.objects)
+    if (first_job == nullptr && string_member(object, "kind") == "Job") first_job = &object;
+  bool manual_resume = first_job != nullptr && member(*first_job, "spec").value("suspend", false) &&
+                       label_of(*first_job, kQueueNameLabel).empty();
+  bool staged = options.wait && !manual_resume;
+  // Waiting, a Job with dependsOn starts only once what it depends on got there, as JobSet does.
   std::vector<Json> now, later;
   for (const Json& object : plan.objects) {
-    bool deferred = options.wait && string_member(object, "kind") == "Job" &&
-                    !is_initializer_job(object) &&
-                    std::any_of(plan.objects.begin(), plan.objects.end(), is_initializer_job);
+    bool deferred = staged && string_member(object, "kind") == "Job" &&
+                    !dependencies_met(object, plan.objects, {});
     (deferred ? later : now).push_back(object);
   }
+  skip_finished_by_policy(plan, &now, options);
   std::vector<Json> created;
+  first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;
+  bool suspended = report_suspended(plan, options);
   if (!options.wait) return 0;
-  return wait_for(plan, later, options);
-}
-
-int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
-                        const SubmitOptions& options) {
-  TrainJobWatcher watcher(client_, plan.name_space, trainjob_selector(plan.trainjob));
-  watcher.start();
-  double deadline = clock_->now() + options.timeout_seconds;
-  bool later_applied = later_jobs.empty();
-  std::string last_phase;
-  int seen = 0;
-  while (true) {
-    double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
-    if (left <= 0) {
-      std::fprintf(err_, "error: timed out waiting for TrainJob %s (phase %s)\n",
-                   plan.trainjob.c_str(), last_phase.c_str());
-      return 1;
-    }
-    WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
-    seen = snapshot.version;
-    TrainJobStatus status = compute_status(plan.trainjob, snapshot.jobs, snapshot.pods, {});
-    if (status.phase == "Failed") {
-      // The pods' last state may still be on its way through the other watch: read it now,
-      // so the message says why.
-      std::vector<Json> pods =
-          list_objects(client_, pod_type(), plan.name_space, trainjob_selector(plan.trainjob))
-              .items;
-      status = compute_status(plan.trainjob, snapshot.jobs, pods, {});
-    }
-    if (status.phase != last_phase) {
-      std::fprintf(out_, "TrainJob %s: %s\n", plan.trainjob.c_str(), status.phase.c_str());
-      std::fflush(out_);
-      last_phase = status.phase;
-    }
-    if (status.phase == "Failed") {
-      // As JobSet's failure policy: the first failed Job fails it all; the rest are stopped.
-      std::vector<Json> siblings;
-      for (Json& job : snapshot.jobs) {
-        if (job_state(job) != "Failed") {
-          job["apiVersion"] = "batch/v1";
-          job["kind"] = "Job";
-          siblings.push_back(job);
-        }
-      }
-      for (const std::string& name : delete_objects(client_, plan.name_space, siblings))
-        std::fprintf(err_, "deleted %s (a sibling Job failed)\n", name.c_str());
-      std::fprintf(err_, "error: TrainJob %s failed: %s\n", plan.trainjob.c_str(),
-                   status.message.c_str());
-      return 1;
-    }
-    bool jobs_done = !snapshot.jobs.empty() &&
-                     std::all_of(snapshot.jobs.begin(), snapshot.jobs.end(),
-                                 [](const Json& job) { return job_state(job) == "Complete"; });
-    if (jobs_done && !later_applied) {
-      std::vector<Json> created;
-      if (!apply_stage(plan, later_jobs, options, &created)) return 1;
-      later_applied = true;
-      continue;
-    }
-    if (jobs_done && later_applied) {
-      size_t expected = static_cast<size_t>(
-          std::count_if(plan.objects.begin(), plan.objects.end(),
-                        [](const Json& object) { return string_member(object, "kind") == "Job"; }));
-      if (snapshot.jobs.size() >= expected) return 0;
-    }
+  if (suspended && manual_resume) {
+    std::fprintf(out_, "not waiting: the TrainJob is suspended and nothing resumes it by itself\n");
+    return 0;
   }
+  return wait_for(plan, later, options);
 }
 
 }  // namespace trainjob

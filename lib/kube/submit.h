@@ -10,6 +10,7 @@
 
 #include "kube/client.h"
 #include "kube/environment.h"
+#include "kube/job_stages.h"
 #include "load/json.h"
 
 namespace trainjob {
@@ -23,11 +24,9 @@ struct SubmitOptions {
   bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
 };
 
-/// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first),
-/// then anything else; the order within a kind is kept.
+/// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first,
+/// Jobs that depend on others last), then anything else; the order within a kind is kept.
 std::vector<Json> order_for_apply(std::vector<Json> objects);
-/// A Job of an initializer step (`*-initializer`): it runs before the trainer when waiting.
-bool is_initializer_job(const Json& object);
 
 /// The objects of one TrainJob, rendered and ready to apply.
 struct SubmitPlan {
@@ -50,6 +49,25 @@ class Submitter {
   bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
   bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
                    const SubmitOptions& options, std::vector<Json>* created);
+  /// For an object created only if absent: true (after saying so) when it exists already.
+  bool kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
+                  bool dry_run);
+  /// Says that the applied Jobs are suspended and what resumes them (on stderr with -o name);
+  /// true when they are.
+  bool report_suspended(const SubmitPlan& plan, const SubmitOptions& options);
+  /// The later Jobs whose dependencies are met, with the time left of the TrainJob's
+  /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
+  bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
+                        std::vector<Json>* later, const SubmitOptions& options);
+  /// Drops from `objects` the Jobs of a TrainJob whose success policy is met already that
+  /// no longer exist (deleted when it completed), saying so.
+  void skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                               const SubmitOptions& options);
+  /// Deletes the Jobs the success policy does not target that still run.
+  void stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& policy,
+                        const std::vector<Json>& live);
+  /// Deletes every Job in `live` that has not finished, saying `why`.
+  void stop_jobs(const SubmitPlan& plan, std::vector<Json> live, const char* why);
   void roll_back(const SubmitPlan& plan, const std::vector<Json>& created);
   void report(const Json& object, const char* operation, const SubmitOptions& options);
   bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
@@ -61,6 +79,7 @@ class Submitter {
   std::FILE* out_;
   std::FILE* err_;
   std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
+  double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
 };
 
 }  // namespace trainjob

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
+#include "kube/job_stages.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 
@@ -67,6 +69,24 @@ std::string pod_key_index(const Json& pod, const char* key) {
   return value;
 }
 
+/// Target steps are marked; a target not created yet (it waits for others) is shown too.
+void mark_targets(const SuccessPolicy& policy, std::map<std::string, StepStatus>* steps,
+                  std::vector<std::string>* order) {
+  for (auto& [name, step] : *steps)
+    step.target = policy.is_target(name);
+  for (const std::string& target : policy.targets) {
+    if (steps->count(target) != 0) continue;
+    order->push_back(target);
+    (*steps)[target] = StepStatus{target, "NotCreated", {}, true};
+  }
+}
+
+std::string suspended_message(const std::string& name, const std::vector<Json>& jobs) {
+  std::string queue = label_of(jobs[0], kQueueNameLabel);
+  if (!queue.empty()) return "waiting for Kueue admission in queue " + queue;
+  return "suspended; `kubectl trainjob resume " + name + "` starts it";
+}
+
 }  // namespace
 
 std::string job_state(const Json& job) {
@@ -126,7 +146,8 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     if (state == "Failed" && !any_failed) {
       any_failed = true;
       const Json* failed = condition(job, "Failed");
-      out.message = "Job " + name_of(job) + " failed: " + string_member(*failed, "reason") + ": " +
+      out.reason = string_member(*failed, "reason");
+      out.message = "Job " + name_of(job) + " failed: " + out.reason + ": " +
                     string_member(*failed, "message");
     }
     all_complete = all_complete && state == "Complete";
@@ -163,16 +184,24 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     any_running = any_running || node.phase == "Running";
     out.nodes.push_back(node);
   }
+  std::optional<SuccessPolicy> policy = success_policy_of(jobs);
+  if (policy) mark_targets(*policy, &steps, &step_order);
   for (const std::string& step : step_order)
     out.steps.push_back(steps[step]);
+  // With a success policy only its targets make the TrainJob complete, and they do even
+  // when a Job that is no target failed on the way.
+  bool complete = policy ? success_policy_met(*policy, jobs) : all_complete && !any_failed;
   if (jobs.empty()) {
     out.phase = "Pending";
+  } else if (complete) {
+    out.phase = "Complete";
+    out.message.clear();
+    out.reason.clear();
   } else if (any_failed) {
     out.phase = "Failed";
-  } else if (all_complete) {
-    out.phase = "Complete";
   } else if (all_suspended) {
     out.phase = "Suspended";
+    out.message = suspended_message(name, jobs);
   } else {
     out.phase = any_running ? "Running" : "Pending";
   }
@@ -201,7 +230,8 @@ std::string format_status_table(const TrainJobStatus& status) {
   std::string out = "TrainJob " + status.name + ": " + status.phase + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   for (const StepStatus& step : status.steps)
-    out += "  step " + step.name + ": " + step.state + "\n";
+    out += "  step " + step.name + ": " + step.state +
+           (step.target ? "" : " (not a success-policy target)") + "\n";
   out += "\n";
   for (const auto& row : rows) {
     std::string line;
@@ -218,8 +248,11 @@ std::string format_status_table(const TrainJobStatus& status) {
 
 Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   Json steps = Json::array();
-  for (const StepStatus& step : status.steps)
-    steps.push_back({{"name", step.name}, {"state", step.state}, {"jobs", step.jobs}});
+  for (const StepStatus& step : status.steps) {
+    Json entry = {{"name", step.name}, {"state", step.state}, {"jobs", step.jobs}};
+    if (!step.target) entry["successPolicyTarget"] = false;
+    steps.push_back(entry);
+  }
   Json nodes = Json::array();
   for (const NodeStatus& node : status.nodes) {
     Json entry = {{"step", node.step},   {"node", node.label},         {"index", node.index},
@@ -233,6 +266,7 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
               {"metadata", {{"name", status.name}, {"namespace", name_space}}},
               {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
   if (!status.message.empty()) out["status"]["message"] = status.message;
+  if (!status.reason.empty()) out["status"]["reason"] = status.reason;
   return out;
 }
 

@@ -25,14 +25,17 @@ struct NodeStatus {
 
 struct StepStatus {
   std::string name;
-  std::string state;  ///< Pending, Running, Suspended, Complete, Failed
+  std::string state;  ///< Pending, Running, Suspended, Complete, Failed; NotCreated
   std::vector<std::string> jobs;
+  /// False for a step the success policy does not look at: its state does not make the phase.
+  bool target = true;
 };
 
 struct TrainJobStatus {
   std::string name;
   std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
   std::string message;  ///< why it failed or waits
+  std::string reason;   ///< the failed Job's reason (DeadlineExceeded, BackoffLimitExceeded)
   std::vector<StepStatus> steps;
   std::vector<NodeStatus> nodes;
   bool finished() const { return phase == "Complete" || phase == "Failed"; }
@@ -46,6 +49,8 @@ std::string job_state(const Json& job);
 std::string pod_reason(const Json& pod, const std::vector<Json>& events);
 
 /// Only the newest pod of each step and index counts (a retried pod replaces the old one).
+/// With a success policy (the Jobs' kubectl-trainjob/success-policy annotation) the TrainJob
+/// is Complete once its targets are, whatever the other steps do.
 TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
                               const std::vector<Json>& pods, const std::vector<Json>& events);
 

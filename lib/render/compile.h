@@ -22,8 +22,8 @@ struct CompileOptions {
   const std::set<std::string>* config_maps = nullptr;
   /// Run every check but build no objects (what `validate` needs).
   bool check_only = false;
-  /// Emit the Secrets a policy generates keys for (MPI's SSH key) with a fresh key; when
-  /// false they are only referenced, and a warning says they must exist.
+  /// Emit the Secrets a policy needs (SSH or CURVE keys) with fresh keys, annotated
+  /// kCreateOnlyIfAbsentAnnotation; otherwise they are only referenced by name. `submit` sets it.
   bool generate_secrets = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "render/compile.h"
 #include "render/jobset_labels.h"
 #include "render/pod_edit.h"
 
@@ -9,9 +10,10 @@ namespace trainjob {
 namespace {
 
 /// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
-constexpr const char* kJobSetOnlyFields[] = {"successPolicy",       "failurePolicy",
-                                             "startupPolicy",       "ttlSecondsAfterFinished",
-                                             "volumeClaimPolicies", "coordinator"};
+/// (successPolicy and dependsOn are carried as Job annotations for `submit --wait`/`status`.)
+constexpr const char* kJobSetOnlyFields[] = {"failurePolicy", "startupPolicy",
+                                             "ttlSecondsAfterFinished", "volumeClaimPolicies",
+                                             "coordinator"};
 
 struct Network {
   std::string subdomain;
@@ -104,6 +106,22 @@ void label_pod_template(const CompileState& state, const Json& keys, const Netwo
   }
 }
 
+/// successPolicy and dependsOn as compact JSON, for the client that stages the Jobs.
+void annotate_jobset_policies(const CompileState& state, const ReplicatedJob& rjob,
+                              Json* metadata) {
+  auto policy = state.jobset_spec.find("successPolicy");
+  if (policy != state.jobset_spec.end() && policy->is_object()) {
+    Json sorted = *policy;
+    sort_keys(&sorted);
+    (*metadata)["annotations"][kSuccessPolicyAnnotation] = sorted.dump();
+  }
+  if (rjob.depends_on.is_array() && !rjob.depends_on.empty()) {
+    Json sorted = rjob.depends_on;
+    sort_keys(&sorted);
+    (*metadata)["annotations"][kDependsOnAnnotation] = sorted.dump();
+  }
+}
+
 Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPlacement& placement,
               const Network& network) {
   Json keys = jobset_keys(placement);
@@ -117,6 +135,7 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
   merge_string_map(&metadata, "labels", keys);
   merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
   merge_string_map(&metadata, "annotations", keys);
+  annotate_jobset_policies(state, rjob, &metadata);
   Json spec = rjob.job_template["spec"];
   if (!spec.contains("completionMode")) spec["completionMode"] = "Indexed";
   spec["parallelism"] = rjob.count;
@@ -143,10 +162,17 @@ void warn_jobset_features(const CompileState& state) {
           "JobSet " + std::string(field) + " has no plain-Job equivalent and is not applied");
     }
   }
+  if (state.jobset_spec.contains("successPolicy")) {
+    state.runtime.warning("spec.template.spec.successPolicy",
+                          "JobSet successPolicy is honoured by `submit --wait` and `status` (from "
+                          "the Jobs' kubectl-trainjob/success-policy annotation); plain Jobs "
+                          "alone do not stop the other Jobs when the target Jobs succeed");
+  }
   if (job != nullptr) {
     state.runtime.warning(job->path() + ".dependsOn",
-                          "plain Jobs start together: \"" + job->name +
-                              "\" does not wait for the jobs it depends on");
+                          "\"" + job->name +
+                              "\" waits for the jobs it depends on only under `submit --wait`; "
+                              "applied without it, plain Jobs start together");
   }
 }
 

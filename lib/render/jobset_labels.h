@@ -6,6 +6,7 @@
 #include <string>
 
 #include "load/json.h"
+#include "render/client_annotations.h"
 
 namespace trainjob {
 
@@ -16,10 +17,6 @@ inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 inline constexpr const char* kCompletionIndexAnnotation =
     "batch.kubernetes.io/job-completion-index";
-/// On objects `submit` creates only when absent and never overwrites (generated Secrets).
-inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
-    "kubectl-trainjob/create-only-if-absent";
-
 /// Where one Job sits in its JobSet.
 struct JobPlacement {
   std::string trainjob;

@@ -8,6 +8,7 @@ Tests drive pods and jobs and inject faults through /admin/* (see admin.py); eve
 path needs a client certificate signed by --client-ca or a bearer token from --tokens.
 """
 import argparse
+import copy
 import json
 import os
 import socket
@@ -53,6 +54,19 @@ class State:
         if args.tokens:
             with open(args.tokens) as f:
                 self.tokens.update(json.load(f))
+
+
+def merge_json(target, patch):
+    if not isinstance(patch, dict):
+        return patch
+    if not isinstance(target, dict):
+        target = {}
+    for key, value in patch.items():
+        if value is None:
+            target.pop(key, None)
+        else:
+            target[key] = merge_json(target.get(key), value)
+    return target
 
 
 def parse_resource_path(path):
@@ -228,6 +242,8 @@ class Handler(BaseHTTPRequestHandler):
             if obj is None:
                 raise not_found(plural, group, name)
             return self.send_json(200, obj)
+        if method == "PATCH" and self.headers.get("Content-Type", "").startswith("application/merge-patch+json"):
+            return self.merge_patch(resource, kind, namespace, plural, group, name, body)
         if method == "PATCH":
             return self.apply(resource, kind, group, version, namespace, plural, name, query, body)
         if method == "DELETE":
@@ -301,6 +317,25 @@ class Handler(BaseHTTPRequestHandler):
             if kind == "Job":
                 self.state.cluster.job_written(namespace, updated)
             return self.send_json(200, updated, self.warning_headers())
+
+    def merge_patch(self, resource, kind, namespace, plural, group, name, body):
+        """RFC 7386 JSON merge patch (what `kubectl patch --type merge` sends)."""
+        try:
+            patch = json.loads(body)
+        except ValueError:
+            raise ApiError(400, "BadRequest", "the body is not JSON")
+        store = self.state.store
+        with store.cond:
+            live = store.get(resource, namespace, name)
+            if live is None:
+                raise not_found(plural, group, name)
+            merged = merge_json(copy.deepcopy(live), patch)
+            if merged.get("spec") != live.get("spec"):
+                merged["metadata"]["generation"] = live["metadata"].get("generation", 1) + 1
+            updated = store.update(resource, namespace, merged)
+            if kind == "Job":
+                self.state.cluster.job_written(namespace, updated)
+            return self.send_json(200, store.get(resource, namespace, name))
 
     def warning_headers(self):
         warning = getattr(self, "pending_warning", None)

@@ -34,15 +34,54 @@ class Cluster:
     # --- the Job controller -------------------------------------------------------------
     def job_written(self, namespace, job):
         spec = job.get("spec", {})
-        if spec.get("suspend") or self.pods_of(namespace, job["metadata"]["name"]):
+        if self.finished(job) or job.get("metadata", {}).get("deletionTimestamp"):
             return
-        if job.get("metadata", {}).get("deletionTimestamp"):
+        if spec.get("suspend"):  # suspending deletes the active pods and stops the clock
+            for pod in self.pods_of(namespace, job["metadata"]["name"]):
+                self.store.remove(PODS, namespace, pod["metadata"]["name"])
+            job.setdefault("status", {}).pop("startTime", None)
+            job["status"]["active"] = 0
+            job["status"]["ready"] = 0
+            self.store.update(JOBS, namespace, job)
+            return
+        if self.pods_of(namespace, job["metadata"]["name"]):
             return
         count = spec.get("parallelism", spec.get("completions", 1))
         for index in range(count):
             self.create_pod(namespace, job, index)
         job.setdefault("status", {})["startTime"] = now_rfc3339()
+        self.start_deadline(namespace, job)
         self.refresh_job(namespace, job["metadata"]["name"])
+
+    @staticmethod
+    def finished(job):
+        return any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                   for c in job.get("status", {}).get("conditions", []))
+
+    def start_deadline(self, namespace, job):
+        """activeDeadlineSeconds counts from the (re)start: then the Job fails, its pods stop."""
+        seconds = job["spec"].get("activeDeadlineSeconds")
+        if not seconds:
+            return
+        uid, started = job["metadata"]["uid"], job["status"]["startTime"]
+
+        def expire():
+            with self.store.cond:
+                live = self.store.get(JOBS, namespace, job["metadata"]["name"])
+                if live is None or live["metadata"]["uid"] != uid or self.finished(live) or \
+                        live.get("status", {}).get("startTime") != started or live["spec"].get("suspend"):
+                    return
+                for pod in self.pods_of(namespace, live["metadata"]["name"]):
+                    if pod["status"]["phase"] in ("Pending", "Running"):
+                        self.terminate(namespace, pod, "DeadlineExceeded", 143, "Failed")
+                live["status"]["conditions"] = [{"type": "Failed", "status": "True", "reason": "DeadlineExceeded",
+                                                 "message": "Job was active longer than specified deadline",
+                                                 "lastTransitionTime": now_rfc3339()}]
+                live["status"]["active"] = 0
+                self.store.update(JOBS, namespace, live)
+        timer = threading.Timer(seconds, expire)
+        timer.daemon = True
+        timer.start()
 
     def create_pod(self, namespace, job, index):
         template = copy.deepcopy(job["spec"]["template"])

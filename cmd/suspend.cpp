@@ -1,0 +1,45 @@
+// `kubectl trainjob resume|suspend NAME`: spec.suspend of the TrainJob's Jobs.
+#include "kube/suspend.h"
+
+#include <cstdio>
+#include <memory>
+
+#include "cluster_flags.h"
+#include "command.h"
+
+namespace trainjob {
+namespace {
+
+struct SuspendFlags {
+  ConnectionFlags connection;
+  std::string name;
+};
+
+CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
+  auto flags = std::make_shared<SuspendFlags>();
+  app->footer(
+      "Sets spec.suspend of every Job of the TrainJob, as TrainJob.spec.suspend does upstream:\n"
+      "a suspended Job's pods are deleted and its activeDeadlineSeconds clock stops; resumed,\n"
+      "it starts them again. Jobs in a Kueue queue (label kueue.x-k8s.io/queue-name) are\n"
+      "left alone: Kueue admits and suspends them.");
+  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  add_cluster_flags(app, &flags->connection);
+  return [flags, suspend] {
+    return run_cluster_command([&] {
+      ClusterSession session(flags->connection);
+      return set_trainjob_suspended(&session.client(), session.name_space(), flags->name, suspend,
+                                    stdout, stderr);
+    });
+  };
+}
+
+}  // namespace
+
+CommandRunner declare_resume(CLI::App* app) {
+  return declare_suspend_switch(app, false);
+}
+CommandRunner declare_suspend(CLI::App* app) {
+  return declare_suspend_switch(app, true);
+}
+
+}  // namespace trainjob

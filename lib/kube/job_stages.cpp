@@ -1,0 +1,161 @@
+#include "kube/job_stages.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "kube/trainjob_status.h"
+#include "render/client_annotations.h"
+
+namespace trainjob {
+namespace {
+
+constexpr const char kReplicasKey[] = "jobset.sigs.k8s.io/replicatedjob-replicas";
+
+std::string annotation_of(const Json& object, const char* key) {
+  return string_member(member(member(object, "metadata"), "annotations"), key);
+}
+
+/// The annotation parsed, or null when it is absent or not JSON (Jobs on a cluster may have
+/// been edited by hand: never trust them to be well formed).
+Json annotation_json(const Json& object, const char* key) {
+  std::string text = annotation_of(object, key);
+  if (text.empty()) return nullptr;
+  return Json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+bool has_depends_on(const Json& job) {
+  return !annotation_of(job, kDependsOnAnnotation).empty();
+}
+
+int64_t int_value(const Json& object, const char* key) {
+  const Json& value = member(object, key);
+  return value.is_number_integer() ? value.get<int64_t>() : 0;
+}
+
+/// The Job in `live` with that name, or null.
+const Json* find_job(const std::vector<Json>& live, const std::string& name) {
+  for (const Json& job : live)
+    if (name_of(job) == name) return &job;
+  return nullptr;
+}
+
+bool all_reached(const std::vector<Json>& planned, const std::vector<Json>& live,
+                 const std::string& replicated_job, const std::string& status) {
+  bool any = false;
+  for (const Json& other : planned) {
+    if (string_member(other, "kind") != "Job" ||
+        label_of(other, kReplicatedJobLabel) != replicated_job)
+      continue;
+    any = true;
+    const Json* now = find_job(live, name_of(other));
+    if (now == nullptr || !job_reached(*now, status)) return false;
+  }
+  return any;
+}
+
+}  // namespace
+
+bool SuccessPolicy::is_target(const std::string& replicated_job) const {
+  return targets.empty() ||
+         std::find(targets.begin(), targets.end(), replicated_job) != targets.end();
+}
+
+std::vector<JobDependency> depends_on_of(const Json& job) {
+  std::vector<JobDependency> out;
+  Json list = annotation_json(job, kDependsOnAnnotation);
+  if (!list.is_array()) return out;
+  for (const Json& entry : list) {
+    std::string name = string_member(entry, "name");
+    std::string status = string_member(entry, "status");
+    if (!name.empty() && (status == "Ready" || status == "Complete")) out.push_back({name, status});
+  }
+  return out;
+}
+
+std::optional<SuccessPolicy> success_policy_of(const std::vector<Json>& jobs) {
+  for (const Json& job : jobs) {
+    Json policy = annotation_json(job, kSuccessPolicyAnnotation);
+    if (!policy.is_object()) continue;
+    SuccessPolicy out;
+    out.op = string_member(policy, "operator", "All");
+    if (out.op != "All" && out.op != "Any") continue;
+    const Json& targets = member(policy, "targetReplicatedJobs");
+    if (targets.is_array()) {
+      for (const Json& target : targets)
+        if (target.is_string()) out.targets.push_back(target.get<std::string>());
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool job_reached(const Json& job, const std::string& status) {
+  std::string state = job_state(job);
+  if (state == "Failed") return false;
+  if (status == "Complete") return state == "Complete";
+  if (state == "Complete") return true;
+  const Json& job_status = member(job, "status");
+  int64_t parallelism = member(job, "spec").contains("parallelism")
+                            ? int_value(member(job, "spec"), "parallelism")
+                            : 1;
+  return int_value(job_status, "ready") + int_value(job_status, "succeeded") >= parallelism;
+}
+
+bool dependencies_met(const Json& job, const std::vector<Json>& planned,
+                      const std::vector<Json>& live) {
+  if (std::none_of(planned.begin(), planned.end(), has_depends_on)) {
+    if (is_initializer_job(job)) return true;
+    for (const Json& other : planned) {
+      if (!is_initializer_job(other)) continue;
+      const Json* now = find_job(live, name_of(other));
+      if (now == nullptr || !job_reached(*now, "Complete")) return false;
+    }
+    return true;
+  }
+  for (const JobDependency& dependency : depends_on_of(job)) {
+    if (!all_reached(planned, live, dependency.replicated_job, dependency.status)) return false;
+  }
+  return true;
+}
+
+bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& live) {
+  std::map<std::string, int64_t> expected, complete;
+  for (const Json& job : live) {
+    std::string step = label_of(job, kReplicatedJobLabel);
+    if (!policy.is_target(step)) continue;
+    std::string replicas = label_of(job, kReplicasKey);
+    if (replicas.empty()) replicas = annotation_of(job, kReplicasKey);
+    int64_t count = 1;
+    if (!replicas.empty() && replicas.size() < 10 &&
+        replicas.find_first_not_of("0123456789") == std::string::npos)
+      count = std::stoll(replicas);
+    expected[step] = std::max(expected[step], count);
+    if (job_state(job) == "Complete") ++complete[step];
+  }
+  if (policy.op == "Any") {
+    return std::any_of(complete.begin(), complete.end(),
+                       [](const auto& entry) { return entry.second > 0; });
+  }
+  // Every target must be there: a target replicated job with no live Job is not complete.
+  std::set<std::string> wanted(policy.targets.begin(), policy.targets.end());
+  for (const auto& [step, count] : expected)
+    wanted.insert(step);
+  if (wanted.empty()) return false;
+  for (const std::string& step : wanted) {
+    if (expected.count(step) == 0 || complete[step] < expected[step]) return false;
+  }
+  return true;
+}
+
+bool is_initializer_job(const Json& object) {
+  if (string_member(object, "kind") != "Job") return false;
+  std::string step = label_of(object, kReplicatedJobLabel);
+  const std::string suffix = "-initializer";
+  return step.size() > suffix.size() &&
+         step.compare(step.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace trainjob
