@@ -16,6 +16,7 @@ namespace {
 struct InitFlags {
   InitOptions options;
   std::string mode = "configmap";
+  std::string trainer_version = "2.3";
   std::string script;
 };
 
@@ -65,6 +66,9 @@ int run_init(InitFlags flags) {
   std::optional<InitMode> mode = parse_init_mode(flags.mode);
   if (!mode) return usage_error("--mode: expected configmap, hostpath or image");
   flags.options.mode = *mode;
+  std::optional<Dialect> version = parse_dialect(flags.trainer_version);
+  if (!version) return usage_error("--trainer-version: expected one of " + dialect_names());
+  flags.options.trainer_version = *version;
   if (!flags.script.empty()) {
     // Only a ConfigMap carries the script; in the other modes it is already where the
     // pods look, so only its name matters.
@@ -118,8 +122,14 @@ CommandRunner declare_init(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--nodes", options.nodes, "Pods (numNodes)")->capture_default_str();
   app->add_option("--procs", options.procs,
-                  "Workers per pod (numProcPerNode): an integer, or auto, cpu, gpu")
+                  "Workers per pod (numProcPerNode): an integer, or auto (left out from "
+                  "Trainer 2.2 on), cpu, gpu (Trainer 2.1)")
       ->capture_default_str();
+  app->add_option("--trainer-version", flags->trainer_version,
+                  "The Trainer release to write for: 2.2 and 2.3 patch the runtime with "
+                  "runtimePatches, 2.1 with podTemplateOverrides")
+      ->capture_default_str()
+      ->type_name("VERSION");
   app->add_option("--cpu", options.cpu, "CPU of each pod (requests and limits)")
       ->capture_default_str();
   app->add_option("--memory", options.memory, "Memory of each pod (requests and limits)")

@@ -21,7 +21,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags) {
       ->type_name("DIR");
   app->add_option("--trainer-version", flags->trainer_version,
                   "Kubeflow Trainer API to follow (" + dialect_names() +
-                      "); detected from the fields used when unset")
+                      "); when unset, the newest release the fields and values allow, 2.3 when "
+                      "nothing pins one")
       ->type_name("VERSION");
   app->add_option("-n,--namespace", flags->name_space,
                   "Namespace for TrainJobs that do not set one");

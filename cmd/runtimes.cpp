@@ -1,7 +1,9 @@
 // `kubectl trainjob runtimes`: the runtimes this binary can compile against offline.
+#include <algorithm>
 #include <cstdio>
 
 #include "command.h"
+#include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
 #include "render/render_inputs.h"
 
@@ -21,11 +23,19 @@ int run_runtimes() {
   Diagnostics diagnostics;
   add_embedded_runtimes(&registry, &diagnostics);
   if (diagnostics.has_errors()) return report_diagnostics(&diagnostics);
-  std::printf("%-28s %-24s %s\n", "NAME", "KIND", "FRAMEWORK");
-  for (const Runtime& runtime : registry.all()) {
+  std::vector<Runtime> runtimes = registry.all();
+  // By name, then oldest releases first: a runtime's forms read as one entry each.
+  std::stable_sort(runtimes.begin(), runtimes.end(), [](const Runtime& a, const Runtime& b) {
+    if (a.document->name() != b.document->name()) return a.document->name() < b.document->name();
+    return a.releases.first < b.releases.first;
+  });
+  std::printf("%-30s %-8s %-8s %-10s %s\n", "NAME", "POLICY", "TRAINER", "FRAMEWORK", "KIND");
+  for (const Runtime& runtime : runtimes) {
     const Document& document = *runtime.document;
-    std::printf("%-28s %-24s %s\n", document.name().c_str(), document.kind().c_str(),
-                framework_of(document).c_str());
+    if (runtime.releases.empty()) continue;
+    std::printf("%-30s %-8s %-8s %-10s %s\n", document.name().c_str(),
+                runtime_policy(document).c_str(), runtime.releases.text().c_str(),
+                framework_of(document).c_str(), document.kind().c_str());
   }
   return kExitOk;
 }

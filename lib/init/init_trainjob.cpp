@@ -1,6 +1,7 @@
 #include "init/init_trainjob.h"
 
 #include <map>
+#include <vector>
 
 #include "embed/embedded.h"
 #include "load/json.h"
@@ -56,6 +57,17 @@ bool valid_key(const std::string& key) {
   return true;
 }
 
+std::string fill(std::string text, const std::map<std::string, std::string>& values) {
+  for (const auto& [key, value] : values) {
+    std::string placeholder = "{{" + key + "}}";
+    for (size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size())) {
+      text.replace(at, placeholder.size(), value);
+    }
+  }
+  return text;
+}
+
 bool check_options(const InitOptions& options, std::string* error) {
   if (!is_dns1035_label(options.name)) {
     *error =
@@ -85,7 +97,48 @@ bool check_options(const InitOptions& options, std::string* error) {
     *error = "--procs: expected an integer ≥ 1 or one of auto, cpu, gpu, found \"" + procs + "\"";
     return false;
   }
+  if (word && procs != "auto" && !dialect_info(options.trainer_version).string_num_proc) {
+    *error = "--procs " + procs + ": Trainer " + dialect_info(options.trainer_version).version +
+             " takes an integer or auto; cpu and gpu need --trainer-version 2.1";
+    return false;
+  }
+  if (options.trainer_version == Dialect::kV2_0) {
+    *error = "--trainer-version 2.0: init writes TrainJobs for Trainer 2.1 and later";
+    return false;
+  }
   return true;
+}
+
+/// The numProcPerNode line, which follows numNodes. From v2.2 on "auto" is the default and
+/// no longer a value, so it is left out.
+std::string procs_line(const InitOptions& options) {
+  const char* comment = "  # workers per pod: an integer, or auto, cpu, gpu";
+  if (!dialect_info(options.trainer_version).string_num_proc) {
+    if (options.procs == "auto")
+      return "\n    # numProcPerNode left out: a worker per GPU, else per CPU";
+    comment = "  # workers per pod; leave it out for one per GPU, else per CPU";
+  }
+  return "\n    numProcPerNode: " + options.procs + comment;
+}
+
+/// The patch that mounts the script's volume at /workspace in container `node`: a
+/// runtimePatches entry (v2.2+) or a podTemplateOverrides entry (v2.1), from
+/// templates/init/script-volume-<version>.yaml. `source` is the volume source's lines,
+/// indented by two spaces per level from zero.
+std::string script_volume(const InitOptions& options, const std::vector<std::string>& source,
+                          bool read_only) {
+  bool patches = options.trainer_version >= Dialect::kV2_2;
+  std::string fragment =
+      embedded_template(patches ? "script-volume-v2.3.yaml" : "script-volume-v2.1.yaml");
+  std::string volume_indent(patches ? 28 : 12, ' ');
+  std::string mount_indent(patches ? 32 : 16, ' ');
+  std::string volume_source;
+  for (const std::string& line : source) {
+    if (!volume_source.empty()) volume_source += "\n";
+    volume_source += volume_indent + line;
+  }
+  return fill(fragment, {{"volume_source", volume_source},
+                         {"read_only", read_only ? "\n" + mount_indent + "readOnly: true" : ""}});
 }
 
 /// The ConfigMap with the script, in the style `kubectl get -o yaml` prints.
@@ -121,17 +174,6 @@ std::string scalar(const std::string& text) {
   return quoted;
 }
 
-std::string fill(std::string text, const std::map<std::string, std::string>& values) {
-  for (const auto& [key, value] : values) {
-    std::string placeholder = "{{" + key + "}}";
-    for (size_t at = text.find(placeholder); at != std::string::npos;
-         at = text.find(placeholder, at + value.size())) {
-      text.replace(at, placeholder.size(), value);
-    }
-  }
-  return text;
-}
-
 }  // namespace
 
 std::optional<InitMode> parse_init_mode(const std::string& name) {
@@ -155,16 +197,14 @@ bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* err
       {"namespace", options.name_space.empty() ? "" : "\n  namespace: " + options.name_space},
       {"runtime", options.runtime},
       {"nodes", std::to_string(options.nodes)},
-      {"procs", options.procs},
+      {"procs_line", procs_line(options)},
       {"cpu", options.cpu},
       {"memory", options.memory},
       {"command", script_command(script_path)},
       {"command_line", runs_script ? "\n    command: " + script_command(script_path) +
                                          "  # decide: the script's path inside the image"
                                    : ""},
-      {"config_map", options.name + "-script"},
-      {"default_mode", executable ? "\n              defaultMode: 0755" : ""},
-      {"host_path", scalar(options.host_path)},
+
       {"image", scalar(image)},
   };
   yaml->clear();
@@ -173,10 +213,16 @@ bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* err
       std::string script =
           options.script_text ? *options.script_text : embedded_template("train.py");
       if (!config_map_yaml(options, script, yaml, error)) return false;
+      std::vector<std::string> source = {"configMap:", "  name: " + options.name + "-script"};
+      if (executable) source.push_back("  defaultMode: 0755");
+      values["script_volume"] = script_volume(options, source, false);
       *yaml += fill(embedded_template("configmap.yaml"), values);
       break;
     }
     case InitMode::kHostPath:
+      values["script_volume"] = script_volume(
+          options, {"hostPath:", "  path: " + scalar(options.host_path), "  type: Directory"},
+          true);
       *yaml += fill(embedded_template("hostpath.yaml"), values);
       break;
     case InitMode::kImage:

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "model/dialect.h"
+
 namespace trainjob {
 
 enum class InitMode { kConfigMap, kHostPath, kImage };
@@ -20,7 +22,12 @@ struct InitOptions {
   std::string name_space;  ///< empty: none written (the current namespace applies)
   std::string runtime = "torch-distributed";
   int64_t nodes = 2;
-  std::string procs = "1";  ///< numProcPerNode: an integer, or auto, cpu, gpu
+  /// The Trainer release the TrainJob is written for: v2.2+ patch the runtime with
+  /// runtimePatches, v2.0-v2.1 with podTemplateOverrides (podSpecOverrides is not offered).
+  Dialect trainer_version = Dialect::kV2_3;
+  /// numProcPerNode: an integer, or auto (left out from v2.2 on, where it is the default),
+  /// cpu or gpu (v2.0-v2.1 only).
+  std::string procs = "1";
   std::string cpu = "1";
   std::string memory = "2Gi";
   std::string image;  ///< image mode; empty: a placeholder to replace

@@ -1,5 +1,7 @@
 #include "model/dialect.h"
 
+#include <algorithm>
+
 namespace trainjob {
 namespace {
 
@@ -46,10 +48,38 @@ const std::vector<DialectInfo>& dialect_table() {
   return table;
 }
 
+Dialect next(Dialect dialect) {
+  return static_cast<Dialect>(static_cast<int>(dialect) + 1);
+}
+
+Dialect previous(Dialect dialect) {
+  return static_cast<Dialect>(static_cast<int>(dialect) - 1);
+}
+
 }  // namespace
 
 const DialectInfo& dialect_info(Dialect dialect) {
   return dialect_table()[static_cast<size_t>(dialect)];
+}
+
+DialectRange DialectRange::intersect(DialectRange other) const {
+  return {std::max(first, other.first), std::min(last, other.last)};
+}
+
+DialectRange DialectRange::without(DialectRange other) const {
+  DialectRange overlap = intersect(other);
+  if (overlap.empty()) return *this;
+  if (overlap.first == first && overlap.last == last) return {Dialect::kV2_3, Dialect::kV2_0};
+  if (overlap.first == first) return {next(overlap.last), last};
+  if (overlap.last == last) return {first, previous(overlap.first)};
+  return *this;  // a hole in the middle: the span stays whole
+}
+
+std::string DialectRange::text() const {
+  if (empty()) return "none";
+  std::string out = dialect_info(first).version;
+  if (last != first) out += std::string("-") + dialect_info(last).version;
+  return out;
 }
 
 std::optional<Dialect> parse_dialect(std::string_view text) {

@@ -25,6 +25,21 @@ struct DialectInfo {
 };
 
 const DialectInfo& dialect_info(Dialect dialect);
+
+/// A span of Trainer releases, both ends included (empty when `first > last`).
+struct DialectRange {
+  Dialect first = Dialect::kV2_0;
+  Dialect last = Dialect::kV2_3;
+
+  bool contains(Dialect dialect) const { return first <= dialect && dialect <= last; }
+  bool empty() const { return first > last; }
+  DialectRange intersect(DialectRange other) const;
+  /// What is left after taking away `other`, where that leaves one span (else unchanged).
+  DialectRange without(DialectRange other) const;
+  /// "2.0-2.3", "2.2-2.3", "2.1"; "none" when empty.
+  std::string text() const;
+};
+
 /// Accepts "2.0", "v2.1", "2.2.1", "v2.3.0" and the like.
 std::optional<Dialect> parse_dialect(std::string_view text);
 /// "2.0, 2.1, 2.2, 2.3" for usage messages.

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "model/runtime_policy.h"
+
 namespace trainjob {
 namespace {
 
@@ -24,7 +26,8 @@ bool is_trainjob_document(const Document& document) {
   return has_trainer_api_version(document) && document.kind() == kTrainJob;
 }
 
-void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Document>& documents) {
+void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Document>& documents,
+                                std::optional<DialectRange> shipped) {
   Layer layer{source, {}};
   for (const Document& document : documents) {
     if (!is_runtime_document(document)) continue;
@@ -33,26 +36,52 @@ void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Doc
     // A ClusterTrainingRuntime has no namespace, whatever its metadata says.
     std::string name_space = stored->kind() == kTrainingRuntime ? stored->name_space() : "";
     Key key{stored->kind(), name_space, stored->name()};
-    layer.runtimes.emplace(std::move(key), Runtime{stored, source});
+    DialectRange releases;
+    if (shipped) {
+      releases = unserved(key, shipped->intersect(policy_releases(runtime_policy(*stored))));
+    }
+    layer.runtimes.emplace(std::move(key), Runtime{stored, source, releases});
   }
   layers_.push_back(std::move(layer));
 }
 
+DialectRange RuntimeRegistry::unserved(const Key& key, DialectRange releases) const {
+  for (const Layer& layer : layers_) {
+    auto it = layer.runtimes.find(key);
+    if (it != layer.runtimes.end()) releases = releases.without(it->second.releases);
+  }
+  return releases;
+}
+
 const Runtime* RuntimeRegistry::find(const std::string& kind, const std::string& name,
-                                     const std::string& name_space) const {
+                                     const std::string& name_space, Dialect dialect) const {
   Key key{kind, kind == kTrainingRuntime ? name_space : "", name};
   for (const Layer& layer : layers_) {
     auto it = layer.runtimes.find(key);
-    if (it != layer.runtimes.end()) return &it->second;
+    if (it != layer.runtimes.end() && it->second.releases.contains(dialect)) return &it->second;
+  }
+  return nullptr;
+}
+
+const Runtime* RuntimeRegistry::find_any_release(const std::string& kind, const std::string& name,
+                                                 const std::string& name_space) const {
+  Key key{kind, kind == kTrainingRuntime ? name_space : "", name};
+  for (const Layer& layer : layers_) {
+    auto it = layer.runtimes.find(key);
+    if (it != layer.runtimes.end() && !it->second.releases.empty()) return &it->second;
   }
   return nullptr;
 }
 
 std::string RuntimeRegistry::searched_places() const {
   std::string out;
+  std::string last;
   for (const Layer& layer : layers_) {
+    // The embedded runtimes are two layers (the v2.1 forms first), one place to a reader.
+    if (layer.source == last) continue;
     if (!out.empty()) out += ", ";
     out += layer.source;
+    last = layer.source;
   }
   return out;
 }

@@ -5,11 +5,13 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "load/document.h"
+#include "model/dialect.h"
 
 namespace trainjob {
 
@@ -25,6 +27,9 @@ bool is_trainjob_document(const Document& document);
 struct Runtime {
   const Document* document = nullptr;
   std::string source;  ///< "the inputs", "--runtimes DIR" or "the embedded runtimes"
+  /// The Trainer releases whose TrainJobs this runtime serves: every one for the runtimes
+  /// a user gives; for the built-in ones, the releases that ship them in this form.
+  DialectRange releases;
 };
 
 class RuntimeRegistry {
@@ -36,12 +41,22 @@ class RuntimeRegistry {
 
   /// Adds the runtimes among `documents` as one search layer. The registry keeps its own
   /// copies, so the caller's vector may go away. Earlier layers win.
-  void add_layer(const std::string& source, const std::vector<Document>& documents);
+  ///
+  /// `shipped` marks runtimes as Kubeflow Trainer releases ship them (the embedded ones):
+  /// each then serves those of the releases that know its policy, less the releases an
+  /// earlier layer's runtime of the same name serves. Without it, every release.
+  void add_layer(const std::string& source, const std::vector<Document>& documents,
+                 std::optional<DialectRange> shipped = std::nullopt);
 
-  /// `name_space` is the TrainJob's; a TrainingRuntime must live in it (an empty namespace
-  /// stands for the namespace the objects will be applied to).
+  /// The runtime a TrainJob of Trainer `dialect` compiles against: the first layer's that
+  /// serves that release. `name_space` is the TrainJob's; a TrainingRuntime must live in it
+  /// (an empty namespace stands for the namespace the objects will be applied to).
   const Runtime* find(const std::string& kind, const std::string& name,
-                      const std::string& name_space) const;
+                      const std::string& name_space, Dialect dialect) const;
+  /// The first runtime of that name whatever release it serves, to say why `find` found
+  /// none.
+  const Runtime* find_any_release(const std::string& kind, const std::string& name,
+                                  const std::string& name_space) const;
   /// "the inputs, --runtimes DIR, the embedded runtimes" for a not-found message.
   std::string searched_places() const;
   /// Every runtime of every layer, in layer order then by kind and name.
@@ -55,6 +70,9 @@ class RuntimeRegistry {
   };
   std::deque<Document> documents_;
   std::vector<Layer> layers_;
+
+  /// `releases` less what the earlier layers' runtimes under `key` serve.
+  DialectRange unserved(const Key& key, DialectRange releases) const;
 };
 
 }  // namespace trainjob

@@ -24,8 +24,17 @@ constexpr DialectMarker kDialectMarkers[] = {
     {"activeDeadlineSeconds", Dialect::kV2_2, Dialect::kV2_3, "v2.2+"},
 };
 
-/// Intersects the releases each used field exists in. Within what is left, v2.1 (the
-/// baseline) is preferred, else the newest release.
+/// True when the TrainJob holds a value only Trainer v2.0-v2.1 accept: a string
+/// `numProcPerNode` (auto, cpu, gpu; v2.2 made it an integer).
+bool has_v21_only_value(const Field& spec) {
+  Field num_proc = spec["trainer"]["numProcPerNode"];
+  return num_proc && num_proc.value->is_string();
+}
+
+/// Intersects the releases each used field exists in, and takes the newest of what is
+/// left. A value only older releases accept narrows it further, unless a field or
+/// --trainer-version already ruled those releases out: then that release's own checks
+/// say what is wrong with the value.
 std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& spec,
                                       std::optional<Dialect> forced) {
   Dialect first = forced.value_or(Dialect::kV2_0);
@@ -51,8 +60,10 @@ std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& sp
       deciding_marker = &marker;
     }
   }
-  bool baseline_fits = first <= Dialect::kV2_1 && Dialect::kV2_1 <= last;
-  return baseline_fits ? Dialect::kV2_1 : last;
+  if (!forced && first <= Dialect::kV2_1 && has_v21_only_value(spec)) {
+    return std::min(last, Dialect::kV2_1);
+  }
+  return last;
 }
 
 Json string_map(const FieldReader& reader, const Field& field) {

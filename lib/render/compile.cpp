@@ -18,17 +18,26 @@ namespace {
 
 const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                             const RuntimeRegistry& runtimes) {
-  const Runtime* runtime = runtimes.find(job.runtime_kind, *job.runtime_name.value, job.name_space);
+  const std::string& name = job.runtime_name.value->get<std::string>();
+  const Runtime* runtime = runtimes.find(job.runtime_kind, name, job.name_space, job.dialect);
   if (runtime != nullptr) return runtime;
+  const Runtime* other = runtimes.find_any_release(job.runtime_kind, name, job.name_space);
+  if (other != nullptr) {
+    tj.error(job.runtime_name.path(),
+             job.runtime_kind + " \"" + name + "\" is built in only for Trainer " +
+                 other->releases.text() + " TrainJobs, and this one is read as Trainer " +
+                 dialect_info(job.dialect).version +
+                 "; give the runtime with -f or --runtimes, or set --trainer-version");
+    return nullptr;
+  }
   std::string where;
   if (job.runtime_kind == kTrainingRuntime) {
     where = job.name_space.empty()
                 ? " (the TrainJob has no namespace: set metadata.namespace or -n)"
                 : " in namespace \"" + job.name_space + "\"";
   }
-  tj.error(job.runtime_name.path(),
-           job.runtime_kind + " \"" + job.runtime_name.value->get<std::string>() + "\" not found" +
-               where + "; looked in " + runtimes.searched_places());
+  tj.error(job.runtime_name.path(), job.runtime_kind + " \"" + name + "\" not found" + where +
+                                        "; looked in " + runtimes.searched_places());
   return nullptr;
 }
 

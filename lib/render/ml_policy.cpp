@@ -93,7 +93,17 @@ std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& t
   Json num_proc = trainer.num_proc_per_node;
   if (num_proc.is_null()) {
     Field runtime_value = state->ml_policy["torch"]["numProcPerNode"];
-    num_proc = runtime_value ? *runtime_value.value : Json("auto");
+    // Trainer v2.2 dropped the runtime's setting (the API server prunes it): auto applies.
+    bool runtime_setting = runtime_value && state->dialect.string_num_proc;
+    num_proc = runtime_setting ? *runtime_value.value : Json("auto");
+    if (runtime_value && !runtime_setting && *runtime_value.value != "auto") {
+      state->runtime.warning(runtime_value.path(),
+                             std::string("a Trainer v2.0-v2.1 setting, ignored for this TrainJob "
+                                         "read as Trainer ") +
+                                 state->dialect.version +
+                                 " (processes per pod come from its GPUs, else CPUs); set "
+                                 "spec.trainer.numProcPerNode, or --trainer-version 2.1");
+    }
   }
   const Json& resources =
       trainer.resources.is_object() ? trainer.resources : runtime_node_resources(state);

@@ -13,6 +13,9 @@
 namespace trainjob {
 namespace {
 
+/// The folder of runtimes/ that holds the Trainer v2.1 forms.
+constexpr std::string_view kLegacyRuntimesDir = "v2.1/";
+
 void add_directory_runtimes(const std::string& dir, const FileSystem& fs, RuntimeRegistry* registry,
                             Diagnostics* diagnostics) {
   if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
@@ -86,14 +89,20 @@ void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
 }
 
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) {
-  std::vector<Document> documents;
+  // runtimes/v2.1/ holds the forms Trainer v2.0-v2.1 shipped where v2.3 changed them; they
+  // come first, so TrainJobs of those releases get them and the rest get runtimes/*.yaml.
+  std::vector<Document> legacy;
+  std::vector<Document> current;
   for (const EmbeddedFile& file : embedded_runtimes()) {
     std::string name = "<embedded>/" + std::string(file.path);
+    bool is_legacy = file.path.substr(0, kLegacyRuntimesDir.size()) == kLegacyRuntimesDir;
     for (Document& document : load_documents(name, file.contents, diagnostics)) {
-      documents.push_back(std::move(document));
+      (is_legacy ? legacy : current).push_back(std::move(document));
     }
   }
-  registry->add_layer("the embedded runtimes", documents);
+  registry->add_layer("the embedded runtimes", legacy,
+                      DialectRange{Dialect::kV2_0, Dialect::kV2_1});
+  registry->add_layer("the embedded runtimes", current, DialectRange{});
 }
 
 RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,

@@ -38,7 +38,8 @@ struct RenderResult {
 /// the Trainer's admission rules for it.
 void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
 
-/// Adds the runtimes embedded in the binary as the last search layer.
+/// Adds the runtimes embedded in the binary as the last search layers: the Trainer v2.1
+/// forms of `runtimes/v2.1/` for TrainJobs of v2.0-v2.1, then `runtimes/*.yaml`.
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics);
 
 /// Loads, resolves and compiles. The result is only meaningful when `diagnostics`

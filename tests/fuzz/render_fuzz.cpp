@@ -14,15 +14,22 @@
 
 namespace {
 
-/// The embedded runtimes, parsed once; each input gets a fresh registry over them.
-const std::vector<trainjob::Document>& embedded_documents() {
-  static const std::vector<trainjob::Document> documents = [] {
-    std::vector<trainjob::Document> out;
+/// The embedded runtimes, parsed once: the v2.1 forms (runtimes/v2.1/) and the rest. Each
+/// input gets a fresh registry over them, layered as render layers them.
+struct EmbeddedDocuments {
+  std::vector<trainjob::Document> legacy;
+  std::vector<trainjob::Document> current;
+};
+
+const EmbeddedDocuments& embedded_documents() {
+  static const EmbeddedDocuments documents = [] {
+    EmbeddedDocuments out;
     trainjob::Diagnostics diagnostics;
     for (const trainjob::EmbeddedFile& file : trainjob::embedded_runtimes()) {
+      bool legacy = file.path.substr(0, 5) == "v2.1/";
       for (auto& document :
            trainjob::load_documents(std::string(file.path), file.contents, &diagnostics)) {
-        out.push_back(std::move(document));
+        (legacy ? out.legacy : out.current).push_back(std::move(document));
       }
     }
     return out;
@@ -40,7 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Runtimes in the input are used too, as render does.
   trainjob::RuntimeRegistry registry;
   registry.add_layer("the inputs", documents);
-  registry.add_layer("the embedded runtimes", embedded_documents());
+  registry.add_layer("the embedded runtimes", embedded_documents().legacy,
+                     trainjob::DialectRange{trainjob::Dialect::kV2_0, trainjob::Dialect::kV2_1});
+  registry.add_layer("the embedded runtimes", embedded_documents().current,
+                     trainjob::DialectRange{});
   // The schema pass, as render and validate run it.
   static trainjob::InputSchemas schemas;
   for (const trainjob::Document& document : documents) {
