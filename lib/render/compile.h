@@ -22,6 +22,10 @@ struct CompileOptions {
   const std::set<std::string>* config_maps = nullptr;
   /// Run every check but build no objects (what `validate` needs).
   bool check_only = false;
+  /// Emit the Secrets a policy needs with freshly generated keys (Flux's CURVE certificate),
+  /// annotated to be created only if absent. When false they are left out, the Jobs still
+  /// refer to them, and a warning says so.
+  bool generate_secrets = false;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

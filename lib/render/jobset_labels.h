@@ -16,6 +16,10 @@ inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
 inline constexpr const char* kCompletionIndexAnnotation =
     "batch.kubernetes.io/job-completion-index";
+/// On a generated Secret (SSH or CURVE keys): `submit` creates it only when it is absent, so
+/// a running job's keys are never replaced.
+inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
+    "kubectl-trainjob/create-only-if-absent";
 
 /// Where one Job sits in its JobSet.
 struct JobPlacement {

@@ -12,7 +12,7 @@ namespace trainjob {
 namespace {
 
 /// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
-constexpr const char* kUnsupportedPolicies[] = {"mpi", "flux"};
+constexpr const char* kUnsupportedPolicies[] = {"mpi"};
 
 /// All the policies a runtime may name, of which it may name one.
 constexpr const char* kPolicies[] = {"torch", "mpi", "jax", "xgboost", "flux"};
@@ -35,6 +35,17 @@ bool check_runtime_num_proc(const FieldReader& rt, const Field& num_proc) {
             (value.is_string() && (value == "auto" || value == "cpu" || value == "gpu"));
   if (!ok) rt.mismatch(num_proc, "an integer ≥ 1 or one of auto, cpu, gpu");
   return ok;
+}
+
+/// flux.numProcPerNode, which the CRD checks with CEL (`self >= 1`).
+bool check_flux_num_proc(const FieldReader& rt, const Field& num_proc) {
+  if (!num_proc) return true;
+  std::optional<int64_t> value = rt.integer(num_proc);
+  if (!value) return false;
+  if (*value >= 1) return true;
+  rt.error(num_proc.path(),
+           "NumProcPerNode in fluxPolicy must be >= 1, found " + std::to_string(*value));
+  return false;
 }
 
 }  // namespace
@@ -65,6 +76,7 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
     ok = false;
   }
   ok = check_runtime_num_proc(rt, policy["torch"]["numProcPerNode"]) && ok;
+  ok = check_flux_num_proc(rt, policy["flux"]["numProcPerNode"]) && ok;
   return ok && (!policy["numNodes"] || rt.integer(policy["numNodes"]));
 }
 
@@ -132,6 +144,10 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
   if (plugin != nullptr && !check_reserved_env(*state, *plugin)) return false;
   bool torch = plugin == &kTorchPlugin;
   size_from_template(state);
+  if (plugin != nullptr && plugin->extension != nullptr &&
+      !plugin->extension->check(*state, trainer)) {
+    return false;
+  }
   ReplicatedJob* trainer_job = state->trainer_job();
   if (trainer.present && trainer_job == nullptr) {
     state->trainjob.error(state->job.trainer.path(), "the runtime has no replicated job labelled " +
@@ -154,6 +170,21 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
   Json* node = find_container(&job->pod_spec(), "node");
   if (node == nullptr) return;
   plugin->inject({state->job.name, job->count, num_proc}, node);
+}
+
+Json policy_runtime_node(CompileState* state) {
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  ReplicatedJob* job = state->trainer_job();
+  if (plugin == nullptr || plugin->extension == nullptr || job == nullptr) return Json();
+  const Json* node = find_container(job->pod_spec(), "node");
+  return node != nullptr ? *node : Json();
+}
+
+bool extend_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node,
+                   bool generate_secrets) {
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  if (plugin == nullptr || plugin->extension == nullptr) return true;
+  return plugin->extension->build(state, {trainer, runtime_node, generate_secrets});
 }
 
 }  // namespace trainjob

@@ -19,6 +19,12 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
 /// The policy's part after spec.trainer is applied: its plugin's env and port.
 void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc);
+/// A copy of the trainer job's `node` container as the runtime has it, taken before
+/// spec.trainer is applied, for a policy with an extension; null otherwise.
+Json policy_runtime_node(CompileState* state);
+/// The policy's extension (pod edits, extra objects), after inject_policy_env. False on error.
+bool extend_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node,
+                   bool generate_secrets);
 
 }  // namespace trainjob
 

@@ -5,7 +5,7 @@
 namespace trainjob {
 namespace {
 
-const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kJaxPlugin, &kXgboostPlugin};
+const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kJaxPlugin, &kXgboostPlugin, &kFluxPlugin};
 
 }  // namespace
 

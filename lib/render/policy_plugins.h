@@ -9,6 +9,8 @@
 
 #include "load/json.h"
 #include "model/field.h"
+#include "render/compile_state.h"
+#include "render/trainer.h"
 
 namespace trainjob {
 
@@ -19,6 +21,22 @@ struct PolicyEnvInput {
   std::string num_proc;  ///< torch: the resolved PET_NPROC_PER_NODE
 };
 
+/// What a policy that reshapes pods works from, after spec.trainer and the env are applied.
+struct PolicyExtensionInput {
+  const TrainerSettings& trainer;
+  const Json& runtime_node;  ///< the trainer job's `node` container before spec.trainer
+  bool generate_secrets;     ///< CompileOptions::generate_secrets
+};
+
+/// The optional part of a policy that goes beyond env and ports (Flux): its own checks, run
+/// by validate and render, and its pod-template edits and extra objects, run by render.
+struct PolicyExtension {
+  /// Before spec.trainer is applied; false after reporting an error.
+  bool (*check)(const CompileState& state, const TrainerSettings& trainer);
+  /// False after reporting an error.
+  bool (*build)(CompileState* state, const PolicyExtensionInput& input);
+};
+
 struct PolicyPlugin {
   const char* name;  ///< its field under mlPolicy
   /// Variables spec.trainer.env may not set, and why (after "<NAME> ").
@@ -26,6 +44,7 @@ struct PolicyPlugin {
   const char* reserved_reason;
   /// Adds the policy's env and ports to the trainer job's `node` container.
   void (*inject)(const PolicyEnvInput& input, Json* node);
+  const PolicyExtension* extension = nullptr;
 };
 
 /// The plugin of the policy `ml_policy` sets, or null (no policy, or one not compiled).
@@ -38,6 +57,7 @@ std::string compiled_policy_names();
 extern const PolicyPlugin kTorchPlugin;
 extern const PolicyPlugin kJaxPlugin;
 extern const PolicyPlugin kXgboostPlugin;
+extern const PolicyPlugin kFluxPlugin;
 
 /// The env var a pod reads its index from: the Job's completion-index annotation.
 Json completion_index_env(const std::string& name);
