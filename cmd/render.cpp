@@ -6,6 +6,7 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
+#include "render/jobset_labels.h"
 
 namespace trainjob {
 namespace {
@@ -14,7 +15,27 @@ struct RenderFlags {
   InputFlags inputs;
   std::string output = "yaml";
   std::string output_dir;
+  bool generate_secrets = false;
 };
+
+/// With --generate-secrets: says once which generated Secrets hold private keys.
+void warn_private_keys(const RenderResult& result) {
+  std::string names;
+  for (const RenderedUnit& unit : result.units) {
+    if (!unit.compiled) continue;
+    for (const Json& object : unit.objects) {
+      const Json& metadata = object.value("metadata", Json::object());
+      if (!metadata.value("annotations", Json::object()).contains(kCreateOnlyIfAbsentAnnotation))
+        continue;
+      names += std::string(names.empty() ? "" : ", ") + string_member(metadata, "name");
+    }
+  }
+  if (names.empty()) return;
+  std::fprintf(stderr,
+               "warning: the output holds private keys (Secret %s): keep it out of Git; "
+               "`submit` generates its own and never replaces an existing one\n",
+               names.c_str());
+}
 
 /// Prints the objects, or writes them under --output-dir; nothing at all on an error.
 int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderResult& result,
@@ -22,10 +43,12 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
   if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
   if (!flags.output_dir.empty()) {
     write_output_dir(result.units, flags.output_dir, format, diagnostics);
+    if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(result);
     return report_diagnostics(diagnostics);
   }
   std::string text = format_objects(all_objects(result.units), format);
   report_diagnostics(diagnostics);
+  if (flags.generate_secrets) warn_private_keys(result);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
 }
@@ -33,6 +56,7 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
 int run_render(const RenderFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
+  request->compile.generate_secrets = flags.generate_secrets;
   OutputFormat format = *parse_output_format(flags.output);
   RealFileSystem fs;
   Diagnostics diagnostics;
@@ -53,6 +77,9 @@ CommandRunner declare_render(CLI::App* app) {
   app->add_option("--output-dir", flags->output_dir,
                   "Write one file per TrainJob into DIR instead of printing")
       ->type_name("DIR");
+  app->add_flag("--generate-secrets", flags->generate_secrets,
+                "Include the Secrets a policy needs (Flux's CURVE certificate) with freshly "
+                "generated keys; without it they are left out and must exist");
   return [flags] { return run_render(*flags); };
 }
 
