@@ -171,16 +171,8 @@ bool read_flux_settings(const CompileState& state, const Json& runtime_node,
   return read_trainer_settings(state, settings) && ok;
 }
 
-bool check_flux(const CompileState& state, const TrainerSettings& trainer) {
+bool check_flux(const CompileState& state) {
   bool ok = check_node_job(state);
-  Field num_proc = state.job.trainer["numProcPerNode"];
-  if (num_proc && !trainer.num_proc_per_node.is_number_integer()) {
-    state.trainjob.error(num_proc.path(),
-                         "must be an integer greater than or equal to 1 for a Flux TrainJob "
-                         "(no auto, cpu or gpu), found " +
-                             describe_value(*num_proc.value));
-    ok = false;
-  }
   Json runtime_node;
   for (const ReplicatedJob& job : state.jobs) {
     if (job.ancestor != "trainer") continue;

@@ -19,9 +19,9 @@ bool read_flux_settings(const CompileState& state, const Json& runtime_node,
                         FluxSettings* settings);
 
 /// What validate and render check for a Flux TrainJob: a `node` job with a `node`
-/// container, no init container already named flux-installer, an integer numProcPerNode,
-/// and the settings. Runs before spec.trainer is applied.
-bool check_flux(const CompileState& state, const TrainerSettings& trainer);
+/// container, no init container already named flux-installer, and the settings (an integer
+/// numProcPerNode is read_trainer's check). Runs before spec.trainer is applied.
+bool check_flux(const CompileState& state);
 
 }  // namespace trainjob
 

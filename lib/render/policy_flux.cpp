@@ -171,8 +171,8 @@ bool add_curve_secret(CompileState* state, const FluxNames& names, bool generate
   return true;
 }
 
-bool check_flux_policy(const CompileState& state, const TrainerSettings& trainer) {
-  return check_flux(state, trainer);
+bool check_flux_policy(const CompileState& state, const TrainerSettings& /*trainer*/) {
+  return check_flux(state);
 }
 
 bool build_flux(CompileState* state, const PolicyExtensionInput& input) {
