@@ -18,20 +18,23 @@ struct RenderFlags {
   bool generate_secrets = false;
 };
 
-/// Generated Secrets hold private keys: say so once, as the output is usually committed.
-void warn_generated_secrets(const RenderResult& result) {
-  int secrets = 0;
-  for (const Json* object : all_objects(result.units)) {
-    const Json& annotations = (*object)["metadata"].value("annotations", Json::object());
-    if ((*object)["kind"] == "Secret" && annotations.contains(kCreateOnlyIfAbsentAnnotation)) {
-      ++secrets;
+/// With --generate-secrets: says once which generated Secrets hold private keys.
+void warn_private_keys(const RenderResult& result) {
+  std::string names;
+  for (const RenderedUnit& unit : result.units) {
+    if (!unit.compiled) continue;
+    for (const Json& object : unit.objects) {
+      const Json& metadata = object.value("metadata", Json::object());
+      if (!metadata.value("annotations", Json::object()).contains(kCreateOnlyIfAbsentAnnotation))
+        continue;
+      names += std::string(names.empty() ? "" : ", ") + string_member(metadata, "name");
     }
   }
-  if (secrets == 0) return;
+  if (names.empty()) return;
   std::fprintf(stderr,
-               "warning: the output holds %d generated Secret(s) with a private key: keep it "
-               "out of Git and shared logs\n",
-               secrets);
+               "warning: the output holds private keys (Secret %s): keep it out of Git; "
+               "`submit` generates its own and never replaces an existing one\n",
+               names.c_str());
 }
 
 /// Prints the objects, or writes them under --output-dir; nothing at all on an error.
@@ -40,10 +43,12 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
   if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
   if (!flags.output_dir.empty()) {
     write_output_dir(result.units, flags.output_dir, format, diagnostics);
+    if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(result);
     return report_diagnostics(diagnostics);
   }
   std::string text = format_objects(all_objects(result.units), format);
   report_diagnostics(diagnostics);
+  if (flags.generate_secrets) warn_private_keys(result);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
 }
@@ -56,7 +61,6 @@ int run_render(const RenderFlags& flags) {
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
-  if (flags.generate_secrets && !diagnostics.has_errors()) warn_generated_secrets(result);
   int code = print_or_write(flags, format, result, &diagnostics);
   keep_until_exit(std::move(result));
   return code;
@@ -74,8 +78,8 @@ CommandRunner declare_render(CLI::App* app) {
                   "Write one file per TrainJob into DIR instead of printing")
       ->type_name("DIR");
   app->add_flag("--generate-secrets", flags->generate_secrets,
-                "Also print the Secrets a policy needs (MPI's SSH key) with a fresh key; "
-                "without it they are only referenced and must exist");
+                "Include the Secrets a policy needs (MPI's SSH key, Flux's CURVE certificate) "
+                "with freshly generated keys; without it they are left out and must exist");
   return [flags] { return run_render(*flags); };
 }
 

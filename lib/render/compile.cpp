@@ -112,9 +112,10 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   warn_torchtune(*state);
   warn_jobset_features(*state);
   if (options.check_only) return true;
+  Json runtime_node = policy_runtime_node(state);
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
-  return true;
+  return build_policy(state, trainer, runtime_node);
 }
 
 }  // namespace

@@ -22,8 +22,9 @@ struct CompileOptions {
   const std::set<std::string>* config_maps = nullptr;
   /// Run every check but build no objects (what `validate` needs).
   bool check_only = false;
-  /// Emit the Secrets a policy needs (SSH or CURVE keys) with fresh keys, annotated
-  /// kCreateOnlyIfAbsentAnnotation; otherwise they are only referenced by name. `submit` sets it.
+  /// Emit the Secrets a policy generates keys for (MPI's SSH key, Flux's CURVE certificate)
+  /// with fresh keys, annotated kCreateOnlyIfAbsentAnnotation; when false they are only
+  /// referenced by name, and a warning says they must exist. `submit` sets it.
   bool generate_secrets = false;
 };
 

@@ -12,9 +12,6 @@ namespace trainjob {
 
 namespace {
 
-/// Policies of later Trainer releases that plain Jobs could carry but we do not compile yet.
-constexpr const char* kUnsupportedPolicies[] = {"flux"};
-
 /// All the policies a runtime may name, of which it may name one.
 constexpr const char* kPolicies[] = {"torch", "mpi", "jax", "xgboost", "flux"};
 
@@ -38,6 +35,17 @@ bool check_runtime_num_proc(const FieldReader& rt, const Field& num_proc) {
   return ok;
 }
 
+/// flux.numProcPerNode, which the CRD checks with CEL (`self >= 1`).
+bool check_flux_num_proc(const FieldReader& rt, const Field& num_proc) {
+  if (!num_proc) return true;
+  std::optional<int64_t> value = rt.integer(num_proc);
+  if (!value) return false;
+  if (*value >= 1) return true;
+  rt.error(num_proc.path(),
+           "NumProcPerNode in fluxPolicy must be >= 1, found " + std::to_string(*value));
+  return false;
+}
+
 }  // namespace
 
 bool check_ml_policy(const CompileState& state, bool compiling) {
@@ -46,20 +54,6 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
   if (!policy) return true;
   if (!rt.is_object(policy)) return false;
   bool ok = check_one_policy(rt, policy);
-  for (const char* name : kUnsupportedPolicies) {
-    if (!policy[name]) continue;
-    std::string message =
-        std::string("the ") + name +
-        " policy is not supported by kubectl-trainjob yet (supported: " + compiled_policy_names() +
-        ", or no policy)";
-    // The runtime itself may be fine; only compiling a TrainJob against it is not.
-    if (compiling) {
-      rt.error(policy[name].path(), message);
-      ok = false;
-    } else {
-      rt.warning(policy[name].path(), message);
-    }
-  }
   if (policy["numNodes"] && policy["torch"]["elasticPolicy"]) {
     rt.error(policy["numNodes"].path(),
              "numNodes must not be set together with torch.elasticPolicy");
@@ -67,6 +61,7 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
   }
   ok = check_runtime_num_proc(rt, policy["torch"]["numProcPerNode"]) && ok;
   ok = check_mpi_runtime(rt, policy["mpi"], compiling) && ok;
+  ok = check_flux_num_proc(rt, policy["flux"]["numProcPerNode"]) && ok;
   return ok && (!policy["numNodes"] || rt.integer(policy["numNodes"]));
 }
 
@@ -162,12 +157,25 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
                        const std::string& num_proc) {
   // Upstream's plugins add their env only when the TrainJob has a trainer section.
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
-  if (plugin != nullptr && plugin->build != nullptr) plugin->build(state, trainer);
   ReplicatedJob* job = state->trainer_job();
   if (plugin == nullptr || plugin->inject == nullptr || !trainer.present || job == nullptr) return;
   Json* node = find_container(&job->pod_spec(), "node");
   if (node == nullptr) return;
   plugin->inject({state->job.name, job->count, num_proc}, node);
+}
+
+Json policy_runtime_node(CompileState* state) {
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  ReplicatedJob* job = state->trainer_job();
+  if (plugin == nullptr || plugin->build == nullptr || job == nullptr) return Json();
+  const Json* node = find_container(job->pod_spec(), "node");
+  return node != nullptr ? *node : Json();
+}
+
+bool build_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node) {
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  if (plugin == nullptr || plugin->build == nullptr) return true;
+  return plugin->build(state, {trainer, runtime_node});
 }
 
 }  // namespace trainjob

@@ -23,6 +23,12 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
 /// Resources of container `node` in job `node`, else in the trainer job, as upstream reads
 /// the runtime's resources per node; null when there are none.
 const Json& runtime_node_resources(CompileState* state);
+/// A copy of the trainer job's `node` container as the runtime has it, taken before
+/// spec.trainer is applied, for a policy with a build step; null otherwise.
+Json policy_runtime_node(CompileState* state);
+/// The policy's build step (other jobs, volumes, objects), after inject_policy_env. False on
+/// error.
+bool build_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node);
 
 }  // namespace trainjob
 

@@ -122,7 +122,8 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   if (launcher) edit_launcher_container(settings, node);
 }
 
-void build_mpi(CompileState* state, const TrainerSettings& trainer) {
+bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
+  const TrainerSettings& trainer = input.trainer;
   MpiSettings settings = read_mpi_settings(state, trainer);
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   // spec.trainer's env and resources reach job `node` too when the launcher is a node.
@@ -137,6 +138,7 @@ void build_mpi(CompileState* state, const TrainerSettings& trainer) {
   wrap_mpi_node_command(state);
   add_mpi_ssh_secret(state);
   state->extra_objects.push_back(mpi_hostfile_config_map(*state, settings));
+  return true;
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 namespace trainjob {
 namespace {
 
-const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kMpiPlugin, &kJaxPlugin, &kXgboostPlugin};
+const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kMpiPlugin, &kJaxPlugin, &kXgboostPlugin,
+                                        &kFluxPlugin};
 
 }  // namespace
 
@@ -15,13 +16,6 @@ const PolicyPlugin* find_policy_plugin(const Field& ml_policy) {
     if (ml_policy[plugin->name]) return plugin;
   }
   return nullptr;
-}
-
-std::string compiled_policy_names() {
-  std::string names;
-  for (const PolicyPlugin* plugin : kPlugins)
-    names += std::string(names.empty() ? "" : ", ") + plugin->name;
-  return names;
 }
 
 Json completion_index_env(const std::string& name) {

@@ -1,5 +1,5 @@
 // What each ML policy adds to the jobs, one entry per policy, as upstream's framework
-// plugins do (torch, mpi, jax, xgboost). The compiler looks a policy up here by the
+// plugins do (torch, mpi, jax, xgboost, flux). The compiler looks a policy up here by the
 // mlPolicy field the runtime sets; adding a policy adds an entry and its file.
 #ifndef TRAINJOB_RENDER_POLICY_PLUGINS_H_
 #define TRAINJOB_RENDER_POLICY_PLUGINS_H_
@@ -21,6 +21,12 @@ struct PolicyEnvInput {
   std::string num_proc;  ///< torch: the resolved PET_NPROC_PER_NODE
 };
 
+/// What a policy's build step works from, after spec.trainer and the env are applied.
+struct PolicyBuildInput {
+  const TrainerSettings& trainer;
+  const Json& runtime_node;  ///< the trainer job's `node` container before spec.trainer
+};
+
 struct PolicyPlugin {
   const char* name;  ///< its field under mlPolicy
   /// Variables spec.trainer.env may not set, and why (after "<NAME> ").
@@ -33,22 +39,21 @@ struct PolicyPlugin {
   /// of the TrainJob (upstream's webhook) and its sizing of the jobs, after each job got
   /// its template's count. False on any error.
   bool (*size)(CompileState* state, const TrainerSettings& trainer);
-  /// Optional. Work beyond the trainer's container, after spec.trainer is applied: other
-  /// jobs, volumes, objects of its own (CompileState::extra_objects).
-  void (*build)(CompileState* state, const TrainerSettings& trainer);
+  /// Optional. Work beyond the trainer's container, after spec.trainer and the env are
+  /// applied: other jobs, volumes, objects of its own (CompileState::extra_objects), the
+  /// Secrets it generates keys for when CompileState::generate_secrets. False on any error.
+  bool (*build)(CompileState* state, const PolicyBuildInput& input);
 };
 
 /// The plugin of the policy `ml_policy` sets, or null (no policy, or one not compiled).
 const PolicyPlugin* find_policy_plugin(const Field& ml_policy);
-
-/// Names of the policies that have a plugin, for messages: "torch, jax, xgboost".
-std::string compiled_policy_names();
 
 /// The plugins, defined in policy_<name>.cpp.
 extern const PolicyPlugin kTorchPlugin;
 extern const PolicyPlugin kMpiPlugin;
 extern const PolicyPlugin kJaxPlugin;
 extern const PolicyPlugin kXgboostPlugin;
+extern const PolicyPlugin kFluxPlugin;
 
 /// The env var a pod reads its index from: the Job's completion-index annotation.
 Json completion_index_env(const std::string& name);

@@ -37,10 +37,13 @@ bool check_num_proc(const CompileState& state, const Field& field, TrainerSettin
   if (!field) return true;
   const Json& value = *field.value;
   bool mpi = static_cast<bool>(state.ml_policy["mpi"]);
-  bool allow_strings = state.dialect.string_num_proc && !mpi;
+  bool flux = static_cast<bool>(state.ml_policy["flux"]);
+  bool allow_strings = state.dialect.string_num_proc && !mpi && !flux;
   std::string expected = "an integer ≥ 1 or one of auto, cpu, gpu";
   if (mpi) {
     expected = "an integer ≥ 1 (MPI runtimes take no auto/cpu/gpu)";
+  } else if (flux) {
+    expected = "an integer ≥ 1 for a Flux TrainJob (no auto/cpu/gpu)";
   } else if (!allow_strings) {
     expected = "an integer ≥ 1 (Trainer v2.2+ has no auto/cpu/gpu; leave it out for auto)";
   }

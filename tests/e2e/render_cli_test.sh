@@ -47,4 +47,19 @@ check "an unknown --trainer-version is a usage error" test $? -eq 2
 "$binary" runtimes >"$work/runtimes"
 check "runtimes lists the embedded runtimes" \
   grep -q "^torch-distributed .*ClusterTrainingRuntime" "$work/runtimes"
+# Generated Secrets: the Flux example's CURVE certificate, fresh keys on every run.
+flux_case="$source_dir/testdata/render/policy-flux-lammps"
+"$binary" render -f "$flux_case/runtime.yaml" -f "$flux_case/trainjob.yaml" \
+  --generate-secrets >"$work/flux1.yaml" 2>"$work/flux1.err"
+check "--generate-secrets succeeds" test $? -eq 0
+"$binary" render -f "$flux_case/runtime.yaml" -f "$flux_case/trainjob.yaml" \
+  --generate-secrets >"$work/flux2.yaml" 2>/dev/null
+check "--generate-secrets emits the CURVE Secret" grep -q '^  name: lammps-flux-flux-curve$' "$work/flux1.yaml"
+check "the Secret is created only if absent" \
+  grep -q "kubectl-trainjob/create-only-if-absent: 'true'" "$work/flux1.yaml"
+check "--generate-secrets warns that the output holds private keys" \
+  grep -q "^warning: the output holds private keys (Secret lammps-flux-flux-curve)" "$work/flux1.err"
+check "each run generates a new key" bash -c "! cmp -s '$work/flux1.yaml' '$work/flux2.yaml'"
+"$binary" render -f "$flux_case/runtime.yaml" -f "$flux_case/trainjob.yaml" >"$work/flux3.yaml" 2>/dev/null
+check "without --generate-secrets there is no Secret" bash -c "! grep -q '^kind: Secret' '$work/flux3.yaml'"
 finish
