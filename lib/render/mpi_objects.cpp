@@ -5,6 +5,7 @@
 #include "render/jobset_labels.h"
 #include "render/mpi_policy.h"
 #include "render/pod_edit.h"
+#include "render/policy_objects.h"
 #include "util/base64.h"
 #include "util/ssh_key.h"
 
@@ -13,12 +14,6 @@ namespace {
 
 /// A ConfigMap holds at most 1 MiB; a larger hostfile could never be applied.
 constexpr size_t kMaxHostfileBytes = size_t{1024} * 1024;
-
-Json owned_metadata(const CompileState& state, const std::string& name) {
-  Json metadata = {{"name", name}, {"labels", ownership_labels(state.job.name)}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
-  return metadata;
-}
 
 bool is_mpi_node(const ReplicatedJob& job, const MpiSettings& settings) {
   return job.name == kMpiNodeJob || (settings.launcher_as_node && job.name == kMpiLauncherJob);
@@ -74,20 +69,15 @@ Json mpi_hostfile_config_map(const CompileState& state, const MpiSettings& setti
   Json config_map = Json::object();
   config_map["apiVersion"] = "v1";
   config_map["kind"] = "ConfigMap";
-  config_map["metadata"] = owned_metadata(state, mpi_hostfile_name(state.job.name));
+  config_map["metadata"] = policy_object_metadata(state, mpi_hostfile_name(state.job.name));
   config_map["data"] = {{"hostfile", std::move(hostfile)}};
   return config_map;
 }
 
 void add_mpi_ssh_secret(CompileState* state) {
   const std::string name = mpi_ssh_secret_name(state->job.name);
-  if (!state->generate_secrets) {
-    state->trainjob.warning("metadata.name",
-                            "Secret \"" + name +
-                                "\" (the SSH key the MPI launcher logs in to the nodes with) "
-                                "is not rendered and must exist before the pods start: "
-                                "`kubectl trainjob submit` creates it, `render "
-                                "--generate-secrets` prints it");
+  if (!emit_generated_secret(*state, name,
+                             "the SSH key the MPI launcher logs in to the nodes with")) {
     return;
   }
   std::string error;
@@ -96,16 +86,11 @@ void add_mpi_ssh_secret(CompileState* state) {
     state->trainjob.error("metadata.name", "cannot make Secret \"" + name + "\": " + error);
     return;
   }
-  Json secret = Json::object();
-  secret["apiVersion"] = "v1";
-  secret["kind"] = "Secret";
-  secret["metadata"] = owned_metadata(*state, name);
-  // Upstream creates it only when absent, so a restarted TrainJob keeps its key.
-  secret["metadata"]["annotations"] = {{kCreateOnlyIfAbsentAnnotation, "true"}};
+  Json secret = generated_secret(*state, name,
+                                 {{"ssh-privatekey", encode_base64(key->private_pem)},
+                                  {"ssh-publickey", encode_base64(key->public_line)}});
   secret["type"] = "kubernetes.io/ssh-auth";
   secret["immutable"] = true;
-  secret["data"] = {{"ssh-privatekey", encode_base64(key->private_pem)},
-                    {"ssh-publickey", encode_base64(key->public_line)}};
   state->extra_objects.push_back(std::move(secret));
 }
 

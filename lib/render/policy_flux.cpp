@@ -10,6 +10,7 @@
 #include "render/jobset_labels.h"
 #include "render/num_proc.h"
 #include "render/pod_edit.h"
+#include "render/policy_objects.h"
 #include "render/policy_plugins.h"
 #include "util/base64.h"
 
@@ -131,29 +132,18 @@ FluxCluster describe_cluster(const CompileState& state, const PolicyBuildInput& 
   return cluster;
 }
 
-Json flux_metadata(const CompileState& state, const std::string& name) {
-  Json metadata = {{"name", name}, {"labels", ownership_labels(state.job.name)}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
-  return metadata;
-}
-
 Json scripts_config_map(const CompileState& state, const FluxNames& names,
                         const FluxCluster& cluster) {
   return Json{{"apiVersion", "v1"},
               {"kind", "ConfigMap"},
-              {"metadata", flux_metadata(state, names.config_map)},
+              {"metadata", policy_object_metadata(state, names.config_map)},
               {"data",
                {{"entrypoint.sh", flux_entrypoint_script(cluster)},
                 {"init.sh", flux_init_script(cluster)}}}};
 }
 
-bool add_curve_secret(CompileState* state, const FluxNames& names, bool generate) {
-  if (!generate) {
-    state->trainjob.warning("metadata.name",
-                            "Secret \"" + names.secret +
-                                "\" (the Flux brokers' CURVE certificate) is not in the output but "
-                                "the pods mount it, so it must exist: `submit` creates it, and "
-                                "`render --generate-secrets` prints it");
+bool add_curve_secret(CompileState* state, const FluxNames& names) {
+  if (!emit_generated_secret(*state, names.secret, "the Flux brokers' CURVE certificate")) {
     return true;
   }
   std::optional<CurveKeyPair> keys = generate_curve_key_pair();
@@ -161,13 +151,9 @@ bool add_curve_secret(CompileState* state, const FluxNames& names, bool generate
     state->trainjob.error("metadata.name", "could not generate the Flux CURVE key pair");
     return false;
   }
-  Json metadata = flux_metadata(*state, names.secret);
-  metadata["annotations"] = {{kCreateOnlyIfAbsentAnnotation, "true"}};
+  std::string certificate = curve_certificate(state->job.name, *keys);
   state->extra_objects.push_back(
-      Json{{"apiVersion", "v1"},
-           {"kind", "Secret"},
-           {"metadata", std::move(metadata)},
-           {"data", {{"curve.cert", encode_base64(curve_certificate(state->job.name, *keys))}}}});
+      generated_secret(*state, names.secret, {{"curve.cert", encode_base64(certificate)}}));
   return true;
 }
 
@@ -198,7 +184,7 @@ bool build_flux(CompileState* state, const PolicyBuildInput& input) {
   FluxCluster cluster = describe_cluster(*state, input, trainer_job->count);
   cluster.settings = settings;
   state->extra_objects.push_back(scripts_config_map(*state, names, cluster));
-  return add_curve_secret(state, names, state->generate_secrets);
+  return add_curve_secret(state, names);
 }
 
 }  // namespace
