@@ -131,7 +131,9 @@ void merge_resources(Json* container, const Json& resources) {
   }
 }
 
-void set_resources(const CompileState& state, const Json& resources, Json* container) {
+}  // namespace
+
+void set_trainer_resources(const CompileState& state, const Json& resources, Json* container) {
   if (!resources.is_object()) return;
   // Upstream only replaces when the override says something about requests or limits.
   bool has_values = resources.contains("requests") || resources.contains("limits");
@@ -143,8 +145,6 @@ void set_resources(const CompileState& state, const Json& resources, Json* conta
   }
 }
 
-}  // namespace
-
 void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   ReplicatedJob* job = state->trainer_job();
   if (!settings.present || job == nullptr) return;
@@ -155,7 +155,7 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings) {
     auto it = trainer.find(field);
     if (it != trainer.end() && !it->is_null()) (*node)[field] = *it;
   }
-  set_resources(*state, settings.resources, node);
+  set_trainer_resources(*state, settings.resources, node);
   auto env = trainer.find("env");
   if (env != trainer.end() && env->is_array()) {
     for (const Json& var : *env)

@@ -20,6 +20,9 @@ struct TrainerSettings {
 bool read_trainer(const CompileState& state, TrainerSettings* settings);
 /// Image, command, args, resources and env of the trainer job's `node` container.
 void apply_trainer(CompileState* state, const TrainerSettings& settings);
+/// Puts resourcesPerNode on the `node` container as the dialect does: v2.3 merges it into
+/// the runtime's requests and limits, earlier releases replace them.
+void set_trainer_resources(const CompileState& state, const Json& resources, Json* container);
 /// Checks a list of EnvVar and returns whether it is well formed.
 bool check_env_list(const FieldReader& reader, const Field& list);
 /// Checks requests/limits quantities of a ResourceRequirements.
