@@ -6,6 +6,7 @@
 #include "render/advisories.h"
 #include "render/emit.h"
 #include "render/initializers.h"
+#include "render/kueue.h"
 #include "render/ml_policy.h"
 #include "render/names.h"
 #include "render/overrides.h"
@@ -102,6 +103,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   warn_advisories(*state, trainer, options.config_maps);
   warn_torchtune(*state);
   warn_jobset_features(*state);
+  warn_suspended_without_queue(*state);
   if (options.check_only) return true;
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "render/jobset_labels.h"
+#include "render/kueue.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
@@ -116,6 +117,8 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
   }
   merge_string_map(&metadata, "labels", keys);
   merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  // Kueue's Job integration admits each Job by its own labels (no JobSet carries them).
+  merge_string_map(&metadata, "labels", kueue_job_labels(state));
   merge_string_map(&metadata, "annotations", keys);
   Json spec = rjob.job_template["spec"];
   if (!spec.contains("completionMode")) spec["completionMode"] = "Indexed";
