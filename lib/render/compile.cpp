@@ -12,6 +12,7 @@
 #include "render/overrides.h"
 #include "render/pod_group.h"
 #include "render/runtime_template.h"
+#include "render/torchtune.h"
 #include "render/trainer.h"
 
 namespace trainjob {
@@ -67,15 +68,6 @@ void warn_without_trainer(const CompileState& state, const TrainerSettings& trai
                          "settings; add `trainer: {}` to get them");
 }
 
-void warn_torchtune(const CompileState& state) {
-  Field command = state.job.trainer["command"];
-  if (!command || *command.value != Json::array({"tune", "run"})) return;
-  state.trainjob.warning(command.path(),
-                         "the torchtune recipe selection Kubeflow Trainer applies to "
-                         "`tune run` is not reproduced: the command runs as written, "
-                         "with PET_MASTER_ADDR and PET_MASTER_PORT set");
-}
-
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
   Field support = rt.root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
   if (!support || *support.value != "deprecated") return;
@@ -96,17 +88,19 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = size_jobs(state, trainer, &num_proc) && ok;
     ok = apply_initializers(state) && ok;
     ok = apply_pod_group_policy(state) && ok;
+    ok = check_torchtune(state, trainer) && ok;
     ok = check_name_budget(*state, runtime) && ok;
   }
   if (!ok) return false;
   warn_without_trainer(*state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
-  warn_torchtune(*state);
   warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
   if (options.check_only) return true;
+  Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
+  apply_torchtune(state, tune_command);
   return true;
 }
 
