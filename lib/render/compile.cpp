@@ -14,6 +14,7 @@
 #include "render/runtime_template.h"
 #include "render/torchtune.h"
 #include "render/trainer.h"
+#include "render/volume_claims.h"
 
 namespace trainjob {
 namespace {
@@ -89,6 +90,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = apply_initializers(state) && ok;
     ok = apply_pod_group_policy(state) && ok;
     ok = check_torchtune(state, trainer) && ok;
+    ok = check_volume_claims(*state) && ok;
     ok = check_name_budget(*state, runtime) && ok;
   }
   if (!ok) return false;
@@ -101,6 +103,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
+  apply_volume_claims(state);
   return true;
 }
 

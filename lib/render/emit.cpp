@@ -10,9 +10,9 @@ namespace trainjob {
 namespace {
 
 /// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
-constexpr const char* kJobSetOnlyFields[] = {"successPolicy",       "failurePolicy",
-                                             "startupPolicy",       "ttlSecondsAfterFinished",
-                                             "volumeClaimPolicies", "coordinator"};
+/// (volumeClaimPolicies are applied: volume_claims.cpp.)
+constexpr const char* kJobSetOnlyFields[] = {"successPolicy", "failurePolicy", "startupPolicy",
+                                             "ttlSecondsAfterFinished", "coordinator"};
 
 struct Network {
   std::string subdomain;
