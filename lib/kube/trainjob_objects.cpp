@@ -11,15 +11,14 @@ namespace trainjob {
 namespace {
 
 /// The kinds `submit` makes by itself, in the order they are deleted: Jobs first (so no new
-/// pods start), then PodGroups, the Service, ConfigMaps, Secrets and volume claims.
+/// pods start), then PodGroups, the Service, ConfigMaps and Secrets.
 std::vector<ResourceType> submitted_types() {
   return {job_type(),
           coscheduling_pod_group_type(),
           volcano_pod_group_type(),
           service_type(),
           config_map_type(),
-          secret_type(),
-          persistent_volume_claim_type()};
+          secret_type()};
 }
 
 /// The annotation is read from the cluster: only names that make a sane URL path are used.

@@ -12,9 +12,8 @@
 namespace trainjob {
 
 /// What `submit` applied for the TrainJob, found by its labels (kCreatedBySubmitLabel):
-/// Jobs first (so no new pods start), then PodGroups, the Service, ConfigMaps, Secrets,
-/// PersistentVolumeClaims and any other kind the objects record in
-/// kSubmittedKindsAnnotation. Kinds the cluster does
+/// Jobs first (so no new pods start), then PodGroups, the Service, ConfigMaps, Secrets and
+/// any other kind the objects record in kSubmittedKindsAnnotation. Kinds the cluster does
 /// not serve (a PodGroup CRD not installed) are skipped. Objects that only carry the
 /// TrainJob's name label are the user's own and are not among them.
 std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
