@@ -6,12 +6,15 @@
 #include "render/advisories.h"
 #include "render/emit.h"
 #include "render/initializers.h"
+#include "render/kueue.h"
 #include "render/ml_policy.h"
 #include "render/names.h"
 #include "render/overrides.h"
 #include "render/pod_group.h"
 #include "render/runtime_template.h"
+#include "render/torchtune.h"
 #include "render/trainer.h"
+#include "render/volume_claims.h"
 
 namespace trainjob {
 namespace {
@@ -75,15 +78,6 @@ void warn_without_trainer(const CompileState& state, const TrainerSettings& trai
                          "settings; add `trainer: {}` to get them");
 }
 
-void warn_torchtune(const CompileState& state) {
-  Field command = state.job.trainer["command"];
-  if (!command || *command.value != Json::array({"tune", "run"})) return;
-  state.trainjob.warning(command.path(),
-                         "the torchtune recipe selection Kubeflow Trainer applies to "
-                         "`tune run` is not reproduced: the command runs as written, "
-                         "with PET_MASTER_ADDR and PET_MASTER_PORT set");
-}
-
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
   Field support = rt.root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
   if (!support || *support.value != "deprecated") return;
@@ -104,17 +98,22 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = size_jobs(state, trainer, &num_proc) && ok;
     ok = apply_initializers(state) && ok;
     ok = apply_pod_group_policy(state) && ok;
+    ok = check_torchtune(state, trainer) && ok;
+    ok = check_volume_claims(*state) && ok;
     ok = check_name_budget(*state, runtime) && ok;
   }
   if (!ok) return false;
   warn_without_trainer(*state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
-  warn_torchtune(*state);
   warn_jobset_features(*state);
+  warn_suspended_without_queue(*state);
   if (options.check_only) return true;
   Json runtime_node = policy_runtime_node(state);
+  Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
+  apply_torchtune(state, tune_command);
+  apply_volume_claims(state);
   return build_policy(state, trainer, runtime_node);
 }
 

@@ -4,16 +4,17 @@
 
 #include "render/compile.h"
 #include "render/jobset_labels.h"
+#include "render/kueue.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
 namespace {
 
 /// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
-/// (successPolicy and dependsOn are carried as Job annotations for `submit --wait`/`status`.)
+/// (successPolicy and dependsOn are carried as Job annotations for `submit --wait`/`status`;
+/// volumeClaimPolicies are applied: volume_claims.cpp.)
 constexpr const char* kJobSetOnlyFields[] = {"failurePolicy", "startupPolicy",
-                                             "ttlSecondsAfterFinished", "volumeClaimPolicies",
-                                             "coordinator"};
+                                             "ttlSecondsAfterFinished", "coordinator"};
 
 struct Network {
   std::string subdomain;
@@ -134,6 +135,8 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
   }
   merge_string_map(&metadata, "labels", keys);
   merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  // Kueue's Job integration admits each Job by its own labels (no JobSet carries them).
+  merge_string_map(&metadata, "labels", kueue_job_labels(state));
   merge_string_map(&metadata, "annotations", keys);
   annotate_jobset_policies(state, rjob, &metadata);
   Json spec = rjob.job_template["spec"];

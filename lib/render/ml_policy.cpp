@@ -7,6 +7,7 @@
 #include "render/num_proc.h"
 #include "render/pod_edit.h"
 #include "render/policy_plugins.h"
+#include "render/policy_torch.h"
 
 namespace trainjob {
 
@@ -150,7 +151,7 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
   if (plugin != nullptr && plugin->size != nullptr) return plugin->size(state, trainer);
   if (trainer.num_nodes && trainer_job != nullptr) trainer_job->count = *trainer.num_nodes;
   if (torch) *num_proc = resolve_torch_num_proc(state, trainer);
-  return true;
+  return !torch || check_torch_env_injection(state);
 }
 
 void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
@@ -158,10 +159,12 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
   // Upstream's plugins add their env only when the TrainJob has a trainer section.
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
-  if (plugin == nullptr || plugin->inject == nullptr || !trainer.present || job == nullptr) return;
-  Json* node = find_container(&job->pod_spec(), "node");
-  if (node == nullptr) return;
-  plugin->inject({state->job.name, job->count, num_proc}, node);
+  Json* node = job != nullptr ? find_container(&job->pod_spec(), "node") : nullptr;
+  if (plugin != nullptr && plugin->inject != nullptr && trainer.present && node != nullptr) {
+    plugin->inject({state->job.name, job->count, num_proc}, node);
+  }
+  // After the trainer, as upstream's loop runs, and with or without spec.trainer.
+  if (plugin == &kTorchPlugin) inject_torch_env_targets(state, num_proc);
 }
 
 Json policy_runtime_node(CompileState* state) {

@@ -4,6 +4,8 @@
 
 #include "model/quantity.h"
 #include "render/jobset_labels.h"
+#include "render/pod_edit.h"
+#include "render/trainer.h"
 
 namespace trainjob {
 namespace {
@@ -60,13 +62,27 @@ Requests requests_of(const Json& pod_spec) {
   return total;
 }
 
+/// The trainer job's pod spec as v2.3 sizes it: Trainer v2.3 merges resourcesPerNode into
+/// the `node` container before the PodGroup sums requests; v2.1 summed the runtime's alone.
+Json sized_pod_spec(CompileState* state, ReplicatedJob* job) {
+  Json spec = job->pod_spec();
+  Field resources = state->job.trainer["resourcesPerNode"];
+  if (!state->dialect.merge_resources || !resources || !state->ml_policy ||
+      job != state->trainer_job()) {
+    return spec;
+  }
+  Json* node = find_container(&spec, "node");
+  if (node != nullptr) set_trainer_resources(*state, *resources.value, node);
+  return spec;
+}
+
 /// minMember and minResources over every pod of every job.
 void gang_size(CompileState* state, int64_t* members, Json* resources) {
   Requests total;
   *members = 0;
   for (ReplicatedJob& job : state->jobs) {
     *members += job.count;
-    for (const auto& [name, quantity] : requests_of(job.pod_spec())) {
+    for (const auto& [name, quantity] : requests_of(sized_pod_spec(state, &job))) {
       total[name] = quantity_add(total[name], quantity_scale(quantity, job.count));
     }
   }

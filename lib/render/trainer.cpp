@@ -134,7 +134,9 @@ void merge_resources(Json* container, const Json& resources) {
   }
 }
 
-void set_resources(const CompileState& state, const Json& resources, Json* container) {
+}  // namespace
+
+void set_trainer_resources(const CompileState& state, const Json& resources, Json* container) {
   if (!resources.is_object()) return;
   // Upstream only replaces when the override says something about requests or limits.
   bool has_values = resources.contains("requests") || resources.contains("limits");
@@ -145,8 +147,6 @@ void set_resources(const CompileState& state, const Json& resources, Json* conta
     (*container)["resources"] = resources;
   }
 }
-
-}  // namespace
 
 void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   ReplicatedJob* job = state->trainer_job();
@@ -164,7 +164,7 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings) {
 void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,
                                      Json* container) {
   if (!settings.present) return;
-  set_resources(state, settings.resources, container);
+  set_trainer_resources(state, settings.resources, container);
   const Json& trainer = *state.job.trainer.value;
   auto env = trainer.find("env");
   if (env != trainer.end() && env->is_array()) {

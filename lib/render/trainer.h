@@ -24,6 +24,9 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings);
 /// to the trainer job, and MPI's runLauncherAsNode to job `node` as well).
 void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,
                                      Json* container);
+/// Puts resourcesPerNode on the `node` container as the dialect does: v2.3 merges it into
+/// the runtime's requests and limits, earlier releases replace them.
+void set_trainer_resources(const CompileState& state, const Json& resources, Json* container);
 /// Checks a list of EnvVar and returns whether it is well formed.
 bool check_env_list(const FieldReader& reader, const Field& list);
 /// Checks requests/limits quantities of a ResourceRequirements.

@@ -9,7 +9,8 @@ repository root with the reference CRDs beside it, then review the diff:
   schemas/tools/derive_schemas.py ../shared/reference      (needs python3-yaml)
 
 Writes schemas/trainer/v2.{0,1,3}/{trainjob,runtime}.json and
-schemas/emitted/batch-v1-job.json (the Job structure the runtime CRD embeds).
+schemas/emitted/batch-v1-job.json and v1-persistentvolumeclaim.json (the Job and
+PersistentVolumeClaim structures the runtime CRD embeds).
 """
 import json
 import os
@@ -88,6 +89,14 @@ def main():
     job["properties"]["metadata"] = {"$ref": "object-meta"}
     del job["properties"]["status"]
     write("schemas/emitted/batch-v1-job.json", job)
+    claim_template = (newest["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
+                      ["properties"]["volumeClaimPolicies"]["items"]["properties"]["templates"]
+                      ["items"])
+    claim = object_schema("v1", ["PersistentVolumeClaim"], claim_template["properties"]["spec"],
+                          ("apiVersion", "kind", "metadata", "spec"))
+    claim["properties"]["metadata"] = {"$ref": "object-meta"}
+    del claim["properties"]["status"]
+    write("schemas/emitted/v1-persistentvolumeclaim.json", claim)
 
 
 if __name__ == "__main__":

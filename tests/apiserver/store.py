@@ -11,6 +11,7 @@ RESOURCES = {
     # (group, version, plural): (kind, namespaced)
     ("", "v1", "configmaps"): ("ConfigMap", True),
     ("", "v1", "secrets"): ("Secret", True),
+    ("", "v1", "persistentvolumeclaims"): ("PersistentVolumeClaim", True),
     ("", "v1", "services"): ("Service", True),
     ("", "v1", "pods"): ("Pod", True),
     ("", "v1", "events"): ("Event", True),

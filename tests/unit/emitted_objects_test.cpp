@@ -40,7 +40,8 @@ const SchemaSet& emitted_schemas() {
 }
 
 bool is_compiled_kind(const std::string& kind) {
-  return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "ConfigMap";
+  return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "ConfigMap" ||
+         kind == "PersistentVolumeClaim";
 }
 
 std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) {

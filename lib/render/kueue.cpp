@@ -1,0 +1,26 @@
+#include "render/kueue.h"
+
+namespace trainjob {
+
+Json kueue_job_labels(const CompileState& state) {
+  Json out = Json::object();
+  Field labels = state.trainjob.root()["metadata"]["labels"];
+  if (!labels || !labels.value->is_object()) return out;
+  for (const char* key : {kKueueQueueLabel, kKueuePriorityLabel}) {
+    auto it = labels.value->find(key);
+    if (it != labels.value->end() && it->is_string()) out[key] = *it;
+  }
+  return out;
+}
+
+void warn_suspended_without_queue(const CompileState& state) {
+  if (!state.job.suspend || kueue_job_labels(state).contains(kKueueQueueLabel)) return;
+  state.trainjob.warning("spec.suspend",
+                         "the Jobs are created suspended and no Kueue queue "
+                         "(metadata.labels." +
+                             std::string(kKueueQueueLabel) +
+                             ") will admit them: they wait until `kubectl trainjob resume " +
+                             state.job.name + "`");
+}
+
+}  // namespace trainjob
