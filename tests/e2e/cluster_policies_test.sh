@@ -1,14 +1,15 @@
 #!/bin/bash
 # JobSet's dependsOn and successPolicy done by `submit --wait` and `status` on plain Jobs, on
-# a TrainJob of the MPI runtimes' shape (node Jobs run sshd, the launcher runs mpirun and is
-# the success policy's only target): the launcher starts once every node is Ready, its
-# success completes the TrainJob and the node Jobs are deleted; its failure fails it.
+# an MPI TrainJob (embedded deepspeed-distributed: node Jobs run sshd, the launcher runs
+# mpirun and is the success policy's only target): submit creates the SSH key Secret and the
+# hostfile, the launcher starts once every node is Ready, its success completes the TrainJob
+# and the node Jobs are deleted; its failure fails it; delete removes the Secret.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
 source "$src/tests/apiserver/testlib.sh"
 start_apiserver
-mpi=$src/tests/apiserver/fixtures/mpi-shaped.yaml
+mpi=$src/tests/apiserver/fixtures/mpi-deepspeed.yaml
 # py CODE: runs CODE with `h`, the server's history of changes
 py_history() { ctl get history | /usr/bin/python3 -c "import json, sys; h = json.load(sys.stdin)['history']
 $1"; }
@@ -32,6 +33,14 @@ for e in h:
         ready.setdefault(e['name'], e['rv'])
 assert len(ready) == 2 and max(ready.values()) < launcher, (ready, launcher)"
 check "no node pod is left" eventually bash -c "[ \$(kubectl get pods --no-headers 2>/dev/null | grep -c mpi-node) -eq 0 ]"
+check "submit created the SSH key Secret" \
+  bash -c "kubectl get secret mpi-mpi-ssh-auth -o jsonpath='{.type} {.immutable}' | grep -qx 'kubernetes.io/ssh-auth true'"
+check "... holding an ECDSA P-521 public key" \
+  bash -c "kubectl get secret mpi-mpi-ssh-auth -o jsonpath='{.data.ssh-publickey}' | base64 -d | grep -q '^ecdsa-sha2-nistp521 '"
+kubectl get configmap mpi-mpi-hostfile -o jsonpath='{.data.hostfile}' > "$work/hostfile"
+printf 'mpi-node-0-0.mpi slots=1\nmpi-node-0-1.mpi slots=1\nmpi-launcher-0-0.mpi slots=1\n' > "$work/hostfile.expected"
+check "... and the hostfile: both node pods, then the launcher" cmp "$work/hostfile" "$work/hostfile.expected"
+kubectl get secret mpi-mpi-ssh-auth -o jsonpath='{.data.ssh-privatekey}' > "$work/key1"
 check "the launcher Job is kept, complete" bash -c "kubectl get jobs --no-headers | grep -q '^mpi-launcher-0 *Complete'"
 "$bin" status mpi > "$work/status.out"
 check "status: Complete, judged by the launcher" grep -qx "TrainJob mpi: Complete" "$work/status.out"
@@ -42,7 +51,11 @@ check "... not creating the deleted node Job again" \
   bash -c "grep -qx 'job.batch/mpi-node-0 not created again (the TrainJob.s success policy is met)' '$work/again.out' && grep -qx 'TrainJob mpi: Complete' '$work/again.out'"
 check "... (the node Job was added once only)" py_history "
 assert sum(1 for e in h if e['name'] == 'mpi-node-0' and e['type'] == 'ADDED') == 1"
+check "... keeping the SSH key the pods have" \
+  bash -c "kubectl get secret mpi-mpi-ssh-auth -o jsonpath='{.data.ssh-privatekey}' | cmp -s - '$work/key1'"
 "$bin" delete mpi --wait > /dev/null
+check "delete removes the SSH key Secret and the hostfile" \
+  bash -c "! kubectl get secret mpi-mpi-ssh-auth >/dev/null 2>&1 && ! kubectl get configmap mpi-mpi-hostfile >/dev/null 2>&1"
 
 # Without --wait everything is applied at once; status judges by the target all the same.
 ctl autopilot '{"rules": []}' > /dev/null
