@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -33,6 +34,7 @@ struct Options {
   bool json = false;          // one JSON object instead of text lines
   int64_t print_input = -1;   // print generated document I and exit (to check it by hand)
   bool print_stream = false;  // print all N documents as one YAML stream and exit
+  bool policies = false;      // Trainer 2.3 TrainJobs across the stock runtimes of every policy
 };
 
 // Nanoseconds spent in each phase, summed over all TrainJobs.
@@ -114,13 +116,39 @@ void append_overrides(int64_t index, std::string* out) {
       std::to_string(index % 7) + "\n";
 }
 
+// The same mount as a Trainer 2.2+ runtimePatch.
+void append_runtime_patch(int64_t index, std::string* out) {
+  std::string volume = "script-" + std::to_string(index % 97);
+  *out += "  runtimePatches:\n    - manager: bench\n      trainingRuntimeSpec:\n";
+  *out += "        template:\n          spec:\n            replicatedJobs:\n";
+  *out += "              - name: node\n                template:\n                  spec:\n";
+  *out += "                    template:\n                      spec:\n";
+  *out += "                        containers:\n                          - name: node\n";
+  *out += "                            volumeMounts:\n";
+  *out += "                              - name: " + volume + "\n";
+  *out +=
+      "                                mountPath: /workspace/" + std::to_string(index % 13) + "\n";
+  *out += "                        volumes:\n                          - name: " + volume + "\n";
+  *out += "                            configMap:\n";
+  *out +=
+      "                              name: pytorch-demo-script-" + std::to_string(index % 7) + "\n";
+}
+
+// With --policies, document `index` uses one of these in turn: a stock runtime of each
+// policy (torch, jax, xgboost, two of MPI) and our demo runtime.
+constexpr const char* kPolicyRuntimes[] = {"torch-distributed",   "jax-distributed",
+                                           "xgboost-distributed", "deepspeed-distributed",
+                                           "mlx-distributed",     "training-runtime-demo"};
+
 // Document `index`: a TrainJob like templates/configmap.yaml with its name, size, resources
 // and env varied, against one of the two embedded runtimes. Replaces *out.
-void generate_trainjob(int64_t index, std::string* out) {
+void generate_trainjob(int64_t index, bool policies, std::string* out) {
   uint64_t bits = mix(static_cast<uint64_t>(index));
   const char* runtime = index % 2 == 0 ? "training-runtime-demo" : "torch-distributed";
+  if (policies) runtime = kPolicyRuntimes[index % std::size(kPolicyRuntimes)];
   int64_t num_nodes = 1 + index % 16;
-  int64_t proc_choice = static_cast<int64_t>((bits >> 20) % 9);  // 8 means "auto"
+  // 8 means "auto", which only Trainer 2.0-2.1 TrainJobs may say.
+  int64_t proc_choice = static_cast<int64_t>((bits >> 20) % (policies ? 8 : 9));
   std::string num_proc = proc_choice == 8 ? "auto" : std::to_string(1 + proc_choice);
   out->clear();
   *out += "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
@@ -132,7 +160,11 @@ void generate_trainjob(int64_t index, std::string* out) {
   *out += "    numProcPerNode: " + num_proc + "\n    resourcesPerNode:\n";
   append_resources(bits >> 32, out);
   append_env(bits >> 24, index, out);
-  append_overrides(index, out);
+  if (policies) {
+    append_runtime_patch(index, out);
+  } else {
+    append_overrides(index, out);
+  }
 }
 
 [[noreturn]] void fail(const std::string& what, const Diagnostics& diagnostics) {
@@ -160,9 +192,10 @@ void append_yaml(const std::vector<Json>& objects, bool separate, std::string* s
 }
 
 void render_one(int64_t index, const RuntimeRegistry& registry, InputSchemas* schemas,
-                bool validate_only, std::string* input, std::string* sink, RunResult* result) {
+                const Options& options, std::string* input, std::string* sink, RunResult* result) {
+  bool validate_only = options.validate;
   Clock::time_point start = Clock::now();
-  generate_trainjob(index, input);
+  generate_trainjob(index, options.policies, input);
   result->phases.generate += elapsed_ns(start);
 
   Diagnostics diagnostics;
@@ -172,7 +205,8 @@ void render_one(int64_t index, const RuntimeRegistry& registry, InputSchemas* sc
   if (diagnostics.has_errors() || documents.size() != 1) fail("generated YAML", diagnostics);
 
   start = Clock::now();
-  if (!schemas->check_trainjob(documents[0].value, Dialect::kV2_1).empty()) {
+  Dialect dialect = options.policies ? Dialect::kV2_3 : Dialect::kV2_1;
+  if (!schemas->check_trainjob(documents[0].value, dialect).empty()) {
     fail("schema check of document " + std::to_string(index), diagnostics);
   }
   result->phases.schema += elapsed_ns(start);
@@ -212,7 +246,7 @@ RunResult run_stream(const Options& options) {
   start = Clock::now();
   InputSchemas schemas;
   for (int64_t i = 0; i < options.n; ++i)
-    render_one(i, registry, &schemas, options.validate, &input, &sink, &result);
+    render_one(i, registry, &schemas, options, &input, &sink, &result);
   result.wall_ns = elapsed_ns(start);
   result.bytes += static_cast<int64_t>(sink.size());
   result.trainjobs = options.n;
@@ -281,7 +315,7 @@ void print_json(const RunResult& r, double rss) {
   std::fprintf(stderr,
                "trainjob-bench: %s\n"
                "usage: trainjob-bench [--n N] [--validate] [--phase] [--json] [--print-input I] "
-               "[--print-stream]\n",
+               "[--print-stream] [--policies]\n",
                problem);
   std::exit(2);
 }
@@ -307,6 +341,8 @@ Options parse_args(int argc, char** argv) {
       options.validate = true;
     } else if (std::strcmp(argv[i], "--phase") == 0) {
       options.phase = true;
+    } else if (std::strcmp(argv[i], "--policies") == 0) {
+      options.policies = true;
     } else if (std::strcmp(argv[i], "--json") == 0) {
       options.json = true;
     } else {
@@ -326,7 +362,7 @@ int main(int argc, char** argv) {
     // The same documents the in-process run uses, for the CLI and Python comparisons.
     std::string text;
     for (int64_t i = 0; i < options.n; ++i) {
-      generate_trainjob(i, &text);
+      generate_trainjob(i, options.policies, &text);
       std::fputs(i == 0 ? "" : "---\n", stdout);
       std::fputs(text.c_str(), stdout);
     }
@@ -334,7 +370,7 @@ int main(int argc, char** argv) {
   }
   if (options.print_input >= 0) {
     std::string text;
-    generate_trainjob(options.print_input, &text);
+    generate_trainjob(options.print_input, options.policies, &text);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
