@@ -21,6 +21,15 @@ inline std::string string_member(const Json& object, const char* key,
   return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
+/// `object[key]` without a copy, or null when `object` is no mapping or lacks the key: for
+/// walking input whose shape nothing has checked yet.
+inline const Json& json_member(const Json& object, const char* key) {
+  static const Json null_value;
+  if (!object.is_object()) return null_value;
+  auto it = object.find(key);
+  return it != object.end() ? *it : null_value;
+}
+
 /// string_member without a copy: the string in `object`, or an empty one.
 inline const std::string& string_member_ref(const Json& object, const char* key) {
   static const std::string empty;

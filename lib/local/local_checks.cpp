@@ -16,13 +16,6 @@ constexpr size_t kShownChars = 64;
 /// `/` is refused only as itself; each of these also with everything beneath it.
 constexpr const char* kSystemDirs[] = {"/etc", "/proc", "/sys", "/dev"};
 
-const Json& member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 std::string octal(int64_t value) {
   char text[32];
   std::snprintf(text, sizeof text, "0%llo", static_cast<unsigned long long>(value));
@@ -33,7 +26,7 @@ std::string octal(int64_t value) {
 std::vector<std::string> config_map_keys(const Json& config_map) {
   std::vector<std::string> keys;
   for (const char* field : {"data", "binaryData"}) {
-    const Json& entries = member(config_map, field);
+    const Json& entries = json_member(config_map, field);
     if (!entries.is_object()) continue;
     for (const auto& entry : entries.items())
       keys.push_back(entry.key());
@@ -44,11 +37,11 @@ std::vector<std::string> config_map_keys(const Json& config_map) {
 /// "items[1].path \"../x\": ..." for the item that would leave the volume.
 std::string item_problem(const Json& item, size_t index) {
   std::string field = "items[" + std::to_string(index) + "]";
-  const Json& path = member(item, "path");
+  const Json& path = json_member(item, "path");
   std::string text = path.is_string() ? path.get<std::string>() : string_member(item, "key");
   std::string problem = beneath_path_problem(text);
   if (!problem.empty()) return field + ".path " + quoted_value(text) + ": " + problem;
-  if (const Json& mode = member(item, "mode"); !mode.is_null()) {
+  if (const Json& mode = json_member(item, "mode"); !mode.is_null()) {
     problem = file_mode_problem(mode);
     if (!problem.empty()) return field + ".mode: " + problem;
   }
@@ -66,9 +59,9 @@ std::string items_problem(const Json& items) {
 }  // namespace
 
 int64_t job_pod_count(const Json& job) {
-  const Json& spec = member(job, "spec");
-  const Json& completions = member(spec, "completions");
-  const Json& parallelism = member(spec, "parallelism");
+  const Json& spec = json_member(job, "spec");
+  const Json& completions = json_member(spec, "completions");
+  const Json& parallelism = json_member(spec, "parallelism");
   int64_t count = 1;
   if (completions.is_number_integer()) {
     count = completions.get<int64_t>();
@@ -114,11 +107,11 @@ std::string file_mode_problem(const Json& mode) {
 }
 
 std::string config_map_volume_problem(const Json& source, const Json* config_map) {
-  if (const Json& mode = member(source, "defaultMode"); !mode.is_null()) {
+  if (const Json& mode = json_member(source, "defaultMode"); !mode.is_null()) {
     std::string problem = file_mode_problem(mode);
     if (!problem.empty()) return "defaultMode: " + problem;
   }
-  const Json& items = member(source, "items");
+  const Json& items = json_member(source, "items");
   if (items.is_array()) return items_problem(items);
   if (config_map == nullptr) return "";
   // Without items every key becomes a file of the same name.

@@ -6,27 +6,18 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "render/jobset_labels.h"
+#include "render/mpi_policy.h"
+
 namespace trainjob {
 namespace {
 
-constexpr const char* kHostfileVolume = "mpi-hostfile";
-constexpr const char* kSshVolume = "mpi-ssh-auth";
-constexpr const char* kTrainJobLabel = "trainer.kubeflow.org/trainjob-name";
-constexpr const char* kReplicatedJobLabel = "jobset.sigs.k8s.io/replicatedjob-name";
-
-const Json& member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 std::string label(const Json& object, const char* key) {
-  return string_member(member(member(object, "metadata"), "labels"), key);
+  return string_member(json_member(json_member(object, "metadata"), "labels"), key);
 }
 
 std::string name_of(const Json& object) {
-  return string_member(member(object, "metadata"), "name");
+  return string_member(json_member(object, "metadata"), "name");
 }
 
 Json* pod_spec_of(Json* job) {
@@ -40,10 +31,10 @@ Json* pod_spec_of(Json* job) {
 /// The hostfile ConfigMap's name when `job` is an MPI launcher, else "".
 std::string launcher_hostfile(Json* job) {
   Json* pod = pod_spec_of(job);
-  if (pod == nullptr || !member(*pod, "volumes").is_array()) return {};
+  if (pod == nullptr || !json_member(*pod, "volumes").is_array()) return {};
   for (const Json& volume : (*pod)["volumes"]) {
-    if (string_member(volume, "name") == kHostfileVolume) {
-      return string_member(member(volume, "configMap"), "name");
+    if (string_member(volume, "name") == kMpiHostfileVolume) {
+      return string_member(json_member(volume, "configMap"), "name");
     }
   }
   return {};
@@ -56,12 +47,12 @@ void drop_ssh_volume(Json* pod) {
     auto& items = list->get_ref<Json::array_t&>();
     items.erase(
         std::remove_if(items.begin(), items.end(),
-                       [&](const Json& item) { return string_member(item, key) == kSshVolume; }),
+                       [&](const Json& item) { return string_member(item, key) == kMpiSshVolume; }),
         items.end());
   };
   if (pod->contains("volumes")) drop(&(*pod)["volumes"], "name");
   for (const char* list : {"containers", "initContainers"}) {
-    if (!member(*pod, list).is_array()) continue;
+    if (!json_member(*pod, list).is_array()) continue;
     for (Json& container : (*pod)[list]) {
       if (container.contains("volumeMounts")) drop(&container["volumeMounts"], "name");
     }
@@ -90,7 +81,7 @@ bool mpirun_available(const std::map<std::string, std::string>& image_dirs) {
 /// names this machine.
 void adapt_trainjob(std::vector<Json>* objects, Json* launcher, const std::string& hostfile_name,
                     std::vector<std::string>* notes) {
-  std::string trainjob = label(*launcher, kTrainJobLabel);
+  std::string trainjob = label(*launcher, kTrainJobNameLabel);
   drop_ssh_volume(pod_spec_of(launcher));
   for (Json& object : *objects) {
     if (string_member(object, "kind") != "ConfigMap" || name_of(object) != hostfile_name) continue;
@@ -107,8 +98,8 @@ void adapt_trainjob(std::vector<Json>* objects, Json* launcher, const std::strin
   items.erase(std::remove_if(items.begin(), items.end(),
                              [&](const Json& object) {
                                return string_member(object, "kind") == "Job" &&
-                                      label(object, kTrainJobLabel) == trainjob &&
-                                      label(object, kReplicatedJobLabel) == "node";
+                                      label(object, kTrainJobNameLabel) == trainjob &&
+                                      label(object, kReplicatedJobNameLabel) == kMpiNodeJob;
                              }),
               items.end());
 }

@@ -24,33 +24,27 @@ constexpr const char* kReplicatedJobLabel = "jobset.sigs.k8s.io/replicatedjob-na
 constexpr const char* kJobIndexLabel = "jobset.sigs.k8s.io/job-index";
 constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
 
-const Json& member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 bool is_job(const Json& object) {
   return string_member(object, "kind") == "Job" &&
          string_member(object, "apiVersion") == "batch/v1";
 }
 
 bool is_initializer(const Json& job) {
-  std::string step = string_member(member(member(job, "metadata"), "labels"), kAncestorLabel);
+  std::string step =
+      string_member(json_member(json_member(job, "metadata"), "labels"), kAncestorLabel);
   return step == "dataset-initializer" || step == "model-initializer";
 }
 
 std::string namespace_of(const Json& object) {
-  std::string name_space = string_member(member(object, "metadata"), "namespace");
+  std::string name_space = string_member(json_member(object, "metadata"), "namespace");
   return name_space.empty() ? "default" : name_space;
 }
 
 /// `node-0`, `node-1-0` for the second Job of a replicated job: what `logs` prints.
 std::string pod_label(const Json& job, int64_t index) {
-  const Json& labels = member(member(job, "metadata"), "labels");
+  const Json& labels = json_member(json_member(job, "metadata"), "labels");
   std::string step = string_member(labels, kReplicatedJobLabel);
-  if (step.empty()) step = string_member(member(job, "metadata"), "name");
+  if (step.empty()) step = string_member(json_member(job, "metadata"), "name");
   std::string job_index = string_member(labels, kJobIndexLabel);
   return step + (job_index.empty() || job_index == "0" ? "" : "-" + job_index) + "-" +
          std::to_string(index);
@@ -60,9 +54,9 @@ std::string pod_label(const Json& job, int64_t index) {
 std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs) {
   std::vector<std::string> hosts;
   for (const Json* job : jobs) {
-    std::string name = string_member(member(*job, "metadata"), "name");
-    std::string subdomain =
-        string_member(member(member(member(*job, "spec"), "template"), "spec"), "subdomain");
+    std::string name = string_member(json_member(*job, "metadata"), "name");
+    std::string subdomain = string_member(
+        json_member(json_member(json_member(*job, "spec"), "template"), "spec"), "subdomain");
     if (subdomain.empty()) continue;
     std::string in_namespace = "." + namespace_of(*job);
     const std::string suffixes[] = {"", in_namespace, in_namespace + ".svc",
@@ -91,9 +85,9 @@ class PodPlanner {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   bool plan(const Json& job, int64_t index, LocalPod* pod, std::string* error) {
-    const Json& template_ = member(member(job, "spec"), "template");
-    const Json& spec = member(template_, "spec");
-    pod->job = string_member(member(job, "metadata"), "name");
+    const Json& template_ = json_member(json_member(job, "spec"), "template");
+    const Json& spec = json_member(template_, "spec");
+    pod->job = string_member(json_member(job, "metadata"), "name");
     pod->name_space = namespace_of(job);
     pod->index = index;
     pod->hostname = pod->job + "-" + std::to_string(index);
@@ -108,7 +102,7 @@ class PodPlanner {
     if (!plan_pod_volumes(spec, config_maps_, options_, pod, error)) return false;
     for (const auto& [key, list] : {std::pair{"initContainers", &pod->init_containers},
                                     std::pair{"containers", &pod->containers}}) {
-      const Json& containers = member(spec, key);
+      const Json& containers = json_member(spec, key);
       if (!containers.is_array()) continue;
       for (const Json& container : containers) {
         LocalContainer planned;
@@ -131,10 +125,10 @@ class PodPlanner {
     facts.name_space = pod.name_space;
     facts.node_name = options_.node_name;
     facts.ip = options_.ip;
-    const Json& metadata = member(template_, "metadata");
-    if (member(metadata, "labels").is_object()) facts.labels = member(metadata, "labels");
-    if (member(metadata, "annotations").is_object()) {
-      facts.annotations = member(metadata, "annotations");
+    const Json& metadata = json_member(template_, "metadata");
+    if (json_member(metadata, "labels").is_object()) facts.labels = json_member(metadata, "labels");
+    if (json_member(metadata, "annotations").is_object()) {
+      facts.annotations = json_member(metadata, "annotations");
     }
     // What the Job controller adds to the pods of an Indexed Job.
     std::string index = std::to_string(pod.index);
@@ -142,7 +136,7 @@ class PodPlanner {
     facts.labels[kCompletionIndex] = index;
     facts.labels["batch.kubernetes.io/job-name"] = pod.job;
     facts.labels["job-name"] = pod.job;
-    const Json& account = member(member(template_, "spec"), "serviceAccountName");
+    const Json& account = json_member(json_member(template_, "spec"), "serviceAccountName");
     if (account.is_string()) facts.service_account = account.get<std::string>();
     return facts;
   }
@@ -180,7 +174,7 @@ class PodPlanner {
       return nullptr;
     };
     for (const char* key : {"command", "args"}) {
-      const Json& words = member(container, key);
+      const Json& words = json_member(container, key);
       if (!words.is_array()) continue;
       for (const Json& word : words) {
         std::string expanded =
@@ -188,7 +182,7 @@ class PodPlanner {
         out->argv.push_back(rewrite_paths(rewrite_hosts(expanded, hosts_, options_.ip), mounts));
       }
     }
-    if (!member(container, "command").is_array()) {
+    if (!json_member(container, "command").is_array()) {
       *error = "no command: the entrypoint of image \"" + out->image +
                "\" is not known on this machine; set command in the runtime or TrainJob";
       return false;

@@ -8,13 +8,6 @@
 namespace trainjob {
 namespace {
 
-const Json& member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
 bool find_config_map(const Json& source, const ConfigMapIndex& config_maps, const LocalPod& pod,
                      const Json** found, std::string* error) {
   std::string name = string_member(source, "name");
@@ -23,7 +16,7 @@ bool find_config_map(const Json& source, const ConfigMapIndex& config_maps, cons
     *found = it->second;
     return true;
   }
-  if (member(source, "optional") == true) return true;
+  if (json_member(source, "optional") == true) return true;
   *error = "pod " + pod.name + ": ConfigMap \"" + name +
            "\" is not among the inputs; add it with -f, or build it with --from-file";
   return false;
@@ -42,13 +35,13 @@ bool plan_volume(const Json& volume, const ConfigMapIndex& config_maps, const Lo
   }
   planned->work_relative = pod.name + "/" + planned->name;
   planned->host_dir = options.work_dir + "/" + planned->work_relative;
-  if (const Json& source = member(volume, "configMap"); source.is_object()) {
+  if (const Json& source = json_member(volume, "configMap"); source.is_object()) {
     planned->kind = LocalVolume::Kind::kConfigMap;
     planned->source = source;
     if (!find_config_map(source, config_maps, pod, &planned->config_map, error)) return false;
     *problem = config_map_volume_problem(source, planned->config_map);
     if (!problem->empty()) *problem = "configMap." + *problem;
-  } else if (const Json& host = member(volume, "hostPath"); host.is_object()) {
+  } else if (const Json& host = json_member(volume, "hostPath"); host.is_object()) {
     planned->kind = LocalVolume::Kind::kHostPath;
     planned->source = host;
     planned->host_dir = string_member(host, "path");
@@ -58,7 +51,7 @@ bool plan_volume(const Json& volume, const ConfigMapIndex& config_maps, const Lo
       *problem = "hostPath.path " + quoted_value(planned->host_dir) + " is refused: " + refusal +
                  " would be open to the pod; pass --allow-host-path to run it anyway";
     }
-  } else if (member(volume, "emptyDir").is_null()) {
+  } else if (json_member(volume, "emptyDir").is_null()) {
     // Kept so that a mount of it can say what it is; only a mounted one is an error.
     planned->kind = LocalVolume::Kind::kEmptyDir;
     planned->host_dir.clear();
@@ -71,7 +64,7 @@ bool plan_volume(const Json& volume, const ConfigMapIndex& config_maps, const Lo
 
 bool plan_pod_volumes(const Json& spec, const ConfigMapIndex& config_maps,
                       const LocalOptions& options, LocalPod* pod, std::string* error) {
-  const Json& list = member(spec, "volumes");
+  const Json& list = json_member(spec, "volumes");
   if (!list.is_array()) return true;
   for (size_t i = 0; i < list.size(); ++i) {
     LocalVolume planned;
@@ -90,7 +83,7 @@ bool plan_pod_volumes(const Json& spec, const ConfigMapIndex& config_maps,
 
 bool plan_container_mounts(const Json& container, const LocalPod& pod,
                            std::vector<LocalMount>* mounts, std::string* error) {
-  const Json& list = member(container, "volumeMounts");
+  const Json& list = json_member(container, "volumeMounts");
   if (!list.is_array()) return true;
   for (const Json& mount : list) {
     std::string name = string_member(mount, "name");
@@ -123,15 +116,15 @@ void plan_read_only(const Json& spec, LocalPod* pod, std::vector<std::string>* w
     size_t mounts = 0;
     size_t read_only = 0;
     for (const char* key : {"initContainers", "containers"}) {
-      const Json& containers = member(spec, key);
+      const Json& containers = json_member(spec, key);
       if (!containers.is_array()) continue;
       for (const Json& container : containers) {
-        const Json& list = member(container, "volumeMounts");
+        const Json& list = json_member(container, "volumeMounts");
         if (!list.is_array()) continue;
         for (const Json& mount : list) {
           if (string_member(mount, "name") != volume.name) continue;
           ++mounts;
-          read_only += member(mount, "readOnly") == true ? 1 : 0;
+          read_only += json_member(mount, "readOnly") == true ? 1 : 0;
         }
       }
     }

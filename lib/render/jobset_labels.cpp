@@ -20,7 +20,7 @@ std::string sha1_hex(const std::string& text) {
 Json jobset_keys(const JobPlacement& p) {
   Json keys = Json::object();
   keys[kJobSetNameLabel] = p.trainjob;
-  keys["jobset.sigs.k8s.io/replicatedjob-name"] = p.replicated_job;
+  keys[kReplicatedJobNameLabel] = p.replicated_job;
   keys["jobset.sigs.k8s.io/restart-attempt"] = "0";
   keys["jobset.sigs.k8s.io/replicatedjob-replicas"] = std::to_string(p.replicated_job_replicas);
   keys["jobset.sigs.k8s.io/global-replicas"] = std::to_string(p.global_replicas);

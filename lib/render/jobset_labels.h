@@ -12,6 +12,7 @@ namespace trainjob {
 
 inline constexpr const char* kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
 inline constexpr const char* kTrainJobNameLabel = "trainer.kubeflow.org/trainjob-name";
+inline constexpr const char* kReplicatedJobNameLabel = "jobset.sigs.k8s.io/replicatedjob-name";
 inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
 inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";

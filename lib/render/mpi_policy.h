@@ -14,6 +14,9 @@ namespace trainjob {
 inline constexpr const char* kMpiLauncherJob = "launcher";
 inline constexpr const char* kMpiNodeJob = "node";
 inline constexpr const char* kMpiOpenMpi = "OpenMPI";
+/// The volumes it adds: the SSH key Secret (both jobs) and the hostfile (the launcher).
+inline constexpr const char* kMpiSshVolume = "mpi-ssh-auth";
+inline constexpr const char* kMpiHostfileVolume = "mpi-hostfile";
 
 /// The runtime's mlPolicy.mpi with the CRD's defaults applied, and the slots resolved.
 struct MpiSettings {

@@ -21,8 +21,6 @@ constexpr const char* kSlotsEnv = "OMPI_MCA_orte_set_default_slots";
 constexpr const char* kRshArgsEnv = "OMPI_MCA_plm_rsh_args";
 constexpr const char* kReservedEnv[] = {kHostfileEnv, kKeepFqdnEnv, kSlotsEnv, kRshArgsEnv};
 
-constexpr const char* kSshVolume = "mpi-ssh-auth";
-constexpr const char* kHostfileVolume = "mpi-hostfile";
 constexpr const char* kHostfileDir = "/etc/mpi";
 
 bool check_reserved_mpi_env(const CompileState& state) {
@@ -82,12 +80,12 @@ Json ssh_volume(const CompileState& state) {
   secret["items"] = Json::array({item("ssh-privatekey", "id_rsa", 0640),
                                  item("ssh-publickey", "id_rsa.pub", 0644),
                                  item("ssh-publickey", "authorized_keys", 0644)});
-  return Json{{"name", kSshVolume}, {"secret", std::move(secret)}};
+  return Json{{"name", kMpiSshVolume}, {"secret", std::move(secret)}};
 }
 
 Json hostfile_volume(const CompileState& state) {
   Json items = Json::array({{{"key", "hostfile"}, {"path", "hostfile"}, {"mode", 0444}}});
-  return Json{{"name", kHostfileVolume},
+  return Json{{"name", kMpiHostfileVolume},
               {"configMap", {{"name", mpi_hostfile_name(state.job.name)}, {"items", items}}}};
 }
 
@@ -102,7 +100,7 @@ void add_env_unless_set(Json* container, const char* name, const std::string& va
 }
 
 void edit_launcher_container(const MpiSettings& settings, Json* node) {
-  upsert_by_key(node, "volumeMounts", {{"name", kHostfileVolume}, {"mountPath", kHostfileDir}},
+  upsert_by_key(node, "volumeMounts", {{"name", kMpiHostfileVolume}, {"mountPath", kHostfileDir}},
                 "mountPath");
   add_env_unless_set(node, kHostfileEnv, std::string(kHostfileDir) + "/hostfile");
   add_env_unless_set(node, kKeepFqdnEnv, "true");
@@ -118,7 +116,7 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   Json* node = find_container(&pod_spec, "node");
   if (node == nullptr) return;
   upsert_by_key(node, "volumeMounts",
-                {{"name", kSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
+                {{"name", kMpiSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
   if (launcher) edit_launcher_container(settings, node);
 }
 

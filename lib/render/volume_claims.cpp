@@ -9,18 +9,10 @@
 namespace trainjob {
 namespace {
 
-/// `object[key]`, or null when `object` is no mapping or lacks it.
-const Json& member(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it != object.end() ? *it : kNull;
-}
-
 /// `object[key]` when it is a list, else an empty one: safe to loop over and index.
 const Json& list_member(const Json& object, const char* key) {
   static const Json kEmpty = Json::array();
-  const Json& value = member(object, key);
+  const Json& value = json_member(object, key);
   return value.is_array() ? value : kEmpty;
 }
 
@@ -44,7 +36,7 @@ void for_each_template(const CompileState& state, Visit visit) {
 }
 
 std::string template_name(const Field& claim) {
-  return string_member(member(*claim.value, "metadata"), "name");
+  return string_member(json_member(*claim.value, "metadata"), "name");
 }
 
 bool mounts(const Json& pod_spec, const std::string& name) {
@@ -98,7 +90,8 @@ bool check_claim_use(const CompileState& state, const Field& claim) {
   bool mounted = false;
   bool ok = true;
   for (const ReplicatedJob& job : state.jobs) {
-    const Json& pod_spec = member(member(member(job.job_template, "spec"), "template"), "spec");
+    const Json& pod_spec =
+        json_member(json_member(json_member(job.job_template, "spec"), "template"), "spec");
     mounted = mounted || mounts(pod_spec, name);
     const Json& volumes = list_member(pod_spec, "volumes");
     for (size_t i = 0; i < volumes.size(); ++i) {
@@ -160,18 +153,18 @@ void apply_volume_claims(CompileState* state) {
       if (volumes.is_null()) volumes = Json::array();
       if (volumes.is_array()) volumes.push_back(std::move(volume));
     }
-    const Json& metadata = member(*claim.value, "metadata");
+    const Json& metadata = json_member(*claim.value, "metadata");
     Json out_metadata = {{"name", claim_name}};
     if (!state->job.name_space.empty()) out_metadata["namespace"] = state->job.name_space;
-    merge_string_map(&out_metadata, "labels", member(metadata, "labels"));
+    merge_string_map(&out_metadata, "labels", json_member(metadata, "labels"));
     merge_string_map(&out_metadata, "labels", {{kJobSetNameLabel, state->job.name}});
     merge_string_map(&out_metadata, "labels", ownership_labels(state->job.name));
-    merge_string_map(&out_metadata, "annotations", member(metadata, "annotations"));
+    merge_string_map(&out_metadata, "annotations", json_member(metadata, "annotations"));
     Json object = Json::object();
     object["apiVersion"] = "v1";
     object["kind"] = "PersistentVolumeClaim";
     object["metadata"] = std::move(out_metadata);
-    const Json& spec = member(*claim.value, "spec");
+    const Json& spec = json_member(*claim.value, "spec");
     object["spec"] = spec.is_object() ? spec : Json::object();
     state->extra_objects.push_back(std::move(object));
   });
