@@ -78,6 +78,24 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
   return work;
 }
 
+/// `runtimes/v2.1/torch-distributed.yaml` -> torch-distributed: each embedded file holds the
+/// runtime of its name (tests/e2e/embedded_runtimes_test.sh checks it).
+std::string embedded_runtime_name(std::string_view path) {
+  path = path.substr(path.rfind('/') + 1);
+  return std::string(path.substr(0, path.rfind(".yaml")));
+}
+
+/// The runtimeRef names of the TrainJobs among the inputs.
+std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
+  std::set<std::string> names;
+  for (const Document& document : documents) {
+    if (!is_trainjob_document(document)) continue;
+    const Json& ref = json_member(json_member(document.value, "spec"), "runtimeRef");
+    names.insert(string_member(ref, "name"));
+  }
+  return names;
+}
+
 }  // namespace
 
 void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
@@ -88,7 +106,8 @@ void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
   check_ml_policy(state, /*compiling=*/false);
 }
 
-void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) {
+void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
+                           const std::set<std::string>* only) {
   // runtimes/v2.1/ holds the forms Trainer v2.0-v2.1 shipped where v2.3 changed them; they
   // come first, so TrainJobs of those releases get them and the rest get runtimes/*.yaml.
   std::vector<Document> legacy;
@@ -96,6 +115,7 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics) 
   for (const EmbeddedFile& file : embedded_runtimes()) {
     std::string name = "<embedded>/" + std::string(file.path);
     bool is_legacy = file.path.substr(0, kLegacyRuntimesDir.size()) == kLegacyRuntimesDir;
+    if (only != nullptr && only->count(embedded_runtime_name(file.path)) == 0) continue;
     for (Document& document : load_documents(name, file.contents, diagnostics)) {
       (is_legacy ? legacy : current).push_back(std::move(document));
     }
@@ -122,7 +142,8 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   if (!request.runtimes_dir.empty()) {
     add_directory_runtimes(request.runtimes_dir, fs, &registry, diagnostics);
   }
-  add_embedded_runtimes(&registry, diagnostics);
+  std::set<std::string> referenced = referenced_runtimes(result.documents);
+  add_embedded_runtimes(&registry, diagnostics, &referenced);
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
   options.config_maps = &config_maps;

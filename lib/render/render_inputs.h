@@ -2,6 +2,7 @@
 #ifndef TRAINJOB_RENDER_RENDER_INPUTS_H_
 #define TRAINJOB_RENDER_RENDER_INPUTS_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,11 @@ struct RenderResult {
 void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
 
 /// Adds the runtimes embedded in the binary as the last search layers: the Trainer v2.1
-/// forms of `runtimes/v2.1/` for TrainJobs of v2.0-v2.1, then `runtimes/*.yaml`.
-void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics);
+/// forms of `runtimes/v2.1/` for TrainJobs of v2.0-v2.1, then `runtimes/*.yaml`. With
+/// `only`, just the files named `<name>.yaml` for those names: parsing all of them would
+/// cost a render process more than compiling one TrainJob.
+void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
+                           const std::set<std::string>* only = nullptr);
 
 /// Loads, resolves and compiles. The result is only meaningful when `diagnostics`
 /// holds no errors afterwards.

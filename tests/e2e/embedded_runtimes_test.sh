@@ -27,6 +27,8 @@ expand_releases() {
 for file in $files; do
   path="$source_dir/runtimes/$file"
   name=$(sed -n 's/^  name: //p' "$path" | head -1)
+  # render parses only the embedded files named after the runtimes its TrainJobs refer to.
+  check "$file holds the runtime of its own name" test "$name" = "$(basename "$file" .yaml)"
   "$binary" validate -f "$path" >"$work/out" 2>"$work/err"
   check "validate $file exits 0" test $? -eq 0
   check "validate $file: no problems found" grep -qx "no problems found" "$work/out"
