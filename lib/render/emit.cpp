@@ -166,10 +166,16 @@ void warn_jobset_features(const CompileState& state) {
     }
   }
   if (state.jobset_spec.contains("successPolicy")) {
+    // Under MPI the node pods end by themselves (mpi_node_wrapper.cpp), so say that instead.
+    std::string alone = state.ml_policy["mpi"]
+                            ? "without them, the MPI node pods end by themselves once the "
+                              "launcher pod is gone"
+                            : "plain Jobs alone do not stop the other Jobs when the target Jobs "
+                              "succeed";
     state.runtime.warning("spec.template.spec.successPolicy",
                           "JobSet successPolicy is honoured by `submit --wait` and `status` (from "
-                          "the Jobs' kubectl-trainjob/success-policy annotation); plain Jobs "
-                          "alone do not stop the other Jobs when the target Jobs succeed");
+                          "the Jobs' kubectl-trainjob/success-policy annotation); " +
+                              alone);
   }
   if (job != nullptr) {
     state.runtime.warning(job->path() + ".dependsOn",
