@@ -39,11 +39,15 @@ bool check_reserved_mpi_env(const CompileState& state) {
   return ok;
 }
 
+/// mlPolicy.mpi.runLauncherAsNode, false when unset (the CRD's default).
+bool launcher_as_node(const CompileState& state) {
+  Field flag = state.ml_policy["mpi"]["runLauncherAsNode"];
+  return flag && flag.value->is_boolean() && flag.value->get<bool>();
+}
+
 /// Upstream's webhook: with runLauncherAsNode, more than one node needs both jobs.
 bool check_launcher_as_node(CompileState* state, const TrainerSettings& trainer) {
-  Field flag = state->ml_policy["mpi"]["runLauncherAsNode"];
-  bool as_node = flag && flag.value->is_boolean() && flag.value->get<bool>();
-  if (!as_node || !trainer.num_nodes || *trainer.num_nodes < 2) return true;
+  if (!launcher_as_node(*state) || !trainer.num_nodes || *trainer.num_nodes < 2) return true;
   if (state->find_job(kMpiLauncherJob) != nullptr && state->find_job(kMpiNodeJob) != nullptr) {
     return true;
   }
@@ -61,9 +65,8 @@ bool size_mpi(CompileState* state, const TrainerSettings& trainer) {
   // one pod less when the launcher is a node too.
   ReplicatedJob* node = state->find_job(kMpiNodeJob);
   if (ok && trainer.num_nodes && node != nullptr) {
-    Field flag = state->ml_policy["mpi"]["runLauncherAsNode"];
-    bool as_node = flag && flag.value->is_boolean() && flag.value->get<bool>();
-    node->count = as_node ? std::max<int64_t>(*trainer.num_nodes - 1, 1) : *trainer.num_nodes;
+    node->count = launcher_as_node(*state) ? std::max<int64_t>(*trainer.num_nodes - 1, 1)
+                                           : *trainer.num_nodes;
   }
   return ok;
 }
@@ -176,7 +179,7 @@ MpiSettings read_mpi_settings(CompileState* state, const TrainerSettings& traine
   const Field mpi = state->ml_policy["mpi"];
   if (mpi["mpiImplementation"]) settings.implementation = *mpi["mpiImplementation"].value;
   if (mpi["sshAuthMountPath"]) settings.ssh_mount_path = *mpi["sshAuthMountPath"].value;
-  if (mpi["runLauncherAsNode"]) settings.launcher_as_node = *mpi["runLauncherAsNode"].value;
+  settings.launcher_as_node = launcher_as_node(*state);
   int64_t runtime_slots = mpi["numProcPerNode"] ? mpi["numProcPerNode"].value->get<int64_t>() : 1;
   settings.slots = runtime_slots;
   if (trainer.num_proc_per_node.is_number_integer()) {
