@@ -28,8 +28,7 @@ std::string quoted(const std::string& text) {
 }
 
 std::string address_list(const LegacyJob& job, const LegacyReplica& replica) {
-  if (replica.replicas == 0) return "null";  // Go encodes the nil slice so
-  std::string out = "[";
+  std::string out = "[";  // a type of 0 replicas is `[]`: the operator makes an empty slice
   for (int64_t i = 0; i < replica.replicas; ++i)
     out += (i == 0 ? "" : ",") + quoted(address(job, replica, i));
   return out + "]";
