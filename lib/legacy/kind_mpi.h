@@ -14,9 +14,6 @@
 
 namespace trainjob {
 
-extern const LegacyKind kMPIJobV1Kind;
-extern const LegacyKind kMPIJobV2beta1Kind;
-
 /// Everything compile_legacy_job does for these kinds (LegacyKind::compile): reading,
 /// checks, objects in output order with sorted keys; nothing after errors or with
 /// options.check_only.

@@ -8,7 +8,7 @@ so the schema reads like the Training Operator ones. Run from the repository roo
 
   schemas/tools/derive_mpi_operator_schema.py path/to/kubeflow.org_mpijobs.yaml
 
-Writes schemas/legacy/v2beta1/mpijob.json; review the diff.
+Writes schemas/trainer/legacy-v2beta1/mpijob.json; review the diff.
 """
 import sys
 
@@ -22,7 +22,7 @@ def main():
         versions = yaml.safe_load(crd)["spec"]["versions"]
     version = next(v for v in versions if v["name"] == "v2beta1")
     schema = structure(version["schema"]["openAPIV3Schema"])
-    write("schemas/legacy/v2beta1/mpijob.json",
+    write("schemas/trainer/legacy-v2beta1/mpijob.json",
           object_schema("kubeflow.org/v2beta1", ["MPIJob"], schema["properties"]["spec"],
                         ("apiVersion", "kind", "metadata", "spec")))
 
