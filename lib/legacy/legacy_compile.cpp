@@ -72,7 +72,8 @@ Json operator_labels(const LegacyJob& job, const LegacyReplica& replica, int64_t
 }
 
 Json with_ownership(Json labels, const LegacyJob& job) {
-  for (const auto& entry : ownership_labels(job.name).items())
+  const Json ownership = ownership_labels(job.name);
+  for (const auto& entry : ownership.items())
     labels[entry.key()] = entry.value();
   return labels;
 }

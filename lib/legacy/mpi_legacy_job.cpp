@@ -219,7 +219,8 @@ bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
 }
 
 Json mpi_object_metadata(const MpiLegacyJob& job, const std::string& name, Json labels) {
-  for (const auto& entry : ownership_labels(job.base.name).items())
+  const Json ownership = ownership_labels(job.base.name);
+  for (const auto& entry : ownership.items())
     labels[entry.key()] = entry.value();
   Json metadata = {{"name", name}, {"labels", std::move(labels)}};
   if (!job.base.name_space.empty()) metadata["namespace"] = job.base.name_space;
@@ -277,7 +278,8 @@ Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const st
   if (!pod_metadata.is_object()) pod_metadata = Json::object();
   for (const auto& entry : labels.items())
     pod_metadata["labels"][entry.key()] = entry.value();
-  for (const auto& entry : ownership_labels(job.base.name).items())
+  const Json ownership = ownership_labels(job.base.name);
+  for (const auto& entry : ownership.items())
     pod_metadata["labels"][entry.key()] = entry.value();
   pod_template["spec"]["restartPolicy"] = legacy_pod_restart_policy(replica.restart_policy);
   Json spec = {{"completions", 1}, {"parallelism", 1}, {"template", std::move(pod_template)}};
