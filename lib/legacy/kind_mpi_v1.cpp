@@ -153,9 +153,9 @@ Json launcher_job(const MpiLegacyJob& job, bool gpu, LegacyGang gang) {
   spec["initContainers"].push_back(kubectl_delivery(job));
   Json* main = mpi_main_container(&pod);
   mpi_append_env(main, launcher_env(*main, gpu));
-  mpi_add_volume(&pod, main, Json{{"name", kKubectlVolume}, {"emptyDir", Json::object()}},
+  mpi_add_volume(&pod, Json{{"name", kKubectlVolume}, {"emptyDir", Json::object()}},
                  Json{{"name", kKubectlVolume}, {"mountPath", kKubectlDir}});
-  mpi_add_volume(&pod, main, config_volume(job, true),
+  mpi_add_volume(&pod, config_volume(job, true),
                  Json{{"name", kMpiConfigVolume}, {"mountPath", kMpiConfigMountPath}});
   decorate_pod(job.base, gang, *job.launcher, &pod);
   Json labels = operator_labels(job, "launcher");
@@ -173,7 +173,7 @@ Json worker_job(const MpiLegacyJob& job, LegacyGang gang, int64_t index) {
     (*main)["command"] = Json::array({"sleep"});
     (*main)["args"] = Json::array({"365d"});
   }
-  mpi_add_volume(&pod, main, config_volume(job, false),
+  mpi_add_volume(&pod, config_volume(job, false),
                  Json{{"name", kMpiConfigVolume}, {"mountPath", kMpiConfigMountPath}});
   decorate_pod(job.base, gang, *job.worker, &pod);
   Json labels = operator_labels(job, "worker");

@@ -106,8 +106,7 @@ void common_pod_edits(const MpiLegacyJob& job, const V2Settings& settings,
   spec["hostname"] = hostname;
   spec["subdomain"] = job.base.name;
   if (json_member(spec, "hostNetwork") == Json(true)) spec["dnsPolicy"] = "ClusterFirstWithHostNet";
-  Json* main = mpi_main_container(pod);
-  mpi_add_volume(pod, main, ssh_volume(job, settings),
+  mpi_add_volume(pod, ssh_volume(job, settings),
                  Json{{"name", kSshVolume}, {"mountPath", settings.ssh_mount_path}});
 }
 
@@ -156,7 +155,7 @@ Json launcher_job(const MpiLegacyJob& job, const V2Settings& settings, LegacyGan
   Json items = Json::array(
       {Json{{"key", "hostfile"}, {"path", "hostfile"}, {"mode", 0444}},
        Json{{"key", "discover_hosts.sh"}, {"path", "discover_hosts.sh"}, {"mode", 0555}}});
-  mpi_add_volume(&pod, main,
+  mpi_add_volume(&pod,
                  Json{{"name", kMpiConfigVolume},
                       {"configMap", {{"name", job.base.name + "-config"}, {"items", items}}}},
                  Json{{"name", kMpiConfigVolume}, {"mountPath", kMpiConfigMountPath}});

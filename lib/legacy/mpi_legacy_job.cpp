@@ -259,10 +259,12 @@ void mpi_append_env(Json* container, const Json& env) {
   if (!kept.empty()) (*container)["env"] = std::move(kept);
 }
 
-void mpi_add_volume(Json* pod_template, Json* container, Json volume, Json mount) {
+void mpi_add_volume(Json* pod_template, Json volume, Json mount) {
   Json& volumes = (*pod_template)["spec"]["volumes"];
   if (!volumes.is_array()) volumes = Json::array();
   volumes.push_back(std::move(volume));
+  Json* container = mpi_main_container(pod_template);
+  if (container == nullptr) return;
   Json& mounts = (*container)["volumeMounts"];
   if (!mounts.is_array()) mounts = Json::array();
   mounts.push_back(std::move(mount));
