@@ -207,7 +207,9 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
   MpiReadRules rules;
   rules.restart_policies = {"Always", "OnFailure", "Never", "ExitCode"};
   MpiLegacyJob job;
-  if (!read_mpi_legacy_job(document, kMPIJobV1Kind, rules, options, &job, diagnostics)) return {};
+  read_mpi_legacy_job(document, kMPIJobV1Kind, rules, options, &job,
+                      diagnostics);  // errors end the compilation below
+  if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
   LegacyGang gang = legacy_gang(job.base);
   warn_run_policy(job.base, gang, reader);

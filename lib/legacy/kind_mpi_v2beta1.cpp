@@ -261,8 +261,9 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
   rules.worker_restart_policy = "Never";
   rules.restart_policies = {"Never", "OnFailure"};
   MpiLegacyJob job;
-  if (!read_mpi_legacy_job(document, kMPIJobV2beta1Kind, rules, options, &job, diagnostics))
-    return {};
+  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, rules, options, &job,
+                      diagnostics);  // errors end the compilation below
+  if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
   V2Settings settings;
   read_settings(job, reader, &settings);

@@ -42,6 +42,7 @@ bool read_replica(const FieldReader& reader, const Field& spec, const std::strin
   out->path = spec.path();
   out->replicas = default_replicas;
   out->restart_policy = default_policy;
+  bool ok_policy = true;
   if (!reader.is_object(spec)) return false;
   if (Field replicas = spec["replicas"]) {
     std::optional<int64_t> value = reader.integer(replicas);
@@ -56,7 +57,8 @@ bool read_replica(const FieldReader& reader, const Field& spec, const std::strin
                   out->restart_policy) == rules.restart_policies.end()) {
       reader.error(policy.path(), "expected restartPolicy " + joined(rules.restart_policies) +
                                       ", found \"" + out->restart_policy + "\"");
-      return false;
+      out->restart_policy = default_policy;  // read on, so the other rules are reported too
+      ok_policy = false;
     }
   }
   Field pod_template = spec["template"];
@@ -79,7 +81,7 @@ bool read_replica(const FieldReader& reader, const Field& spec, const std::strin
       ok = false;
     }
   }
-  return ok;
+  return ok && ok_policy;
 }
 
 bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiReadRules& rules,
@@ -121,7 +123,7 @@ bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiR
          ok;
   }
   if (!launcher) {
-    if (ok) reader.error(specs.path(), "expected a Launcher replica spec");
+    reader.error(specs.path(), "expected a Launcher replica spec");
     return false;
   }
   job->base.replicas.push_back(std::move(*launcher));
@@ -207,7 +209,8 @@ bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
     if (!value) return false;
     job->slots = *value;
   }
-  if (!read_replicas(reader, kind, rules, job)) return false;
+  bool ok = read_replicas(reader, kind, rules, job);
+  if (job->launcher == nullptr) return false;
   job->base.run_policy = json_member(job->base.spec, "runPolicy");
   if (!job->base.run_policy.is_object()) job->base.run_policy = Json::object();
   if (string_member_ref(job->base.run_policy, "cleanPodPolicy").empty()) {
@@ -215,7 +218,7 @@ bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
     const std::string& deprecated = string_member_ref(job->base.spec, "cleanPodPolicy");
     job->base.run_policy["cleanPodPolicy"] = deprecated.empty() ? "None" : deprecated;
   }
-  return check_shape(reader, *job);
+  return check_shape(reader, *job) && ok;
 }
 
 Json mpi_object_metadata(const MpiLegacyJob& job, const std::string& name, Json labels) {
