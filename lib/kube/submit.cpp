@@ -16,8 +16,11 @@ namespace {
 
 int apply_rank(const Json& object) {
   std::string kind = string_member(object, "kind");
-  // Claims before the Jobs whose pods mount them (volumeClaimPolicies).
-  if (kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim") return 0;
+  // Claims before the Jobs whose pods mount them (volumeClaimPolicies); a ServiceAccount
+  // and its RBAC (MPIJob v1's launcher) before the pods that run as it.
+  if (kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim" ||
+      kind == "ServiceAccount" || kind == "Role" || kind == "RoleBinding")
+    return 0;
   if (kind == "Service") return 1;
   if (kind == "PodGroup") return 2;
   if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;

@@ -218,10 +218,12 @@ constexpr int64_t kMaxPods = 10000;
 
 std::vector<Json> compile_legacy_job(const Document& document, const CompileOptions& options,
                                      Diagnostics* diagnostics) {
-  if (find_legacy_kind(document.api_version(), document.kind()) == nullptr) {
+  const LegacyKind* kind = find_legacy_kind(document.api_version(), document.kind());
+  if (kind == nullptr) {
     report_unknown_kind(document, diagnostics);
     return {};
   }
+  if (kind->compile != nullptr) return kind->compile(document, options, diagnostics);
   int errors_before = diagnostics->error_count();
   LegacyJob job;
   if (!read_legacy_job(document, options.default_namespace, &job, diagnostics)) return {};

@@ -5,7 +5,8 @@ namespace {
 
 /// Every kind we compile. Adding a kind adds one line here and one kind_*.cpp.
 const LegacyKind* const kLegacyKinds[] = {
-    &kPyTorchJobKind, &kTFJobKind, &kXGBoostJobKind, &kPaddleJobKind, &kJAXJobKind,
+    &kPyTorchJobKind, &kTFJobKind,    &kXGBoostJobKind,    &kPaddleJobKind,
+    &kJAXJobKind,     &kMPIJobV1Kind, &kMPIJobV2beta1Kind,
 };
 
 constexpr std::string_view kLegacyGroup = "kubeflow.org/";

@@ -19,6 +19,7 @@ namespace trainjob {
 struct LegacyJob;
 struct LegacyReplica;
 class FieldReader;
+struct CompileOptions;
 
 /// Which containers of a pod the kind's env goes into.
 enum class LegacyEnvTarget {
@@ -51,6 +52,10 @@ struct LegacyKind {
   Json (*success_policy)(const LegacyJob& job) = nullptr;
   /// Objects besides the Jobs and Services (none for the kinds here); may be null.
   std::vector<Json> (*extra_objects)(const LegacyJob& job) = nullptr;
+  /// A kind whose objects are not one Service and one Job per pod (the MPIJobs) compiles
+  /// itself: compile_legacy_job hands the document over, and the hooks above go unused.
+  std::vector<Json> (*compile)(const Document& document, const CompileOptions& options,
+                               Diagnostics* diagnostics) = nullptr;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
@@ -67,6 +72,8 @@ extern const LegacyKind kTFJobKind;
 extern const LegacyKind kXGBoostJobKind;
 extern const LegacyKind kPaddleJobKind;
 extern const LegacyKind kJAXJobKind;
+extern const LegacyKind kMPIJobV1Kind;       ///< kind_mpi_v1.cpp
+extern const LegacyKind kMPIJobV2beta1Kind;  ///< kind_mpi_v2beta1.cpp (mpi-operator)
 
 }  // namespace trainjob
 

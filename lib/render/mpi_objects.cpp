@@ -6,8 +6,6 @@
 #include "render/mpi_policy.h"
 #include "render/pod_edit.h"
 #include "render/policy_objects.h"
-#include "util/base64.h"
-#include "util/ssh_key.h"
 
 namespace trainjob {
 namespace {
@@ -81,17 +79,13 @@ void add_mpi_ssh_secret(CompileState* state) {
     return;
   }
   std::string error;
-  std::optional<SshKeyPair> key = generate_ssh_key_pair(&error);
-  if (!key) {
+  std::optional<Json> secret =
+      ssh_auth_secret(state->job.name, state->job.name_space, name, &error);
+  if (!secret) {
     state->trainjob.error("metadata.name", "cannot make Secret \"" + name + "\": " + error);
     return;
   }
-  Json secret = generated_secret(*state, name,
-                                 {{"ssh-privatekey", encode_base64(key->private_pem)},
-                                  {"ssh-publickey", encode_base64(key->public_line)}});
-  secret["type"] = "kubernetes.io/ssh-auth";
-  secret["immutable"] = true;
-  state->extra_objects.push_back(std::move(secret));
+  state->extra_objects.push_back(std::move(*secret));
 }
 
 }  // namespace trainjob

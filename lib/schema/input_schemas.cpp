@@ -18,8 +18,10 @@ const char* dialect_dir(Dialect dialect) {
   }
 }
 
-/// The folder of the Training Operator v1 schemas, and the pod template they share.
-constexpr const char* kLegacyDir = "legacy-v1/";
+/// The folder of the Training Operator v1 schemas (legacy-v1/; mpi-operator's kubeflow.org/
+/// v2beta1 MPIJob is in legacy-v2beta1/), and the pod template the v1 kinds share.
+constexpr const char* kLegacyDirPrefix = "legacy-";
+constexpr const char* kLegacyGroupPrefix = "kubeflow.org/";
 constexpr const char* kLegacyPodTemplate = "legacy-pod-template";
 
 const EmbeddedFile* embedded_schema(const std::string& path) {
@@ -57,14 +59,18 @@ const Schema* InputSchemas::embedded(const std::string& path) {
   return &it->second;
 }
 
-std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job, const std::string& kind) {
+std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job,
+                                                      const std::string& api_version,
+                                                      const std::string& kind) {
   std::string lower = kind;
   for (char& c : lower)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const Schema* schema = embedded(kLegacyDir + lower + ".json");
+  const std::string version = api_version.substr(std::string(kLegacyGroupPrefix).size());
+  const Schema* schema = embedded(kLegacyDirPrefix + version + "/" + lower + ".json");
   if (schema == nullptr) return {};
   if (!set_.has(kLegacyPodTemplate)) {
-    const EmbeddedFile* file = embedded_schema(std::string(kLegacyDir) + "pod-template.json");
+    const EmbeddedFile* file =
+        embedded_schema(std::string(kLegacyDirPrefix) + "v1/pod-template.json");
     set_.add(kLegacyPodTemplate, Schema::parse(file->contents));
   }
   return set_.validate_against(job, *schema);

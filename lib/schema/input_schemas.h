@@ -23,9 +23,11 @@ class InputSchemas {
   /// Problems of a runtime: none when any dialect's schema accepts it (a runtime serves
   /// TrainJobs of any dialect that accepts it), else those of `preferred`.
   std::vector<SchemaProblem> check_runtime(const Json& runtime, Dialect preferred);
-  /// Problems of a Training Operator v1 job (kubeflow.org/v1 PyTorchJob, TFJob, ...); none
-  /// for a kind without an embedded schema (the compiler says what it makes of those).
-  std::vector<SchemaProblem> check_legacy(const Json& job, const std::string& kind);
+  /// Problems of a Training Operator v1 job (kubeflow.org/v1 PyTorchJob, TFJob, ...) or of
+  /// an mpi-operator kubeflow.org/v2beta1 MPIJob; none for a kind without an embedded
+  /// schema (the compiler says what it makes of those).
+  std::vector<SchemaProblem> check_legacy(const Json& job, const std::string& api_version,
+                                          const std::string& kind);
 
  private:
   /// The schema `<dialect dir>/<file>`, parsed from the embedded copy on first use.

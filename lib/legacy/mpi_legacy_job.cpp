@@ -1,0 +1,302 @@
+#include "legacy/mpi_legacy_job.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "legacy/legacy_run_policy.h"
+#include "load/field_path.h"
+#include "render/client_annotations.h"
+#include "render/jobset_labels.h"
+#include "render/names.h"
+
+namespace trainjob {
+namespace {
+
+/// A bound on what one document may ask for, so hostile input cannot exhaust memory (the
+/// hostfile of as many workers is far below a ConfigMap's limit).
+constexpr int64_t kMaxMpiWorkers = 10000;
+
+bool same_key(std::string_view key, std::string_view type, bool exact) {
+  if (exact) return key == type;
+  return key.size() == type.size() &&
+         std::equal(key.begin(), key.end(), type.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+bool read_replica(const FieldReader& reader, const Field& spec, const std::string& type,
+                  int64_t default_replicas, const char* default_policy, const MpiReadRules& rules,
+                  LegacyReplica* out) {
+  out->type = type;
+  out->lower = type == "Launcher" ? "launcher" : "worker";
+  out->path = spec.path();
+  out->replicas = default_replicas;
+  out->restart_policy = default_policy;
+  bool ok_policy = true;
+  if (!reader.is_object(spec)) return false;
+  if (Field replicas = spec["replicas"]) {
+    std::optional<int64_t> value = reader.integer(replicas);
+    if (!value) return false;
+    out->replicas = *value;
+  }
+  if (Field policy = spec["restartPolicy"]) {
+    std::optional<std::string> value = reader.string(policy);
+    if (!value) return false;
+    if (!value->empty()) out->restart_policy = *value;
+    if (std::find(rules.restart_policies.begin(), rules.restart_policies.end(),
+                  out->restart_policy) == rules.restart_policies.end()) {
+      reader.error(policy.path(), "expected restartPolicy " + joined(rules.restart_policies) +
+                                      ", found \"" + out->restart_policy + "\"");
+      out->restart_policy = default_policy;  // read on, so the other rules are reported too
+      ok_policy = false;
+    }
+  }
+  Field pod_template = spec["template"];
+  if (!pod_template) {
+    reader.error(out->path, "replica type " + type + " needs a pod template (template)");
+    return false;
+  }
+  if (!reader.is_object(pod_template)) return false;
+  out->pod_template = *pod_template.value;
+  const Json& containers = json_member(json_member(out->pod_template, "spec"), "containers");
+  std::string containers_path = out->path + ".template.spec.containers";
+  if (!containers.is_array() || containers.empty()) {
+    reader.error(containers_path, "expected at least one container");
+    return false;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < containers.size(); ++i) {
+    if (string_member_ref(containers[i], "image").empty()) {
+      reader.error(field_index(containers_path, i) + ".image", "expected the container's image");
+      ok = false;
+    }
+  }
+  return ok && ok_policy;
+}
+
+bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiReadRules& rules,
+                   MpiLegacyJob* job) {
+  Field specs = reader.root()["spec"]["mpiReplicaSpecs"];
+  if (!specs) {
+    reader.error("spec.mpiReplicaSpecs", "an MPIJob needs mpiReplicaSpecs with a Launcher");
+    return false;
+  }
+  if (!reader.is_object(specs)) return false;
+  bool ok = true;
+  std::optional<LegacyReplica> launcher;
+  std::optional<LegacyReplica> worker;
+  for (const auto& entry : specs.value->items()) {
+    Field spec = specs[entry.key()];
+    std::optional<LegacyReplica>* slot = nullptr;
+    if (same_key(entry.key(), "Launcher", rules.exact_keys)) {
+      slot = &launcher;
+    } else if (same_key(entry.key(), "Worker", rules.exact_keys)) {
+      slot = &worker;
+    } else {
+      reader.key_error(spec.path(), "unknown replica type \"" + entry.key() + "\" of " +
+                                        kind.api_version + " MPIJob: expected Launcher or Worker" +
+                                        (rules.exact_keys ? " (spelt exactly so)" : ""));
+      ok = false;
+      continue;
+    }
+    if (slot->has_value()) {
+      reader.key_error(spec.path(), "replica type " + entry.key() +
+                                        " is given twice (keys are compared ignoring case)");
+      ok = false;
+      continue;
+    }
+    bool is_launcher = slot == &launcher;
+    slot->emplace();
+    ok = read_replica(reader, spec, is_launcher ? "Launcher" : "Worker", is_launcher ? 1 : 0,
+                      is_launcher ? rules.launcher_restart_policy : rules.worker_restart_policy,
+                      rules, &**slot) &&
+         ok;
+  }
+  if (!launcher) {
+    reader.error(specs.path(), "expected a Launcher replica spec");
+    return false;
+  }
+  job->base.replicas.push_back(std::move(*launcher));
+  if (worker) job->base.replicas.push_back(std::move(*worker));
+  job->launcher = &job->base.replicas[0];
+  if (worker) {
+    job->worker = &job->base.replicas[1];
+    job->workers = job->worker->replicas;
+  }
+  return ok;
+}
+
+/// The rules both operators share: one launcher, a name every pod name fits, slots ≥ 0.
+bool check_shape(const FieldReader& reader, const MpiLegacyJob& job) {
+  bool ok = true;
+  if (job.launcher->replicas != 1) {
+    reader.error(job.launcher->path + ".replicas",
+                 "expected 1 Launcher replica, found " + std::to_string(job.launcher->replicas));
+    ok = false;
+  }
+  if (job.workers < 0 || job.workers > kMaxMpiWorkers) {
+    reader.error(job.worker->path + ".replicas", "expected 0 to " + std::to_string(kMaxMpiWorkers) +
+                                                     " Worker replicas, found " +
+                                                     std::to_string(job.workers));
+    ok = false;
+  }
+  std::string longest = mpi_worker_host(job.base.name, std::max<int64_t>(job.workers, 1) - 1);
+  if (!is_dns1035_label(job.base.name) || !is_dns1035_label(longest)) {
+    reader.error("metadata.name",
+                 "expected a name that makes the pod name \"" + longest +
+                     "\" a DNS-1035 label (lower-case letters, digits and '-', starting with a "
+                     "letter, at most 63 characters)");
+    ok = false;
+  }
+  if (job.slots < 0) {
+    reader.error("spec.slotsPerWorker",
+                 "expected slotsPerWorker of 0 or more, found " + std::to_string(job.slots));
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+MpiHosts MpiLegacyJob::hosts(bool launcher_first) const {
+  MpiHosts out;
+  out.job = base.name;
+  out.name_space = base.dns_namespace();
+  out.workers = workers;
+  out.slots = slots;
+  out.launcher_first = launcher_first;
+  return out;
+}
+
+bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
+                         const MpiReadRules& rules, const CompileOptions& options,
+                         MpiLegacyJob* job, Diagnostics* diagnostics) {
+  FieldReader reader(document, diagnostics);
+  job->base.kind = &kind;
+  job->base.document = &document;
+  Field metadata = reader.root()["metadata"];
+  std::optional<std::string> name = reader.string(metadata["name"]);
+  if (!name) {
+    if (!metadata["name"]) reader.error("metadata.name", "expected the job's name");
+    return false;
+  }
+  job->base.name = *name;
+  job->base.name_space = options.default_namespace;
+  if (Field name_space = metadata["namespace"]) {
+    std::optional<std::string> value = reader.string(name_space);
+    if (!value) return false;
+    job->base.name_space = *value;
+  }
+  Field spec = reader.root()["spec"];
+  if (!spec) {
+    reader.error("spec", "an MPIJob needs a spec");
+    return false;
+  }
+  if (!reader.is_object(spec)) return false;
+  job->base.spec = *spec.value;
+  if (Field slots = spec["slotsPerWorker"]) {
+    std::optional<int64_t> value = reader.integer(slots);
+    if (!value) return false;
+    job->slots = *value;
+  }
+  bool ok = read_replicas(reader, kind, rules, job);
+  if (job->launcher == nullptr) return false;
+  job->base.run_policy = json_member(job->base.spec, "runPolicy");
+  if (!job->base.run_policy.is_object()) job->base.run_policy = Json::object();
+  if (string_member_ref(job->base.run_policy, "cleanPodPolicy").empty()) {
+    // v1 MPIJob: the deprecated spec.cleanPodPolicy stands in for the runPolicy one.
+    const std::string& deprecated = string_member_ref(job->base.spec, "cleanPodPolicy");
+    job->base.run_policy["cleanPodPolicy"] = deprecated.empty() ? "None" : deprecated;
+  }
+  return check_shape(reader, *job) && ok;
+}
+
+Json mpi_object_metadata(const MpiLegacyJob& job, const std::string& name, Json labels) {
+  const Json ownership = ownership_labels(job.base.name);
+  for (const auto& entry : ownership.items())
+    labels[entry.key()] = entry.value();
+  Json metadata = {{"name", name}, {"labels", std::move(labels)}};
+  if (!job.base.name_space.empty()) metadata["namespace"] = job.base.name_space;
+  return metadata;
+}
+
+Json mpi_config_map(const MpiLegacyJob& job, Json data) {
+  return Json{{"apiVersion", "v1"},
+              {"kind", "ConfigMap"},
+              {"metadata", mpi_object_metadata(job, job.base.name + "-config",
+                                               Json{{kMpiAppLabel, job.base.name}})},
+              {"data", std::move(data)}};
+}
+
+Json* mpi_main_container(Json* pod_template) {
+  Json& spec = (*pod_template)["spec"];
+  if (!spec.is_object()) return nullptr;
+  Json& containers = spec["containers"];
+  if (!containers.is_array() || containers.empty() || !containers[0].is_object()) return nullptr;
+  return &containers[0];
+}
+
+void mpi_append_env(Json* container, const Json& env) {
+  Json kept = Json::array();
+  const Json& existing = json_member(*container, "env");
+  if (existing.is_array()) {
+    for (const Json& var : existing) {
+      bool replaced = false;
+      for (const Json& added : env)
+        replaced |= string_member_ref(var, "name") == string_member_ref(added, "name");
+      if (!replaced) kept.push_back(var);
+    }
+  }
+  for (const Json& var : env)
+    kept.push_back(var);
+  if (!kept.empty()) (*container)["env"] = std::move(kept);
+}
+
+void mpi_add_volume(Json* pod_template, Json volume, Json mount) {
+  Json& volumes = (*pod_template)["spec"]["volumes"];
+  if (!volumes.is_array()) volumes = Json::array();
+  volumes.push_back(std::move(volume));
+  Json* container = mpi_main_container(pod_template);
+  if (container == nullptr) return;
+  Json& mounts = (*container)["volumeMounts"];
+  if (!mounts.is_array()) mounts = Json::array();
+  mounts.push_back(std::move(mount));
+}
+
+std::string mpi_success_policy() {
+  return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({"launcher"})}}.dump();
+}
+
+Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const std::string& name,
+                 const Json& labels, Json pod_template) {
+  Json& pod_metadata = pod_template["metadata"];
+  if (!pod_metadata.is_object()) pod_metadata = Json::object();
+  for (const auto& entry : labels.items())
+    pod_metadata["labels"][entry.key()] = entry.value();
+  const Json ownership = ownership_labels(job.base.name);
+  for (const auto& entry : ownership.items())
+    pod_metadata["labels"][entry.key()] = entry.value();
+  pod_template["spec"]["restartPolicy"] = legacy_pod_restart_policy(replica.restart_policy);
+  Json spec = {{"completions", 1}, {"parallelism", 1}, {"template", std::move(pod_template)}};
+  apply_run_policy(job.base, replica, &spec);
+  Json metadata = mpi_object_metadata(job, name, labels);
+  metadata["annotations"] = {{kSourceKindAnnotation, job.base.kind->kind},
+                             {kSuccessPolicyAnnotation, mpi_success_policy()},
+                             {kReplicasAnnotation, std::to_string(replica.replicas)}};
+  return Json{{"apiVersion", "batch/v1"},
+              {"kind", "Job"},
+              {"metadata", std::move(metadata)},
+              {"spec", std::move(spec)}};
+}
+
+}  // namespace trainjob
