@@ -20,7 +20,7 @@ struct JobDependency {
 /// JobSet's successPolicy; empty `targets` and `target_jobs` mean every replicated job.
 /// A legacy kind's rule may name Jobs instead (a TFJob without Chief: worker 0's Job).
 struct SuccessPolicy {
-  std::string op = "All";  ///< All or Any
+  std::string op = "All";                ///< All or Any
   std::vector<std::string> targets;      ///< steps (replicated jobs, replica types)
   std::vector<std::string> target_jobs;  ///< Job names
   /// Whether the step is a target, or holds one of `target_jobs`' Jobs among `jobs`.

@@ -55,8 +55,8 @@ void LinePrinter::write(const std::string& block) {
 std::string log_container(const Json& pod, const std::string& requested) {
   if (!requested.empty()) return requested;
   const Json& containers = member(pod, "spec").value("containers", Json::array());
-  for (const std::string& wanted :
-       {step_place_of(pod).step, default_container_of_operator(label_of(pod, kOperatorNameLabel))}) {
+  for (const std::string& wanted : {step_place_of(pod).step, default_container_of_operator(label_of(
+                                                                 pod, kOperatorNameLabel))}) {
     if (wanted.empty()) continue;
     for (const Json& container : containers) {
       if (string_member(container, "name") == wanted) return wanted;
@@ -138,8 +138,7 @@ int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& 
   for (size_t i = 0; i < selected.size(); ++i) {
     fetches.emplace_back([&, i] {
       const auto& [label, pod] = selected[i];
-      Source source{label, name_of(*pod),
-                    log_container(*pod, options_.container)};
+      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
       std::string path = object_path(pod_type(), name_space_, source.pod) + "/log" +
                          query(false, true, "") + "&container=" + url_escape(source.container);
       try {
@@ -288,8 +287,7 @@ int PodLogs::follow() {
     }
     bool all_streams_done = true;
     for (const auto& [label, pod] : selected_pods(snapshot.pods)) {
-      Source source{label, name_of(*pod),
-                    log_container(*pod, options_.container)};
+      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
       const Json* status = container_status(*pod, source.container);
       const Json& state = status ? member(*status, "state") : member(Json(), "");
       if (status != nullptr)  // only this thread touches first_instance_

@@ -48,8 +48,7 @@ void Submitter::stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& po
                                  const std::vector<Json>& live) {
   std::vector<Json> rest;
   for (const Json& job : live)
-    if (!policy.targets_job(job) && !finished(job))
-      rest.push_back(job);
+    if (!policy.targets_job(job) && !finished(job)) rest.push_back(job);
   for (Json& job : rest) {
     job["apiVersion"] = "batch/v1";
     job["kind"] = "Job";
@@ -86,8 +85,8 @@ bool Submitter::start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>
       std::fprintf(err_,
                    "error: %s %s failed: DeadlineExceeded: activeDeadlineSeconds (%s s) "
                    "passed before Job %s could start\n",
-                   plan.kind.c_str(), plan.trainjob.c_str(), spec["activeDeadlineSeconds"].dump().c_str(),
-                   name_of(job).c_str());
+                   plan.kind.c_str(), plan.trainjob.c_str(),
+                   spec["activeDeadlineSeconds"].dump().c_str(), name_of(job).c_str());
       return false;
     }
     spec["activeDeadlineSeconds"] = static_cast<int64_t>(std::floor(left));
@@ -109,8 +108,8 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
     if (left <= 0) {
-      std::fprintf(err_, "error: timed out waiting for %s %s (phase %s)\n",
-                   plan.kind.c_str(), plan.trainjob.c_str(), last_phase.c_str());
+      std::fprintf(err_, "error: timed out waiting for %s %s (phase %s)\n", plan.kind.c_str(),
+                   plan.trainjob.c_str(), last_phase.c_str());
       return 1;
     }
     WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
@@ -132,7 +131,8 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
     // Between stages every Job there may be complete; the TrainJob is not.
     if (status.phase == "Complete" && !policy_met && !all_done) status.phase = "Running";
     if (status.phase != last_phase) {
-      std::fprintf(out_, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(), status.phase.c_str());
+      std::fprintf(out_, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+                   status.phase.c_str());
       std::fflush(out_);
       last_phase = status.phase;
     }

@@ -251,9 +251,10 @@ class PodPlanner {
     if (!plan_container_mounts(container, pod, &mounts, error)) return false;
     if (!resolve_container_env(container, facts, config_maps_, &out->env, error)) return false;
     for (auto& [name, value] : out->env) {
-      std::string local = is_rendezvous_port(name)
-                              ? options_.master_port
-                              : rewrite_paths(rewrite_hosts(local_host(value), hosts_, options_.ip), mounts);
+      std::string local =
+          is_rendezvous_port(name)
+              ? options_.master_port
+              : rewrite_paths(rewrite_hosts(local_host(value), hosts_, options_.ip), mounts);
       if (is_rendezvous_address(name) && local != value) local = with_port(local);
       if (local != value) note(name + " " + value + " -> " + local);  // NOLINT(performance-*)
       value = std::move(local);

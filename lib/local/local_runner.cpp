@@ -34,8 +34,7 @@ struct Process {
 class StageRunner {
  public:
   StageRunner(const std::vector<LocalPod>& pods, const RunSettings& settings,
-              Clock::time_point deadline, std::string marker_prefix,
-              const LocalSuccessRule* rule)
+              Clock::time_point deadline, std::string marker_prefix, const LocalSuccessRule* rule)
       : pods_(pods),
         settings_(settings),
         deadline_(deadline),
@@ -249,9 +248,10 @@ class StageRunner {
     if (outcome == PodOutcome::kFailed) {
       if (target && first_failure_.empty()) first_failure_ = failure;
       std::fprintf(settings_.log, "%s%s\n", failure.c_str(),
-                   target ? "" : ("; the " + rule_->kind + "'s rule looks at " +
-                                  rule_->describe() + ", the other pods go on")
-                                     .c_str());
+                   target ? ""
+                          : ("; the " + rule_->kind + "'s rule looks at " + rule_->describe() +
+                             ", the other pods go on")
+                                .c_str());
       std::fflush(settings_.log);
     }
     switch (judge(*rule_, results_)) {

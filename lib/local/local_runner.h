@@ -36,8 +36,8 @@ struct RunSettings {
 
 /// Runs `plan`; true when every pod succeeded, or, with `plan.rule` (a legacy kind's), when
 /// its rule is met: then a failed pod the rule does not look at only says so, the pods run
-/// until the rule is decided, and those still running then are stopped. Otherwise `*failure` says which pod and
-/// container failed and how (exit status, signal), or that the run timed out or was
+/// until the rule is decided, and those still running then are stopped. Otherwise `*failure` says
+/// which pod and container failed and how (exit status, signal), or that the run timed out or was
 /// interrupted (SIGINT, SIGTERM). The caller should be the child subreaper
 /// (PR_SET_CHILD_SUBREAPER), so that what a container leaves behind is reaped here.
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure);

@@ -41,8 +41,8 @@ std::optional<LocalSuccessRule> local_success_rule(const std::vector<Json>& obje
     LocalSuccessRule rule;
     rule.kind = kind;
     // The annotation may have been edited by hand: unreadable means every pod must succeed.
-    Json policy =
-        Json::parse(annotation(object, kSuccessPolicyAnnotation), nullptr, /*allow_exceptions=*/false);
+    Json policy = Json::parse(annotation(object, kSuccessPolicyAnnotation), nullptr,
+                              /*allow_exceptions=*/false);
     if (!policy.is_object()) return rule;
     rule.any = string_member(policy, "operator") == "Any";
     read_strings(json_member(policy, "targetReplicatedJobs"), &rule.steps);

@@ -13,8 +13,8 @@
 namespace trainjob {
 
 struct LocalSuccessRule {
-  std::string kind;  ///< PyTorchJob, TFJob, ... (kubectl-trainjob/source-kind)
-  bool any = false;  ///< operator Any: one target pod succeeding is enough
+  std::string kind;                ///< PyTorchJob, TFJob, ... (kubectl-trainjob/source-kind)
+  bool any = false;                ///< operator Any: one target pod succeeding is enough
   std::vector<std::string> steps;  ///< targetReplicatedJobs: replica types (`master`)
   std::vector<std::string> jobs;   ///< targetJobs: Job names (`J-worker-0`)
   /// `master`, `J-worker-0`: what the rule looks at, for messages.

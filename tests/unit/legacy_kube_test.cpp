@@ -37,7 +37,9 @@ Json legacy_job(const std::string& job, const std::string& type, int index, int 
               {"status", {{"active", 1}, {"ready", 1}}}};
   if (!state.empty())
     out["status"]["conditions"] =
-        Json::array({{{"type", state}, {"status", "True"}, {"reason", "BackoffLimitExceeded"},
+        Json::array({{{"type", state},
+                      {"status", "True"},
+                      {"reason", "BackoffLimitExceeded"},
                       {"message", "Job has reached the specified backoff limit"}}});
   return out;
 }
@@ -77,7 +79,8 @@ TEST_CASE("step_place: JobSet labels first, else the Training Operator's") {
   CHECK(step_place(Json("not labels")).step.empty());
 }
 
-TEST_CASE("status of a PyTorchJob: named by its kind, steps master and worker, the Master decides") {
+TEST_CASE(
+    "status of a PyTorchJob: named by its kind, steps master and worker, the Master decides") {
   std::vector<Json> jobs = {legacy_job("pt", "master", 0, 1), legacy_job("pt", "worker", 0, 2),
                             legacy_job("pt", "worker", 1, 2)};
   std::vector<Json> pods;
@@ -113,9 +116,11 @@ TEST_CASE("status of a PyTorchJob: named by its kind, steps master and worker, t
   CHECK(failed.message.find("Job pt-worker-1 failed") == 0);
 }
 
-TEST_CASE("success policy: All over a replica type counts its Jobs from kubectl-trainjob/replicas") {
+TEST_CASE(
+    "success policy: All over a replica type counts its Jobs from kubectl-trainjob/replicas") {
   const char* workers = R"({"operator":"All","targetReplicatedJobs":["worker"]})";
-  std::optional<SuccessPolicy> policy = success_policy_of({legacy_job("j", "worker", 0, 2, workers)});
+  std::optional<SuccessPolicy> policy =
+      success_policy_of({legacy_job("j", "worker", 0, 2, workers)});
   REQUIRE(policy);
   // worker-1 not created yet: two are expected.
   CHECK_FALSE(success_policy_met(*policy, {legacy_job("j", "worker", 0, 2, workers, "Complete")}));

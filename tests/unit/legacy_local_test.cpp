@@ -1,8 +1,8 @@
 // `run --local` of a legacy kind's Jobs: one pod per Job with the operator's hostname, the
 // operator's DNS names on loopback, a local port per pod address, and the kind's rule.
-#include <doctest/doctest.h>
-
 #include <memory>
+
+#include <doctest/doctest.h>
 
 #include "local/local_plan.h"
 #include "local/local_success.h"
@@ -107,8 +107,9 @@ TEST_CASE("TF_CONFIG: every pod address gets a local port of its own, the same i
                          {}, options(), &plan, &error));
   REQUIRE(plan.stages.at(0).size() == 3);
   // Ports in the order of (pod hostname, port): tf-ps-0, tf-worker-0, tf-worker-1.
-  CHECK(env_of(plan.stages[0][2], "TF_CONFIG") ==
-        R"({"cluster":{"ps":["127.0.0.1:41000"],"worker":["127.0.0.1:41001","127.0.0.1:41002"]},"task":{"type":"worker","index":1},"environment":"cloud"})");
+  CHECK(
+      env_of(plan.stages[0][2], "TF_CONFIG") ==
+      R"({"cluster":{"ps":["127.0.0.1:41000"],"worker":["127.0.0.1:41001","127.0.0.1:41002"]},"task":{"type":"worker","index":1},"environment":"cloud"})");
   CHECK(env_of(plan.stages[0][0], "TF_CONFIG").find(R"("ps":["127.0.0.1:41000"])") !=
         std::string::npos);
   CHECK(plan.rule->jobs == std::vector<std::string>{"tf-worker-0"});
@@ -133,8 +134,8 @@ TEST_CASE("a name that only starts like a pod's is left alone") {
       {"name": "B", "value": "pt-master-0:23456x"}])");
   LocalPlan plan;
   std::string error;
-  REQUIRE(plan_local_run({legacy_job("pt", "master", 0, env, kMaster)}, {}, options(), &plan,
-                         &error));
+  REQUIRE(
+      plan_local_run({legacy_job("pt", "master", 0, env, kMaster)}, {}, options(), &plan, &error));
   CHECK(env_of(plan.stages[0][0], "A") == "pt-master-00:23456,xpt-master-0:1");
   CHECK(env_of(plan.stages[0][0], "B") == "127.0.0.1:23456x");
 }
