@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "legacy/legacy_kinds.h"
 #include "model/field.h"
 #include "model/runtime_registry.h"
 #include "render/names.h"
@@ -90,8 +91,10 @@ void check_metadata(const FieldReader& reader) {
   Field metadata = reader.root()["metadata"];
   if (!metadata || !reader.is_object(metadata)) return;
   check_name(reader, metadata["namespace"], NameRule::kLabel1123);
-  // A TrainJob's name is the compiler's: it knows which names are derived from it.
-  if (!is_trainjob_document(document)) {
+  // A TrainJob's (or legacy job's) name is the compiler's: it knows which names are derived
+  // from it.
+  if (!is_trainjob_document(document) &&
+      find_legacy_kind(document.api_version(), document.kind()) == nullptr) {
     check_name(reader, metadata["name"], name_rule(document.kind()));
   }
 }
