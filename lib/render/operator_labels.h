@@ -1,20 +1,15 @@
-// The labels the Training Operator v1 (and mpi-operator) put on the pods and Services of a
-// PyTorchJob, TFJob, ...: render writes them on the Jobs it compiles from those kinds, and
-// the client side (`status`, `logs`, `run --local`) reads a pod's place from them.
+// Where a Job or pod sits among the objects of a submitted job, read from the JobSet labels
+// of a TrainJob's objects or the Training Operator labels (legacy/operator_labels.h) of a
+// PyTorchJob's, TFJob's, ...: what `status`, `logs`, `submit --wait` and `run --local` use.
 #ifndef TRAINJOB_RENDER_OPERATOR_LABELS_H_
 #define TRAINJOB_RENDER_OPERATOR_LABELS_H_
 
 #include <string>
 
+#include "legacy/operator_labels.h"
 #include "load/json.h"
 
 namespace trainjob {
-
-inline constexpr const char* kOperatorNameLabel = "training.kubeflow.org/operator-name";
-inline constexpr const char* kOperatorJobNameLabel = "training.kubeflow.org/job-name";
-inline constexpr const char* kReplicaTypeLabel = "training.kubeflow.org/replica-type";
-inline constexpr const char* kReplicaIndexLabel = "training.kubeflow.org/replica-index";
-inline constexpr const char* kJobRoleLabel = "training.kubeflow.org/job-role";
 
 /// Where a Job or pod sits among the objects of one submitted job.
 struct StepPlace {
