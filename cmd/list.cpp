@@ -1,4 +1,5 @@
 // `kubectl trainjob list`: the TrainJobs of a namespace, found by their labels.
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "kube/resources.h"
 #include "kube/trainjob_status.h"
 #include "output/render_output.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
@@ -24,6 +26,23 @@ struct Found {
   std::vector<Json> pods;
   std::vector<Json> others;
 };
+
+std::string lower(std::string text) {
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+/// The training pods: those of a TrainJob's `node` step, or every pod of a legacy kind
+/// (whose Jobs each run one replica).
+long node_count(const std::vector<Json>& jobs) {
+  long nodes = 0;
+  for (const Json& job : jobs) {
+    StepPlace place = step_place_of(job);
+    if (place.legacy || place.step == "node") nodes += job["spec"].value("parallelism", 1);
+  }
+  return nodes;
+}
 
 int run_list(const ListFlags& flags) {
   return run_cluster_command([&] {
@@ -44,7 +63,7 @@ int run_list(const ListFlags& flags) {
     double now = session.clock().now();
     if (flags.output == "name") {
       for (const auto& [name, found] : trainjobs)
-        std::printf("trainjob/%s\n", name.c_str());
+        std::printf("%s/%s\n", lower(source_kind_of(found.jobs)).c_str(), name.c_str());
       return static_cast<int>(kExitOk);
     }
     if (flags.output == "json" || flags.output == "yaml") {
@@ -60,18 +79,15 @@ int run_list(const ListFlags& flags) {
       std::fprintf(stderr, "No TrainJobs found in %s namespace.\n", session.name_space().c_str());
       return static_cast<int>(kExitOk);
     }
-    std::vector<std::vector<std::string>> rows = {{"NAME", "PHASE", "STEPS", "NODES", "AGE"}};
+    std::vector<std::vector<std::string>> rows = {
+        {"NAME", "KIND", "PHASE", "STEPS", "NODES", "AGE"}};
     for (const auto& [name, found] : trainjobs) {
       TrainJobStatus status = compute_status(name, found.jobs, found.pods, {});
-      long nodes = 0;
-      for (const Json& job : found.jobs) {
-        if (label_of(job, kReplicatedJobLabel) == "node")
-          nodes += job["spec"].value("parallelism", 1);
-      }
       std::vector<Json> all = found.jobs;
       all.insert(all.end(), found.others.begin(), found.others.end());
-      rows.push_back({name, status.phase, std::to_string(status.steps.size()),
-                      std::to_string(nodes), format_age(now - oldest_creation(all))});
+      rows.push_back({name, status.kind, status.phase, std::to_string(status.steps.size()),
+                      std::to_string(node_count(found.jobs)),
+                      format_age(now - oldest_creation(all))});
     }
     std::string text = format_columns(rows);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -12,6 +12,7 @@
 #include "kube/environment.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "kube/trainjob_status.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
 
@@ -65,7 +66,9 @@ std::optional<SubmitPlan> make_plan(const SubmitFlags& flags, const RenderResult
     plan.name_space = own.empty() ? name_space : own;
   }
   if (trainjobs != 1) {
-    std::fprintf(stderr, "error: submit takes exactly one TrainJob; the inputs hold %d\n",
+    std::fprintf(stderr,
+                 "error: submit takes exactly one TrainJob (or PyTorchJob, TFJob, ...); the "
+                 "inputs hold %d\n",
                  trainjobs);
     return std::nullopt;
   }
@@ -86,6 +89,7 @@ std::optional<SubmitPlan> make_plan(const SubmitFlags& flags, const RenderResult
   }
   if (!flags.from_files.empty() && !add_files_config_map(flags, rendered, &plan))
     return std::nullopt;
+  plan.kind = source_kind_of(plan.objects);
   plan.objects = order_for_apply(std::move(plan.objects));
   mark_as_submitted(&plan);
   return plan;

@@ -8,6 +8,7 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/rest_config.h"
+#include "render/operator_labels.h"
 #include "util/base64.h"
 
 namespace trainjob {
@@ -117,7 +118,7 @@ std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects) {
 void mount_config_map(std::vector<Json>* objects, const std::string& config_map) {
   for (Json& object : *objects) {
     if (string_member(object, "kind") != "Job") continue;
-    if (string_member(object["metadata"]["labels"], kReplicatedJobLabel) != "node") continue;
+    if (step_place_of(object).step != "node") continue;
     Json& pod_spec = object["spec"]["template"]["spec"];
     pod_spec["volumes"].push_back(
         {{"name", "trainjob-files"}, {"configMap", {{"name", config_map}}}});

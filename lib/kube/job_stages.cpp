@@ -8,6 +8,7 @@
 #include "kube/resources.h"
 #include "kube/trainjob_status.h"
 #include "render/client_annotations.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
@@ -46,8 +47,7 @@ bool all_reached(const std::vector<Json>& planned, const std::vector<Json>& live
                  const std::string& replicated_job, const std::string& status) {
   bool any = false;
   for (const Json& other : planned) {
-    if (string_member(other, "kind") != "Job" ||
-        label_of(other, kReplicatedJobLabel) != replicated_job)
+    if (string_member(other, "kind") != "Job" || step_place_of(other).step != replicated_job)
       continue;
     any = true;
     const Json* now = find_job(live, name_of(other));
@@ -58,10 +58,51 @@ bool all_reached(const std::vector<Json>& planned, const std::vector<Json>& live
 
 }  // namespace
 
-bool SuccessPolicy::is_target(const std::string& replicated_job) const {
-  return targets.empty() ||
-         std::find(targets.begin(), targets.end(), replicated_job) != targets.end();
+bool SuccessPolicy::is_target(const std::string& step, const std::vector<Json>& jobs) const {
+  if (targets.empty() && target_jobs.empty()) return true;
+  if (std::find(targets.begin(), targets.end(), step) != targets.end()) return true;
+  return std::any_of(jobs.begin(), jobs.end(), [&](const Json& job) {
+    return step_place_of(job).step == step && targets_job(job);
+  });
 }
+
+bool SuccessPolicy::targets_job(const Json& job) const {
+  if (std::find(target_jobs.begin(), target_jobs.end(), name_of(job)) != target_jobs.end())
+    return true;
+  return (targets.empty() && target_jobs.empty()) ||
+         std::find(targets.begin(), targets.end(), step_place_of(job).step) != targets.end();
+}
+
+namespace {
+
+void read_strings(const Json& list, std::vector<std::string>* out) {
+  if (!list.is_array()) return;
+  for (const Json& entry : list)
+    if (entry.is_string()) out->push_back(entry.get<std::string>());
+}
+
+/// How many Jobs the step of `job` has, as its labels or annotations say (1 when unsaid).
+int64_t step_job_count(const Json& job) {
+  std::string replicas = label_of(job, kReplicasKey);
+  if (replicas.empty()) replicas = annotation_of(job, kReplicasKey);
+  if (replicas.empty()) replicas = annotation_of(job, kReplicasAnnotation);
+  if (!replicas.empty() && replicas.size() < 10 &&
+      replicas.find_first_not_of("0123456789") == std::string::npos)
+    return std::stoll(replicas);
+  return 1;
+}
+
+/// The Jobs named by the policy: All needs each of them Complete, Any one.
+bool named_jobs_met(const SuccessPolicy& policy, const std::vector<Json>& live) {
+  size_t complete = 0;
+  for (const std::string& name : policy.target_jobs) {
+    const Json* job = find_job(live, name);
+    if (job != nullptr && job_state(*job) == "Complete") ++complete;
+  }
+  return policy.op == "Any" ? complete > 0 : complete == policy.target_jobs.size();
+}
+
+}  // namespace
 
 std::vector<JobDependency> depends_on_of(const Json& job) {
   std::vector<JobDependency> out;
@@ -82,11 +123,8 @@ std::optional<SuccessPolicy> success_policy_of(const std::vector<Json>& jobs) {
     SuccessPolicy out;
     out.op = string_member(policy, "operator", "All");
     if (out.op != "All" && out.op != "Any") continue;
-    const Json& targets = member(policy, "targetReplicatedJobs");
-    if (targets.is_array()) {
-      for (const Json& target : targets)
-        if (target.is_string()) out.targets.push_back(target.get<std::string>());
-    }
+    read_strings(member(policy, "targetReplicatedJobs"), &out.targets);
+    read_strings(member(policy, "targetJobs"), &out.target_jobs);
     return out;
   }
   return std::nullopt;
@@ -122,17 +160,14 @@ bool dependencies_met(const Json& job, const std::vector<Json>& planned,
 }
 
 bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& live) {
+  bool named_met = named_jobs_met(policy, live);
+  if (!policy.target_jobs.empty() && policy.targets.empty()) return named_met;
+  if (policy.op == "Any" && named_met && !policy.target_jobs.empty()) return true;
   std::map<std::string, int64_t> expected, complete;
   for (const Json& job : live) {
-    std::string step = label_of(job, kReplicatedJobLabel);
+    std::string step = step_place_of(job).step;
     if (!policy.is_target(step)) continue;
-    std::string replicas = label_of(job, kReplicasKey);
-    if (replicas.empty()) replicas = annotation_of(job, kReplicasKey);
-    int64_t count = 1;
-    if (!replicas.empty() && replicas.size() < 10 &&
-        replicas.find_first_not_of("0123456789") == std::string::npos)
-      count = std::stoll(replicas);
-    expected[step] = std::max(expected[step], count);
+    expected[step] = std::max(expected[step], step_job_count(job));
     if (job_state(job) == "Complete") ++complete[step];
   }
   if (policy.op == "Any") {
@@ -147,12 +182,12 @@ bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& li
   for (const std::string& step : wanted) {
     if (expected.count(step) == 0 || complete[step] < expected[step]) return false;
   }
-  return true;
+  return policy.target_jobs.empty() || named_met;
 }
 
 bool is_initializer_job(const Json& object) {
   if (string_member(object, "kind") != "Job") return false;
-  std::string step = label_of(object, kReplicatedJobLabel);
+  std::string step = step_place_of(object).step;
   const std::string suffix = "-initializer";
   return step.size() > suffix.size() &&
          step.compare(step.size() - suffix.size(), suffix.size(), suffix) == 0;

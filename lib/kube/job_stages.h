@@ -17,11 +17,16 @@ struct JobDependency {
   std::string status;
 };
 
-/// JobSet's successPolicy; empty `targets` means every replicated job.
+/// JobSet's successPolicy; empty `targets` and `target_jobs` mean every replicated job.
+/// A legacy kind's rule may name Jobs instead (a TFJob without Chief: worker 0's Job).
 struct SuccessPolicy {
-  std::string op = "All";  ///< All or Any
-  std::vector<std::string> targets;
-  bool is_target(const std::string& replicated_job) const;
+  std::string op = "All";                ///< All or Any
+  std::vector<std::string> targets;      ///< steps (replicated jobs, replica types)
+  std::vector<std::string> target_jobs;  ///< Job names
+  /// Whether the step is a target, or holds one of `target_jobs`' Jobs among `jobs`.
+  bool is_target(const std::string& step, const std::vector<Json>& jobs = {}) const;
+  /// Whether the policy looks at this Job.
+  bool targets_job(const Json& job) const;
 };
 
 /// The Job's kubectl-trainjob/depends-on annotation; empty when absent or unreadable
@@ -42,8 +47,9 @@ bool dependencies_met(const Json& job, const std::vector<Json>& planned,
                       const std::vector<Json>& live);
 
 /// Whether the policy is met by the `live` Jobs. All: every Job of every target replicated
-/// job is Complete, the count taken from the jobset replicatedjob-replicas label (so a target
-/// Job not created yet counts as not complete); Any: one target Job is Complete.
+/// job is Complete, the count taken from the jobset replicatedjob-replicas label or the
+/// kubectl-trainjob/replicas annotation (so a target Job not created yet counts as not
+/// complete), and every Job named in `target_jobs`; Any: one target Job is Complete.
 bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& live);
 
 /// A Job of an initializer step (`*-initializer`).

@@ -9,6 +9,7 @@
 #include "kube/resources.h"
 #include "kube/trainjob_status.h"
 #include "kube/watcher.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
@@ -24,8 +25,7 @@ const Json* container_status(const Json& pod, const std::string& container) {
   return nullptr;
 }
 
-int completion_index(const Json& pod) {
-  std::string value = label_of(pod, kCompletionIndexAnnotation);
+int int_of(const std::string& value) {
   try {
     return value.empty() ? 0 : std::stoi(value);
   } catch (const std::exception&) {
@@ -33,11 +33,14 @@ int completion_index(const Json& pod) {
   }
 }
 
-std::string node_label(const Json& pod) {
-  std::string job_index = label_of(pod, kJobIndexLabel);
-  return label_of(pod, kReplicatedJobLabel) +
-         (job_index.empty() || job_index == "0" ? "" : "-" + job_index) + "-" +
-         std::to_string(completion_index(pod));
+/// What --node selects: the completion index, or a legacy kind's replica index.
+int node_index(const Json& pod) {
+  StepPlace place = step_place_of(pod);
+  return int_of(place.legacy ? place.job_index : label_of(pod, kCompletionIndexAnnotation));
+}
+
+std::string pod_node_label(const Json& pod) {
+  return node_label(step_place_of(pod), int_of(label_of(pod, kCompletionIndexAnnotation)));
 }
 
 }  // namespace
@@ -49,11 +52,15 @@ void LinePrinter::write(const std::string& block) {
   std::fflush(out_);
 }
 
-std::string log_container(const Json& pod, const std::string& step, const std::string& requested) {
+std::string log_container(const Json& pod, const std::string& requested) {
   if (!requested.empty()) return requested;
   const Json& containers = member(pod, "spec").value("containers", Json::array());
-  for (const Json& container : containers) {
-    if (string_member(container, "name") == step) return step;
+  for (const std::string& wanted : {step_place_of(pod).step, default_container_of_operator(label_of(
+                                                                 pod, kOperatorNameLabel))}) {
+    if (wanted.empty()) continue;
+    for (const Json& container : containers) {
+      if (string_member(container, "name") == wanted) return wanted;
+    }
   }
   return containers.empty() ? "" : string_member(containers[0], "name");
 }
@@ -75,7 +82,7 @@ PodLogs::~PodLogs() {
 }
 
 bool PodLogs::selected_job(const Json& job) const {
-  return options_.step.empty() || label_of(job, kReplicatedJobLabel) == options_.step;
+  return options_.step.empty() || step_place_of(job).step == options_.step;
 }
 
 std::vector<std::pair<std::string, const Json*>> PodLogs::selected_pods(
@@ -83,9 +90,9 @@ std::vector<std::pair<std::string, const Json*>> PodLogs::selected_pods(
   // The newest pod per node: a retried pod replaces the one before it.
   std::map<std::string, const Json*> newest;
   for (const Json& pod : pods) {
-    if (!options_.step.empty() && label_of(pod, kReplicatedJobLabel) != options_.step) continue;
-    if (options_.node >= 0 && completion_index(pod) != options_.node) continue;
-    const Json*& slot = newest[node_label(pod)];
+    if (!options_.step.empty() && step_place_of(pod).step != options_.step) continue;
+    if (options_.node >= 0 && node_index(pod) != options_.node) continue;
+    const Json*& slot = newest[pod_node_label(pod)];
     auto created = [](const Json* p) {
       return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
     };
@@ -118,8 +125,8 @@ std::string PodLogs::line_out(const Source& source, std::string_view line) const
 int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods) {
   auto selected = selected_pods(pods);
   if (selected.empty()) {
-    std::fprintf(err_, "error: TrainJob %s has no pods%s in namespace %s (%zu Jobs)\n",
-                 trainjob_.c_str(),
+    std::fprintf(err_, "error: %s %s has no pods%s in namespace %s (%zu Jobs)\n",
+                 source_kind_of(jobs).c_str(), trainjob_.c_str(),
                  options_.step.empty() ? "" : (" in step " + options_.step).c_str(),
                  name_space_.c_str(), jobs.size());
     return 1;
@@ -131,8 +138,7 @@ int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& 
   for (size_t i = 0; i < selected.size(); ++i) {
     fetches.emplace_back([&, i] {
       const auto& [label, pod] = selected[i];
-      Source source{label, name_of(*pod),
-                    log_container(*pod, label_of(*pod, kReplicatedJobLabel), options_.container)};
+      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
       std::string path = object_path(pod_type(), name_space_, source.pod) + "/log" +
                          query(false, true, "") + "&container=" + url_escape(source.container);
       try {
@@ -281,8 +287,7 @@ int PodLogs::follow() {
     }
     bool all_streams_done = true;
     for (const auto& [label, pod] : selected_pods(snapshot.pods)) {
-      Source source{label, name_of(*pod),
-                    log_container(*pod, label_of(*pod, kReplicatedJobLabel), options_.container)};
+      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
       const Json* status = container_status(*pod, source.container);
       const Json& state = status ? member(*status, "state") : member(Json(), "");
       if (status != nullptr)  // only this thread touches first_instance_

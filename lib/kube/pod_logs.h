@@ -43,8 +43,9 @@ class LinePrinter {
   std::FILE* out_;
 };
 
-/// The container a step's logs come from: -c, else the one named after the step, else the first.
-std::string log_container(const Json& pod, const std::string& step, const std::string& requested);
+/// The container a pod's logs come from: -c, else the one named after its step, else a legacy
+/// kind's default container (`pytorch`), else the first.
+std::string log_container(const Json& pod, const std::string& requested);
 
 class PodLogs {
  public:

@@ -42,8 +42,8 @@ const ResourceType& volcano_pod_group_type();
 constexpr const char kTrainJobNameLabel[] = "trainer.kubeflow.org/trainjob-name";
 constexpr const char kManagedByLabel[] = "app.kubernetes.io/managed-by";
 constexpr const char kManagedByValue[] = "kubectl-trainjob";
-constexpr const char kReplicatedJobLabel[] = "jobset.sigs.k8s.io/replicatedjob-name";
-constexpr const char kJobIndexLabel[] = "jobset.sigs.k8s.io/job-index";
+// A Job's or pod's step and index are read through step_place_of (render/operator_labels.h),
+// which knows the JobSet labels of a TrainJob's objects and the Training Operator's.
 constexpr const char kCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
 constexpr const char kJobNameLabel[] = "batch.kubernetes.io/job-name";
 constexpr const char kFieldManager[] = "kubectl-trainjob";

@@ -95,8 +95,8 @@ bool Submitter::replace_existing(const SubmitPlan& plan, const SubmitOptions& op
   for (const std::string& name : delete_objects(client_, plan.name_space, existing))
     std::fprintf(out_, "%s deleted (--replace)\n", name.c_str());
   if (!wait_until_gone(client_, *clock_, plan.name_space, plan.trainjob, options.timeout_seconds)) {
-    std::fprintf(err_, "error: timed out waiting for the old objects of TrainJob %s to go\n",
-                 plan.trainjob.c_str());
+    std::fprintf(err_, "error: timed out waiting for the old objects of %s %s to go\n",
+                 plan.kind.c_str(), plan.trainjob.c_str());
     return false;
   }
   return true;
@@ -174,11 +174,11 @@ bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& op
   std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
   std::string queue = label_of(*jobs[0], kQueueNameLabel);
   if (!queue.empty()) {
-    std::fprintf(to, "TrainJob %s: suspended, waiting for Kueue admission in queue %s\n",
-                 plan.trainjob.c_str(), queue.c_str());
+    std::fprintf(to, "%s %s: suspended, waiting for Kueue admission in queue %s\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), queue.c_str());
   } else {
-    std::fprintf(to, "TrainJob %s: suspended; `kubectl trainjob resume %s` starts it\n",
-                 plan.trainjob.c_str(), plan.trainjob.c_str());
+    std::fprintf(to, "%s %s: suspended; `kubectl trainjob resume %s` starts it\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), plan.trainjob.c_str());
   }
   std::fflush(to);
   return true;
@@ -213,10 +213,10 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   if (!dry_run_all(plan, options, &immutable)) {
     if (immutable && !options.replace) {
       std::fprintf(err_,
-                   "error: TrainJob %s was submitted before with different Jobs, and a Job cannot "
+                   "error: %s %s was submitted before with different Jobs, and a Job cannot "
                    "change once created; nothing was changed. Use --replace to delete it and "
                    "submit again.\n",
-                   plan.trainjob.c_str());
+                   plan.kind.c_str(), plan.trainjob.c_str());
       return 1;
     }
     if (!immutable) return 1;

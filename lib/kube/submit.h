@@ -30,6 +30,7 @@ std::vector<Json> order_for_apply(std::vector<Json> objects);
 
 /// The objects of one TrainJob, rendered and ready to apply.
 struct SubmitPlan {
+  std::string kind = "TrainJob";  ///< or the legacy kind the Jobs came from (PyTorchJob)
   std::string trainjob;
   std::string name_space;
   std::vector<Json> objects;

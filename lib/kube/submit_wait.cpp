@@ -48,8 +48,7 @@ void Submitter::stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& po
                                  const std::vector<Json>& live) {
   std::vector<Json> rest;
   for (const Json& job : live)
-    if (!policy.is_target(label_of(job, kReplicatedJobLabel)) && !finished(job))
-      rest.push_back(job);
+    if (!policy.targets_job(job) && !finished(job)) rest.push_back(job);
   for (Json& job : rest) {
     job["apiVersion"] = "batch/v1";
     job["kind"] = "Job";
@@ -81,13 +80,13 @@ bool Submitter::start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>
     // activeDeadlineSeconds is the whole TrainJob's: a later stage gets what is left of it.
     double left = spec["activeDeadlineSeconds"].get<double>() - elapsed;
     if (left < 1) {
-      std::fprintf(out_, "TrainJob %s: Failed\n", plan.trainjob.c_str());
+      std::fprintf(out_, "%s %s: Failed\n", plan.kind.c_str(), plan.trainjob.c_str());
       stop_jobs(plan, live, "the TrainJob's deadline passed");
       std::fprintf(err_,
-                   "error: TrainJob %s failed: DeadlineExceeded: activeDeadlineSeconds (%s s) "
+                   "error: %s %s failed: DeadlineExceeded: activeDeadlineSeconds (%s s) "
                    "passed before Job %s could start\n",
-                   plan.trainjob.c_str(), spec["activeDeadlineSeconds"].dump().c_str(),
-                   name_of(job).c_str());
+                   plan.kind.c_str(), plan.trainjob.c_str(),
+                   spec["activeDeadlineSeconds"].dump().c_str(), name_of(job).c_str());
       return false;
     }
     spec["activeDeadlineSeconds"] = static_cast<int64_t>(std::floor(left));
@@ -109,7 +108,7 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
     if (left <= 0) {
-      std::fprintf(err_, "error: timed out waiting for TrainJob %s (phase %s)\n",
+      std::fprintf(err_, "error: timed out waiting for %s %s (phase %s)\n", plan.kind.c_str(),
                    plan.trainjob.c_str(), last_phase.c_str());
       return 1;
     }
@@ -132,14 +131,15 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
     // Between stages every Job there may be complete; the TrainJob is not.
     if (status.phase == "Complete" && !policy_met && !all_done) status.phase = "Running";
     if (status.phase != last_phase) {
-      std::fprintf(out_, "TrainJob %s: %s\n", plan.trainjob.c_str(), status.phase.c_str());
+      std::fprintf(out_, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+                   status.phase.c_str());
       std::fflush(out_);
       last_phase = status.phase;
     }
     if (status.phase == "Failed") {
       // As JobSet's failure policy: the first failed Job fails it all; the rest are stopped.
       stop_jobs(plan, snapshot.jobs, "a sibling Job failed");
-      std::fprintf(err_, "error: TrainJob %s failed: %s\n", plan.trainjob.c_str(),
+      std::fprintf(err_, "error: %s %s failed: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
                    status.message.c_str());
       return 1;
     }

@@ -8,6 +8,8 @@
 #include "kube/job_stages.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "render/client_annotations.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
@@ -70,10 +72,10 @@ std::string pod_key_index(const Json& pod, const char* key) {
 }
 
 /// Target steps are marked; a target not created yet (it waits for others) is shown too.
-void mark_targets(const SuccessPolicy& policy, std::map<std::string, StepStatus>* steps,
-                  std::vector<std::string>* order) {
+void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
+                  std::map<std::string, StepStatus>* steps, std::vector<std::string>* order) {
   for (auto& [name, step] : *steps)
-    step.target = policy.is_target(name);
+    step.target = policy.is_target(name, jobs);
   for (const std::string& target : policy.targets) {
     if (steps->count(target) != 0) continue;
     order->push_back(target);
@@ -87,7 +89,32 @@ std::string suspended_message(const std::string& name, const std::vector<Json>& 
   return "suspended; `kubectl trainjob resume " + name + "` starts it";
 }
 
+/// The node a pod stands for: its step, the Job's index in the step and the pod's index
+/// (a legacy kind's pods: the replica index, each of its Jobs running one pod).
+std::tuple<std::string, int, int> node_key(const Json& pod) {
+  StepPlace place = step_place_of(pod);
+  int completion = int_of(pod_key_index(pod, kCompletionIndexAnnotation));
+  if (place.legacy) return {place.step, 0, int_of(place.job_index)};
+  return {place.step, int_of(place.job_index), completion};
+}
+
 }  // namespace
+
+std::string source_kind_of(const std::vector<Json>& jobs) {
+  for (const Json& job : jobs) {
+    std::string kind =
+        string_member(member(member(job, "metadata"), "annotations"), kSourceKindAnnotation);
+    if (!kind.empty()) return kind;
+  }
+  return "TrainJob";
+}
+
+std::string source_api_version_of(const std::vector<Json>& jobs) {
+  if (source_kind_of(jobs) == "TrainJob") return "trainer.kubeflow.org/v1alpha1";
+  for (const Json& job : jobs)
+    if (label_of(job, kOperatorNameLabel) == "mpi-operator") return "kubeflow.org/v2beta1";
+  return "kubeflow.org/v1";
+}
 
 std::string job_state(const Json& job) {
   if (condition_true(job, "Failed")) return "Failed";
@@ -130,12 +157,14 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
 TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
                               const std::vector<Json>& pods, const std::vector<Json>& events) {
   TrainJobStatus out;
+  out.kind = source_kind_of(jobs);
+  out.api_version = source_api_version_of(jobs);
   out.name = name;
   std::map<std::string, StepStatus> steps;
   std::vector<std::string> step_order;
   bool any_failed = false, all_complete = !jobs.empty(), all_suspended = !jobs.empty();
   for (const Json& job : jobs) {
-    std::string step = label_of(job, kReplicatedJobLabel);
+    std::string step = step_place_of(job).step;
     if (steps.count(step) == 0) step_order.push_back(step);
     StepStatus& entry = steps[step];
     entry.name = step;
@@ -156,10 +185,7 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   // The newest pod per step, job and index stands for that node.
   std::map<std::tuple<std::string, int, int>, const Json*> newest;
   for (const Json& pod : pods) {
-    auto key =
-        std::make_tuple(label_of(pod, kReplicatedJobLabel), int_of(label_of(pod, kJobIndexLabel)),
-                        int_of(pod_key_index(pod, kCompletionIndexAnnotation)));
-    const Json*& slot = newest[key];
+    const Json*& slot = newest[node_key(pod)];
     auto created = [](const Json* p) {
       return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
     };
@@ -169,8 +195,8 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   for (const auto& [key, pod] : newest) {
     NodeStatus node;
     std::tie(node.step, node.job_index, node.index) = key;
-    node.label = node.step + (node.job_index > 0 ? "-" + std::to_string(node.job_index) : "") +
-                 "-" + std::to_string(node.index);
+    StepPlace place = step_place_of(*pod);
+    node.label = node_label(place, node.index);
     node.pod = name_of(*pod);
     const Json& status = member(*pod, "status");
     node.node_name = string_member(member(*pod, "spec"), "nodeName");
@@ -185,7 +211,7 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     out.nodes.push_back(node);
   }
   std::optional<SuccessPolicy> policy = success_policy_of(jobs);
-  if (policy) mark_targets(*policy, &steps, &step_order);
+  if (policy) mark_targets(*policy, jobs, &steps, &step_order);
   for (const std::string& step : step_order)
     out.steps.push_back(steps[step]);
   // With a success policy only its targets make the TrainJob complete, and they do even
@@ -227,7 +253,7 @@ std::string format_status_table(const TrainJobStatus& status) {
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = "TrainJob " + status.name + ": " + status.phase + "\n";
+  std::string out = status.kind + " " + status.name + ": " + status.phase + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + step.state +
@@ -261,8 +287,8 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
     if (!node.reason.empty()) entry["reason"] = node.reason;
     nodes.push_back(entry);
   }
-  Json out = {{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-              {"kind", "TrainJob"},
+  Json out = {{"apiVersion", status.api_version},
+              {"kind", status.kind},
               {"metadata", {{"name", status.name}, {"namespace", name_space}}},
               {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
   if (!status.message.empty()) out["status"]["message"] = status.message;

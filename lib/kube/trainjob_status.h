@@ -11,10 +11,10 @@
 namespace trainjob {
 
 struct NodeStatus {
-  std::string step;   ///< replicated job: node, dataset-initializer, ...
-  std::string label;  ///< node-0, node-1-2 (job index 1, pod 2)
+  std::string step;   ///< replicated job: node, dataset-initializer, ...; legacy: master, worker
+  std::string label;  ///< node-0, node-1-2 (job index 1, pod 2); legacy: master-0, worker-1
   int job_index = 0;
-  int index = 0;  ///< completion index
+  int index = 0;  ///< completion index; legacy: replica index
   std::string pod;
   std::string node_name;
   std::string phase;
@@ -32,6 +32,8 @@ struct StepStatus {
 };
 
 struct TrainJobStatus {
+  std::string kind = "TrainJob";  ///< or the legacy kind its Jobs came from (PyTorchJob)
+  std::string api_version = "trainer.kubeflow.org/v1alpha1";  ///< of `kind`
   std::string name;
   std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
   std::string message;  ///< why it failed or waits
@@ -40,6 +42,12 @@ struct TrainJobStatus {
   std::vector<NodeStatus> nodes;
   bool finished() const { return phase == "Complete" || phase == "Failed"; }
 };
+
+/// The kind the Jobs were compiled from: their kubectl-trainjob/source-kind annotation
+/// (PyTorchJob, TFJob, ...), else TrainJob.
+std::string source_kind_of(const std::vector<Json>& jobs);
+/// The apiVersion of that kind (kubeflow.org/v1; v2beta1 for mpi-operator's MPIJob).
+std::string source_api_version_of(const std::vector<Json>& jobs);
 
 /// Job states by their conditions' status (a condition whose status is not True does not count).
 std::string job_state(const Json& job);

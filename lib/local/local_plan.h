@@ -6,11 +6,14 @@
 #define TRAINJOB_LOCAL_LOCAL_PLAN_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "load/json.h"
+#include "local/local_success.h"
 #include "local/pod_env.h"
 
 namespace trainjob {
@@ -41,11 +44,12 @@ struct LocalContainer {
 };
 
 struct LocalPod {
-  std::string label;  ///< `node-0`, as `logs` prefixes lines
+  std::string label;  ///< `node-0`, as `logs` prefixes lines; a legacy kind's `master-0`
+  std::string step;   ///< `node`; a legacy kind's replica type (`master`)
   std::string job;    ///< the Job it belongs to
   std::string name_space;
-  std::string name;      ///< `<job>-<index>-local`
-  std::string hostname;  ///< `<job>-<index>`
+  std::string name;      ///< `<hostname>-local`
+  std::string hostname;  ///< `<job>-<index>`; the template's own (`J-master-0`) when it sets one
   int64_t index = 0;
   std::vector<LocalVolume> volumes;
   std::vector<LocalContainer> init_containers;
@@ -55,6 +59,9 @@ struct LocalPod {
 /// Jobs run stage by stage: initializers first, the rest once they all succeeded.
 struct LocalPlan {
   std::vector<std::vector<LocalPod>> stages;
+  /// A legacy kind's success rule: its pods run until the rule is decided, and it, not the
+  /// first failure, decides the outcome. Without one every pod must succeed.
+  std::optional<LocalSuccessRule> rule;
   std::vector<std::string> rewrites;  ///< what was changed to run locally, for the user
   std::vector<std::string> warnings;  ///< what a cluster would enforce and this run does not
 };
@@ -66,6 +73,9 @@ inline constexpr int64_t kDefaultMaxLocalPods = 64;
 struct LocalOptions {
   std::string work_dir;     ///< volumes of pod P live under <work_dir>/<P>/
   std::string master_port;  ///< the rendezvous port (PET_MASTER_PORT, DMLC_TRACKER_PORT, ...)
+  /// Another free local port each call, for each `pod-host:port` address the pods name
+  /// (TF_CONFIG's workers all on 2222 would collide on loopback).
+  std::function<std::string()> free_port;
   std::string ip = "127.0.0.1";
   std::string node_name = "localhost";
   /// Image (with or without tag) -> directory put first on PATH for its containers.
@@ -93,6 +103,10 @@ bool plan_local_run(const std::vector<Json>& objects, const ConfigMapIndex& conf
 std::string rewrite_paths(const std::string& text, const std::vector<LocalMount>& mounts);
 std::string rewrite_hosts(const std::string& text, const std::vector<std::string>& hosts,
                           const std::string& ip);
+/// Replaces each `from` of `addresses` (`host:port`) standing on its own in `text` by its
+/// `to` (`127.0.0.1:40123`).
+std::string rewrite_addresses(const std::string& text,
+                              const std::vector<std::pair<std::string, std::string>>& addresses);
 
 /// `repo/name:tag` and `repo/name@sha256:...` -> `repo/name`.
 std::string image_repository(const std::string& image);

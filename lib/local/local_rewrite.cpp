@@ -65,6 +65,14 @@ std::string rewrite_hosts(const std::string& text, const std::vector<std::string
       [](char c) { return !is_name_char(c); });
 }
 
+std::string rewrite_addresses(const std::string& text,
+                              const std::vector<std::pair<std::string, std::string>>& addresses) {
+  // `h-worker-0:2222` in `["h-worker-0:2222",...]`, not in `xh-worker-0:22220`.
+  return replace_standalone(
+      text, addresses, [](char c) { return !is_name_char(c); },
+      [](char c) { return !is_name_char(c); });
+}
+
 std::string image_repository(const std::string& image) {
   std::string name = image.substr(0, image.find('@'));
   size_t slash = name.rfind('/');

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <netinet/in.h>
 #include <random>
+#include <set>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -115,6 +117,7 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
   if (!materialize_volumes(plan, work, request->options.allow_host_path, error)) return false;
   announce(plan, request->options, request->log);
   request->settings.prefix = plan.stages.size() > 1 || plan.stages.front().size() > 1;
+  request->settings.log = request->log;
   return run_local_plan(plan, request->settings, error);
 }
 
@@ -143,6 +146,17 @@ bool run_local_job(LocalRunRequest request, std::string* error) {
   RunResources resources(&watchdog, request.keep_work_dir, request.log);
   request.options.work_dir = watchdog.work_dir();
   request.options.master_port = free_local_port();
+  // Each call a port no other address of this run has: the kernel may hand out a port
+  // again once the probing socket closed.
+  auto given = std::make_shared<std::set<std::string>>();
+  given->insert(request.options.master_port);
+  request.options.free_port = [given] {
+    std::string port = free_local_port();
+    for (int tries = 0; tries < 50 && given->count(port) != 0; ++tries)
+      port = free_local_port();
+    given->insert(port);
+    return port;
+  };
   request.settings.marker = marker;
   request.settings.groups = &watchdog;
   return plan_and_run(&request, config_maps, error);

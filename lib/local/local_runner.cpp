@@ -34,20 +34,36 @@ struct Process {
 class StageRunner {
  public:
   StageRunner(const std::vector<LocalPod>& pods, const RunSettings& settings,
-              Clock::time_point deadline, std::string marker_prefix)
+              Clock::time_point deadline, std::string marker_prefix, const LocalSuccessRule* rule)
       : pods_(pods),
         settings_(settings),
         deadline_(deadline),
-        marker_prefix_(std::move(marker_prefix)) {}
+        marker_prefix_(std::move(marker_prefix)),
+        rule_(rule) {
+    for (const LocalPod& pod : pods_)
+      results_.push_back({pod.step, pod.job, PodOutcome::kRunning});
+    succeeded_containers_.assign(pods_.size(), 0);
+  }
 
   bool run(std::string* failure) {
     for (size_t pod = 0; pod < pods_.size(); ++pod)
       start_pod(pod);
     while (running_count() > 0) {
-      if (!failure_.empty()) break;
+      if (!failure_.empty() || rule_met_) break;
       wait_for_events();
     }
-    if (!failure_.empty()) stop_all();
+    if (rule_ != nullptr && failure_.empty() && !rule_met_) {
+      // Every pod ended (or could not start) without the rule deciding: it is not met.
+      failure_ = first_failure_.empty() ? "the " + rule_->kind + "'s success rule (" +
+                                              rule_->describe() + ") is not met"
+                                        : first_failure_;
+    }
+    if (!failure_.empty() || rule_met_) stop_all();
+    if (rule_met_ && failure_.empty()) {
+      std::fprintf(settings_.log, "%s succeeded by its rule (%s)%s\n", rule_->kind.c_str(),
+                   rule_->describe().c_str(),
+                   stopped_any_ ? "; the pods still running were stopped" : "");
+    }
     *failure = failure_;
     return failure_.empty();
   }
@@ -197,11 +213,22 @@ class StageRunner {
   void on_exit(const Process& process) {
     const LocalPod& pod = pods_[process.pod];
     const auto& list = process.init ? pod.init_containers : pod.containers;
-    if (!failure_.empty()) return;
+    if (!failure_.empty() || rule_met_) return;
     if (!WIFEXITED(process.status) || WEXITSTATUS(process.status) != 0) {
-      failure_ = "pod " + pod.name + " (" + pod.label + "), " +
-                 (process.init ? "init container " : "container ") + list[process.container].name +
-                 ", failed with " + describe_status(process.status);
+      std::string what = "pod " + pod.name + " (" + pod.label + "), " +
+                         (process.init ? "init container " : "container ") +
+                         list[process.container].name + ", failed with " +
+                         describe_status(process.status);
+      if (rule_ == nullptr) {
+        failure_ = what;
+        return;
+      }
+      pod_ended(process.pod, PodOutcome::kFailed, what);
+      return;
+    }
+    if (!process.init && rule_ != nullptr &&
+        ++succeeded_containers_[process.pod] == pod.containers.size()) {
+      pod_ended(process.pod, PodOutcome::kSucceeded, "");
       return;
     }
     if (process.init) {
@@ -213,10 +240,40 @@ class StageRunner {
     }
   }
 
+  /// A legacy kind's pod ended: its rule, not the first failure, decides when the run ends.
+  void pod_ended(size_t pod, PodOutcome outcome, const std::string& failure) {
+    if (results_[pod].outcome != PodOutcome::kRunning) return;
+    results_[pod].outcome = outcome;
+    bool target = is_rule_target(*rule_, results_[pod]);
+    if (outcome == PodOutcome::kFailed) {
+      if (target && first_failure_.empty()) first_failure_ = failure;
+      std::fprintf(settings_.log, "%s%s\n", failure.c_str(),
+                   target ? ""
+                          : ("; the " + rule_->kind + "'s rule looks at " + rule_->describe() +
+                             ", the other pods go on")
+                                .c_str());
+      std::fflush(settings_.log);
+    }
+    switch (judge(*rule_, results_)) {
+      case RuleVerdict::kMet:
+        rule_met_ = true;
+        break;
+      case RuleVerdict::kFailed:
+        failure_ = (first_failure_.empty() ? failure : first_failure_) + ": the " + rule_->kind +
+                   "'s success rule (" + rule_->describe() + ") cannot be met";
+        break;
+      case RuleVerdict::kUndecided:
+        break;
+    }
+  }
+
   /// SIGTERM to every process group still running, SIGKILL after the grace period.
   void stop_all() {
     for (const Process& process : processes_) {
-      if (!process.exited) ::kill(-process.pid, SIGTERM);
+      if (!process.exited) {
+        ::kill(-process.pid, SIGTERM);
+        stopped_any_ = true;
+      }
     }
     auto kill_at = Clock::now() +
                    std::chrono::milliseconds(static_cast<int64_t>(settings_.grace_seconds * 1000));
@@ -240,6 +297,12 @@ class StageRunner {
   std::string failure_;
   std::string marker_prefix_;  ///< a container's marker is this and its number
   size_t next_marker_ = 0;
+  const LocalSuccessRule* rule_;  ///< a legacy kind's; null: every pod must succeed
+  std::vector<PodResult> results_;
+  std::vector<size_t> succeeded_containers_;  ///< per pod, main containers that exited 0
+  std::string first_failure_;                 ///< of a pod the rule looks at
+  bool rule_met_ = false;
+  bool stopped_any_ = false;
 };
 
 }  // namespace
@@ -253,7 +316,8 @@ bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::str
           : Clock::time_point::max();
   for (size_t i = 0; i < plan.stages.size(); ++i) {
     const std::vector<LocalPod>& stage = plan.stages[i];
-    StageRunner runner(stage, settings, deadline, settings.marker + std::to_string(i) + ".");
+    StageRunner runner(stage, settings, deadline, settings.marker + std::to_string(i) + ".",
+                       plan.rule ? &*plan.rule : nullptr);
     if (!runner.run(failure)) return false;
   }
   return true;

@@ -27,14 +27,17 @@ struct RunSettings {
   double grace_seconds = 5;    ///< between SIGTERM and SIGKILL when stopping
   bool prefix = true;          ///< `[node-0] ` before each line
   std::FILE* out = stdout;
+  std::FILE* log = stderr;  ///< what a legacy kind's rule made of the pods that ended
   /// "NAME=value": each container's environment gets this with a number of its own
   /// appended, by which its processes are found after they left its process group.
   std::string marker = "TRAINJOB_LOCAL_PROCESS=run.";
   ProcessGroups* groups = nullptr;
 };
 
-/// Runs `plan`; true when every pod succeeded. Otherwise `*failure` says which pod and
-/// container failed and how (exit status, signal), or that the run timed out or was
+/// Runs `plan`; true when every pod succeeded, or, with `plan.rule` (a legacy kind's), when
+/// its rule is met: then a failed pod the rule does not look at only says so, the pods run
+/// until the rule is decided, and those still running then are stopped. Otherwise `*failure` says
+/// which pod and container failed and how (exit status, signal), or that the run timed out or was
 /// interrupted (SIGINT, SIGTERM). The caller should be the child subreaper
 /// (PR_SET_CHILD_SUBREAPER), so that what a container leaves behind is reaped here.
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure);

@@ -14,11 +14,12 @@ inline constexpr const char* kDependsOnAnnotation = "kubectl-trainjob/depends-on
 /// On an object `submit` creates only when it does not exist yet (a generated Secret).
 inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
     "kubectl-trainjob/create-only-if-absent";
-/// On every Job compiled from a Training Operator v1 or mpi-operator kind: the kind
-/// (`PyTorchJob`), which `list` shows and by which the cluster side knows the job's rules.
+/// On every Job compiled from a Training Operator v1 kind (or an mpi-operator MPIJob): the
+/// kind it came from (`PyTorchJob`), which `list` and `status` name and by which the client
+/// side knows the Job follows its kind's rules rather than a TrainJob's.
 inline constexpr const char* kSourceKindAnnotation = "kubectl-trainjob/source-kind";
-/// On every Job of a legacy kind: how many Jobs its replica type has ("3"), so a success
-/// rule of "All" knows how many to wait for.
+/// How many Jobs the replica type of this Job has ("2"), so that a success policy with
+/// operator All knows how many it waits for (a TrainJob's Jobs say it in a JobSet label).
 inline constexpr const char* kReplicasAnnotation = "kubectl-trainjob/replicas";
 
 }  // namespace trainjob

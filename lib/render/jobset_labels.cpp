@@ -22,9 +22,9 @@ Json jobset_keys(const JobPlacement& p) {
   keys[kJobSetNameLabel] = p.trainjob;
   keys[kReplicatedJobNameLabel] = p.replicated_job;
   keys["jobset.sigs.k8s.io/restart-attempt"] = "0";
-  keys["jobset.sigs.k8s.io/replicatedjob-replicas"] = std::to_string(p.replicated_job_replicas);
+  keys[kReplicatedJobReplicasKey] = std::to_string(p.replicated_job_replicas);
   keys["jobset.sigs.k8s.io/global-replicas"] = std::to_string(p.global_replicas);
-  keys["jobset.sigs.k8s.io/job-index"] = std::to_string(p.job_index);
+  keys[kJobIndexKey] = std::to_string(p.job_index);
   keys["jobset.sigs.k8s.io/job-global-index"] = std::to_string(p.job_global_index);
   if (!p.name_space.empty()) {
     keys["jobset.sigs.k8s.io/job-key"] = sha1_hex(p.name_space + "/" + p.job_name);

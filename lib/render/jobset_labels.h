@@ -13,6 +13,9 @@ namespace trainjob {
 inline constexpr const char* kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
 inline constexpr const char* kTrainJobNameLabel = "trainer.kubeflow.org/trainjob-name";
 inline constexpr const char* kReplicatedJobNameLabel = "jobset.sigs.k8s.io/replicatedjob-name";
+inline constexpr const char* kJobIndexKey = "jobset.sigs.k8s.io/job-index";
+inline constexpr const char* kReplicatedJobReplicasKey =
+    "jobset.sigs.k8s.io/replicatedjob-replicas";
 inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
 inline constexpr const char* kManagedByValue = "kubectl-trainjob";
 inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";

@@ -98,7 +98,8 @@ class Cluster:
         annotations = dict(meta.get("annotations", {}))
         annotations["batch.kubernetes.io/job-completion-index"] = str(index)
         spec = template.get("spec", {})
-        spec["hostname"] = f"{job_name}-{index}"
+        if spec.get("hostname") is None or job["spec"].get("completionMode") == "Indexed":
+            spec["hostname"] = f"{job_name}-{index}"  # an Indexed Job names its pods' hosts
         containers = spec.get("containers", [])
         pod = {"apiVersion": "v1", "kind": "Pod",
                "metadata": {"name": prefix + suffix, "labels": labels, "annotations": annotations,

@@ -11,8 +11,8 @@ start_apiserver
 ctl run '{"job": "trainjob-demo-with-image-node-0"}' > /dev/null
 
 "$bin" list > "$work/list"
-check "list: one row per TrainJob with phase, steps and nodes" \
-  bash -c "grep -qE '^trainjob-demo-with-image +Running +1 +2 +[0-9]+s$' '$work/list' && grep -qE '^tune +Pending +3 +2 +[0-9]+s$' '$work/list' && head -1 '$work/list' | grep -qE '^NAME +PHASE +STEPS +NODES +AGE$'"
+check "list: one row per TrainJob with kind, phase, steps and nodes" \
+  bash -c "grep -qE '^trainjob-demo-with-image +TrainJob +Running +1 +2 +[0-9]+s$' '$work/list' && grep -qE '^tune +TrainJob +Pending +3 +2 +[0-9]+s$' '$work/list' && head -1 '$work/list' | grep -qE '^NAME +KIND +PHASE +STEPS +NODES +AGE$'"
 "$bin" list -o name > "$work/names"
 check "list -o name" diff <(printf 'trainjob/trainjob-demo-with-image\ntrainjob/tune\n') "$work/names"
 "$bin" list -o json > "$work/list.json"
