@@ -129,9 +129,8 @@ bool check_override(const FieldReader& reader, const NeutralOverride& item, Dial
     ok = false;
   }
   if (!item.pod_metadata.is_null() && target == Dialect::kV2_0) {
-    reader.error(item.pod_metadata_path,
-                 "pod labels and annotations cannot be set in " + release +
-                     " (podTemplateOverrides.metadata came with v2.1)");
+    reader.error(item.pod_metadata_path, "pod labels and annotations cannot be set in " + release +
+                                             " (podTemplateOverrides.metadata came with v2.1)");
     ok = false;
   }
   if (!item.pod_spec.is_object()) return ok;
@@ -292,23 +291,29 @@ Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnost
   FieldReader reader(trainjob, diagnostics);
   std::optional<Dialect> source = trainjob_dialect(trainjob, std::nullopt);
   const Json& spec = member(trainjob.value, "spec");
-  if (!source || !spec.is_object()) return trainjob.value;  // validate says what is wrong
+  if (!spec.is_object()) return trainjob.value;  // validate says what is wrong
+  if (!source) {
+    reader.error("spec",
+                 "fields of different Trainer releases; `kubectl trainjob validate` "
+                 "names them");
+    return trainjob.value;
+  }
   Json out = trainjob.value;
   NeutralSpec neutral = read_neutral(spec, *source);
   bool ok = true;
   for (const NeutralOverride& item : neutral.overrides)
     ok = check_override(reader, item, target) && ok;
   if (target <= Dialect::kV2_1 && spec.contains("activeDeadlineSeconds")) {
-    reader.error("spec.activeDeadlineSeconds",
-                 std::string("cannot be set in Trainer ") + dialect_info(target).version +
-                     " (it came with v2.2)");
+    reader.error("spec.activeDeadlineSeconds", std::string("cannot be set in Trainer ") +
+                                                   dialect_info(target).version +
+                                                   " (it came with v2.2)");
     ok = false;
   }
   bool same_form = (*source >= Dialect::kV2_2) == (target >= Dialect::kV2_2) &&
                    (*source >= Dialect::kV2_2 || *source == target);
   if (!same_form && ok) out["spec"] = move_overrides(spec, *source, target);
-  if (out["spec"].contains("trainer")) convert_num_proc(reader, "spec.trainer.numProcPerNode", target,
-                     &out["spec"]["trainer"]);
+  if (out["spec"].contains("trainer"))
+    convert_num_proc(reader, "spec.trainer.numProcPerNode", target, &out["spec"]["trainer"]);
   bool crosses_merge = (*source == Dialect::kV2_3) != (target == Dialect::kV2_3);
   if (crosses_merge && member(member(spec, "trainer"), "resourcesPerNode").is_object()) {
     reader.warning("spec.trainer.resourcesPerNode",

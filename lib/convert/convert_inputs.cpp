@@ -67,8 +67,7 @@ std::vector<Chunk> chunks_of(const std::vector<std::string_view>& lines) {
   return chunks;
 }
 
-void copy_lines(const std::vector<std::string_view>& lines, int begin, int end,
-                std::string* out) {
+void copy_lines(const std::vector<std::string_view>& lines, int begin, int end, std::string* out) {
   for (int i = begin; i < end; ++i) {
     out->append(lines[static_cast<size_t>(i)]);
     out->push_back('\n');
@@ -89,15 +88,15 @@ void write_chunk(const Chunk& chunk, const std::vector<std::string_view>& lines,
   if (chunk.documents.size() == 1 && converted[chunk.documents[0]].values.size() == 1) {
     size_t index = chunk.documents[0];
     std::vector<std::string_view> piece(lines.begin() + chunk.begin, lines.begin() + chunk.end);
-    if (edit_yaml_document(documents[index], piece, chunk.begin + 1,
-                           converted[index].values[0], out)) {
+    if (edit_yaml_document(documents[index], piece, chunk.begin + 1, converted[index].values[0],
+                           out)) {
       return;
     }
   }
   bool first = true;
   for (size_t index : chunk.documents) {
     for (const Json& value : converted[index].values) {
-      if (!first || (chunk.begin > 0 && starts_document(lines[chunk.begin]))) *out += "---\n";
+      if (!first || starts_document(lines[static_cast<size_t>(chunk.begin)])) *out += "---\n";
       write_yaml(value, YamlStyle{}, out);
       first = false;
     }

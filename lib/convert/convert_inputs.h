@@ -19,8 +19,9 @@ struct ConvertRequest {
   /// The dialect TrainJobs and runtimes move to; nullopt (`--to trainjob`): they stay as
   /// they are and only Training Operator v1 jobs become TrainJobs (in the default dialect).
   std::optional<Dialect> target = Dialect::kV2_3;
-  std::string runtime_name;   ///< `--runtime`: the runtime v1 jobs are pointed at
-  bool with_runtime = false;  ///< `--with-runtime`: emit a TrainingRuntime for what overrides cannot carry
+  std::string runtime_name;  ///< `--runtime`: the runtime v1 jobs are pointed at
+  bool with_runtime =
+      false;  ///< `--with-runtime`: emit a TrainingRuntime for what overrides cannot carry
   OutputFormat format = OutputFormat::kYaml;
 };
 

@@ -17,8 +17,7 @@ constexpr const char* kTorchPath = "spec.mlPolicy.torch";
 const Json& node_resources(const Json& runtime) {
   static const Json kNone;
   const Json& jobs = json_member(
-      json_member(json_member(json_member(runtime, "spec"), "template"), "spec"),
-      "replicatedJobs");
+      json_member(json_member(json_member(runtime, "spec"), "template"), "spec"), "replicatedJobs");
   if (!jobs.is_array()) return kNone;
   for (const Json& job : jobs) {
     const Json& pod = json_member(
@@ -71,8 +70,8 @@ bool check_older(const FieldReader& reader, const Document& runtime, Dialect tar
                  "the " + policy + " policy does not exist in " + release);
     return false;
   }
-  const Json& torch = json_member(json_member(json_member(runtime.value, "spec"), "mlPolicy"),
-                                  "torch");
+  const Json& torch =
+      json_member(json_member(json_member(runtime.value, "spec"), "mlPolicy"), "torch");
   if (target < Dialect::kV2_3 && torch.is_object() && torch.contains("envInjection")) {
     reader.error(std::string(kTorchPath) + ".envInjection",
                  "does not exist in " + release + " (it came with v2.3)");

@@ -88,8 +88,7 @@ std::string first_difference(const Json& a, const Json& b, const std::string& pa
 }
 
 /// Warnings for the run policy fields a TrainJob has no place for; the ones it has are set.
-void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect target,
-                    Json* spec) {
+void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect target, Json* spec) {
   if (!run_policy.is_object()) return;
   for (const auto& entry : run_policy.items()) {
     std::string path = field_child("spec.runPolicy", entry.key());
@@ -106,11 +105,13 @@ void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect t
     } else if (key == "cleanPodPolicy" || key == "ttlSecondsAfterFinished") {
       reader.warning(path, "no TrainJob field: finished pods stay until the TrainJob is deleted");
     } else if (key == "backoffLimit") {
-      reader.warning(path, "no TrainJob field: the runtime's Jobs decide how often pods are "
-                           "retried");
+      reader.warning(path,
+                     "no TrainJob field: the runtime's Jobs decide how often pods are "
+                     "retried");
     } else if (key == "schedulingPolicy") {
-      reader.warning(path, "no TrainJob field: gang scheduling is the runtime's podGroupPolicy, "
-                           "a queue is Kueue's kueue.x-k8s.io/queue-name label");
+      reader.warning(path,
+                     "no TrainJob field: gang scheduling is the runtime's podGroupPolicy, "
+                     "a queue is Kueue's kueue.x-k8s.io/queue-name label");
     }
   }
 }
@@ -124,13 +125,13 @@ const Document* stock_runtime(const RuntimeRegistry& registry, const std::string
 /// Where the TrainJob's node runs in the runtime: the replicated job the trainer step is.
 std::string trainer_job_name(const Document* runtime) {
   if (runtime == nullptr) return "node";
-  const Json& jobs = json_member(
-      json_member(json_member(json_member(runtime->value, "spec"), "template"), "spec"),
-      "replicatedJobs");
+  const Json& jobs =
+      json_member(json_member(json_member(json_member(runtime->value, "spec"), "template"), "spec"),
+                  "replicatedJobs");
   if (!jobs.is_array()) return "node";
   for (const Json& job : jobs) {
-    const Json& labels = json_member(json_member(json_member(job, "template"), "metadata"),
-                                     "labels");
+    const Json& labels =
+        json_member(json_member(json_member(job, "template"), "metadata"), "labels");
     if (string_member(labels, "trainer.kubeflow.org/trainjob-ancestor-step") == "trainer")
       return string_member(job, "name", "node");
   }
@@ -178,11 +179,12 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   }
   if (master.spec != nullptr && worker.spec != nullptr &&
       json_member(*master.spec, "template") != json_member(*worker.spec, "template")) {
-    std::string where = first_difference(json_member(*master.spec, "template"),
-                                          json_member(*worker.spec, "template"),
-                                          worker.path + ".template");
-    reader.error(where, "the Master and Worker pod templates differ here; a TrainJob runs one "
-                        "pod template on every node");
+    std::string where =
+        first_difference(json_member(*master.spec, "template"),
+                         json_member(*worker.spec, "template"), worker.path + ".template");
+    reader.error(where,
+                 "the Master and Worker pod templates differ here; a TrainJob runs one "
+                 "pod template on every node");
   }
   for (const Replica* replica : {&master, &worker}) {
     if (replica->spec != nullptr && replica->spec->contains("restartPolicy")) {
@@ -191,8 +193,9 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
     }
   }
   if (spec.contains("elasticPolicy")) {
-    reader.error("spec.elasticPolicy", "no Trainer v2 release runs elastic PyTorch jobs (min/max "
-                                       "nodes, restarts, rendezvous settings)");
+    reader.error("spec.elasticPolicy",
+                 "no Trainer v2 release runs elastic PyTorch jobs (min/max "
+                 "nodes, restarts, rendezvous settings)");
   }
   RuntimeRegistry registry;
   std::string runtime_name = options.runtime_name.empty() ? kind.runtime : options.runtime_name;
@@ -200,6 +203,12 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   Diagnostics quiet;
   add_embedded_runtimes(&registry, &quiet, &only);
   const Document* runtime = stock_runtime(registry, runtime_name, options.target);
+  if (runtime == nullptr && options.runtime_name.empty()) {
+    reader.error("kind", std::string("the ") + kind.runtime + " runtime a " + kind.kind +
+                             " runs on does not exist in Trainer " +
+                             dialect_info(options.target).version);
+    return {};
+  }
 
   PodTemplateMapping mapping;
   mapping.reader = &reader;
@@ -228,6 +237,13 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
       convert_num_proc(reader, "spec.nprocPerNode", options.target, &trainer);
     }
   }
+  // spec.trainer in the order people write it.
+  Json ordered = Json::object();
+  for (const char* key :
+       {"image", "command", "args", "env", "numNodes", "numProcPerNode", "resourcesPerNode"}) {
+    if (trainer.contains(key)) ordered[key] = trainer[key];
+  }
+  trainer = ordered;
   Json out_spec = Json::object();
   out_spec["runtimeRef"] = {{"name", runtime_name}};
   std::vector<Json> out;

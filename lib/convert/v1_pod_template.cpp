@@ -12,13 +12,13 @@ namespace {
 /// Env the operator writes after the user's (so its value wins): a user's own is dropped.
 std::vector<std::string> operator_env(const std::string& kind) {
   if (kind == "PyTorchJob") {
-    return {"PYTHONUNBUFFERED", "MASTER_ADDR",     "MASTER_PORT",        "WORLD_SIZE",
-            "RANK",             "PET_MASTER_ADDR", "PET_MASTER_PORT",    "PET_NODE_RANK",
-            "PET_NNODES",       "PET_NPROC_PER_NODE"};
+    return {
+        "PYTHONUNBUFFERED", "MASTER_ADDR",     "MASTER_PORT",   "WORLD_SIZE", "RANK",
+        "PET_MASTER_ADDR",  "PET_MASTER_PORT", "PET_NODE_RANK", "PET_NNODES", "PET_NPROC_PER_NODE"};
   }
   if (kind == "XGBoostJob") {
-    return {"PYTHONUNBUFFERED", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE",
-            "RANK",             "WORKER_PORT", "WORKER_ADDRS"};
+    return {"PYTHONUNBUFFERED", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK",
+            "WORKER_PORT",      "WORKER_ADDRS"};
   }
   return {"PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES",
           "PROCESS_ID"};
@@ -77,10 +77,11 @@ bool plain_python(const Json& container) {
 /// completion index as rank.
 Json env_for_plain_python(const PodTemplateMapping& mapping) {
   std::string master = mapping.job_name + "-" + mapping.trainer_job + "-0-0." + mapping.job_name;
-  Json rank = {{"name", "RANK"},
-               {"valueFrom",
-                {{"fieldRef",
-                  {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}};
+  Json rank = {
+      {"name", "RANK"},
+      {"valueFrom",
+       {{"fieldRef",
+         {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}};
   return Json::array({{{"name", "MASTER_ADDR"}, {"value", master}},
                       {{"name", "MASTER_PORT"}, {"value", "29500"}},
                       {{"name", "WORLD_SIZE"}, {"value", std::to_string(mapping.num_nodes)}},
@@ -99,8 +100,9 @@ void map_env(const Json& env, const std::string& path, const Json& container,
         continue;
       }
       mapping->reader->warning(field_index(path, i),
-                               name + " is dropped: the operator wrote its own value over it, "
-                                      "and Trainer v2 sets its own variables");
+                               name +
+                                   " is dropped: the operator wrote its own value over it, "
+                                   "and Trainer v2 sets its own variables");
     }
   }
   out.push_back({{"name", "PYTHONUNBUFFERED"}, {"value", "1"}});  // the operator sets it
@@ -132,8 +134,9 @@ Json map_container(const Json& container, const std::string& path, PodTemplateMa
     } else if (key == "env") {
       continue;  // below, once the command is known
     } else if (key == "ports") {
-      mapping->reader->warning(field, "dropped: Trainer v2 gives the node container its own "
-                                      "port (29500 for torch)");
+      mapping->reader->warning(field,
+                               "dropped: Trainer v2 gives the node container its own "
+                               "port (29500 for torch)");
     } else if (contains(info.container_fields, key)) {
       patch[key] = entry.value();
     } else {
@@ -153,9 +156,9 @@ void map_containers(const Json& containers, const std::string& path, Json* overr
   for (size_t i = 0; containers.is_array() && i < containers.size(); ++i) {
     std::string item = field_index(path, i);
     if (string_member(containers[i], "name") != mapping->container) {
-      issue(mapping, item, "container \"" + string_member(containers[i], "name") +
-                               "\" beside \"" + mapping->container +
-                               "\": an override cannot add a container to the runtime");
+      issue(mapping, item,
+            "container \"" + string_member(containers[i], "name") + "\" beside \"" +
+                mapping->container + "\": an override cannot add a container to the runtime");
       continue;
     }
     found = true;
@@ -163,8 +166,8 @@ void map_containers(const Json& containers, const std::string& path, Json* overr
     if (patch.size() > 1) (*override_spec)["containers"] = Json::array({patch});
   }
   if (!found) {
-    mapping->reader->error(path, "expected a container named \"" + mapping->container +
-                                     "\", the " + mapping->kind + "'s default container");
+    mapping->reader->error(path, "expected a container named \"" + mapping->container + "\", the " +
+                                     mapping->kind + "'s default container");
   }
 }
 
@@ -185,8 +188,7 @@ void map_pod_template(const Json& pod_template, const std::string& path,
   }
   Json override_spec = Json::object();
   static const Json kEmpty = Json::object();
-  const Json& spec =
-      json_member(pod_template, "spec").is_object() ? pod_template["spec"] : kEmpty;
+  const Json& spec = json_member(pod_template, "spec").is_object() ? pod_template["spec"] : kEmpty;
   std::string spec_path = path + ".spec";
   for (const auto& entry : spec.items()) {
     const std::string& key = entry.key();

@@ -25,9 +25,9 @@ struct PodTemplateMapping {
   bool with_runtime = false;
   int64_t num_nodes = 1;
   // Out:
-  Json trainer = Json::object();     ///< spec.trainer less numNodes
-  Json overrides = Json::array();    ///< in the v2.1 form (podTemplateOverrides)
-  bool needs_runtime = false;        ///< something only a runtime can carry (with_runtime)
+  Json trainer = Json::object();       ///< spec.trainer less numNodes
+  Json overrides = Json::array();      ///< in the v2.1 form (podTemplateOverrides)
+  bool needs_runtime = false;          ///< something only a runtime can carry (with_runtime)
   Json pod_template = Json::object();  ///< the v1 template, for that runtime
 };
 

@@ -92,7 +92,8 @@ class Editor {
   /// Where the comment and blank lines that end [key, end) begin: they are not the entry's.
   int trailing_comments(int key, int end) const {
     int tail = end;
-    while (tail - 1 > key && is_blank_or_comment(lines_[static_cast<size_t>(tail - 1)])) --tail;
+    while (tail - 1 > key && is_blank_or_comment(lines_[static_cast<size_t>(tail - 1)]))
+      --tail;
     return tail;
   }
 

@@ -67,7 +67,8 @@ TEST_CASE("a removed key goes, the rest keeps its comments") {
 
 TEST_CASE("a renamed key is written where the old one was, at its indentation") {
   Json after = Json::object();
-  for (const auto& entry : parse(kTrainJob).items()) after[entry.key()] = entry.value();
+  for (const auto& entry : parse(kTrainJob).items())
+    after[entry.key()] = entry.value();
   Json spec = Json::object();
   for (const auto& entry : after["spec"].items()) {
     if (entry.key() == "podTemplateOverrides") {
@@ -78,8 +79,9 @@ TEST_CASE("a renamed key is written where the old one was, at its indentation") 
   }
   after["spec"] = spec;
   std::string out = edit(kTrainJob, after);
-  CHECK(out.find("    numProcPerNode: auto\n  runtimePatches:\n  - manager: m\n  suspend: true\n") !=
-        std::string::npos);
+  CHECK(
+      out.find("    numProcPerNode: auto\n  runtimePatches:\n  - manager: m\n  suspend: true\n") !=
+      std::string::npos);
   CHECK(parse(out) == after);
 }
 
