@@ -100,7 +100,8 @@ class Editor {
   /// True when both values are mappings and the old one is written as a block below its key.
   bool is_block_mapping(const std::string& path, const Json& before, const Json& after,
                         const Entry& entry) const {
-    if (!before.is_object() || !after.is_object() || before.empty()) return false;
+    if (!before.is_object() || !after.is_object() || before.empty() || after.empty())
+      return false;  // an empty mapping is written `{}`
     SourcePos value = document_.source_map->value_pos(document_.value, path);
     return index_of(value) > entry.key;
   }
