@@ -14,6 +14,12 @@ inline constexpr const char* kDependsOnAnnotation = "kubectl-trainjob/depends-on
 /// On an object `submit` creates only when it does not exist yet (a generated Secret).
 inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
     "kubectl-trainjob/create-only-if-absent";
+/// On every Job compiled from a Training Operator v1 or mpi-operator kind: the kind
+/// (`PyTorchJob`), which `list` shows and by which the cluster side knows the job's rules.
+inline constexpr const char* kSourceKindAnnotation = "kubectl-trainjob/source-kind";
+/// On every Job of a legacy kind: how many Jobs its replica type has ("3"), so a success
+/// rule of "All" knows how many to wait for.
+inline constexpr const char* kReplicasAnnotation = "kubectl-trainjob/replicas";
 
 }  // namespace trainjob
 

@@ -96,7 +96,7 @@ Json pod_group_object(const CompileState& state, const char* api_version) {
 }
 
 void coscheduling(CompileState* state, const Field& policy, int64_t members, Json resources) {
-  state->pod_labels["scheduling.x-k8s.io/pod-group"] = state->job.name;
+  state->pod_labels[kCoschedulingPodGroupLabel] = state->job.name;
   Json group = pod_group_object(*state, "scheduling.x-k8s.io/v1alpha1");
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   group["spec"]["scheduleTimeoutSeconds"] =
@@ -105,7 +105,7 @@ void coscheduling(CompileState* state, const Field& policy, int64_t members, Jso
 }
 
 void volcano(CompileState* state, const Field& policy, int64_t members, Json resources) {
-  state->pod_annotations["scheduling.k8s.io/group-name"] = state->job.name;
+  state->pod_annotations[kVolcanoGroupNameAnnotation] = state->job.name;
   Json group = pod_group_object(*state, "scheduling.volcano.sh/v1beta1");
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   Json annotations = state->jobset_metadata.value("annotations", Json::object());

@@ -1,6 +1,8 @@
 #include "render/render_inputs.h"
 
 #include "embed/embedded.h"
+#include "legacy/legacy_compile.h"
+#include "legacy/legacy_kinds.h"
 #include "load/yaml_loader.h"
 #include "model/trainjob.h"
 #include "render/compile_state.h"
@@ -71,6 +73,8 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     check_input_names(document, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
+    } else if (is_legacy_document(document)) {
+      work[i].objects = compile_legacy_job(document, options, &work[i].semantic_findings);
     } else if (request.check_runtimes && is_runtime_document(document)) {
       check_runtime_document(document, &work[i].semantic_findings);
     }
@@ -156,7 +160,8 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
       semantic.add(finding);
     const Document& document = result.documents[i];
     if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
-    RenderedUnit unit{&document, is_trainjob_document(document), std::move(work[i].objects)};
+    bool compiled = is_trainjob_document(document) || is_legacy_document(document);
+    RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
     if (!unit.compiled) unit.objects.push_back(document.value);
     result.units.push_back(std::move(unit));
   }

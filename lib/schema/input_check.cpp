@@ -36,6 +36,8 @@ void InputCheck::check_schema(const Document& document, std::optional<Dialect> f
     if (dialect) problems = schemas->check_trainjob(document.value, *dialect);
   } else if (is_runtime_document(document)) {
     problems = schemas->check_runtime(document.value, forced.value_or(Dialect::kV2_1));
+  } else if (document.api_version() == "kubeflow.org/v1") {
+    problems = schemas->check_legacy(document.value, document.kind());
   }
   report_schema_problems(document, problems, findings);
 }

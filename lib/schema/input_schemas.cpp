@@ -1,5 +1,7 @@
 #include "schema/input_schemas.h"
 
+#include <cctype>
+
 #include "embed/embedded.h"
 
 namespace trainjob {
@@ -15,6 +17,10 @@ const char* dialect_dir(Dialect dialect) {
       return "v2.3";  // v2.2 and v2.3 share the newest CRDs
   }
 }
+
+/// The folder of the Training Operator v1 schemas, and the pod template they share.
+constexpr const char* kLegacyDir = "legacy-v1/";
+constexpr const char* kLegacyPodTemplate = "legacy-pod-template";
 
 const EmbeddedFile* embedded_schema(const std::string& path) {
   for (const EmbeddedFile& file : embedded_schemas()) {
@@ -38,6 +44,30 @@ const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
     set_.prepare(it->second);
   }
   return it->second;
+}
+
+const Schema* InputSchemas::embedded(const std::string& path) {
+  auto it = parsed_.find(path);
+  if (it == parsed_.end()) {
+    const EmbeddedFile* file = embedded_schema(path);
+    if (file == nullptr) return nullptr;
+    it = parsed_.emplace(path, Schema::parse(file->contents)).first;
+    set_.prepare(it->second);
+  }
+  return &it->second;
+}
+
+std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job, const std::string& kind) {
+  std::string lower = kind;
+  for (char& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const Schema* schema = embedded(kLegacyDir + lower + ".json");
+  if (schema == nullptr) return {};
+  if (!set_.has(kLegacyPodTemplate)) {
+    const EmbeddedFile* file = embedded_schema(std::string(kLegacyDir) + "pod-template.json");
+    set_.add(kLegacyPodTemplate, Schema::parse(file->contents));
+  }
+  return set_.validate_against(job, *schema);
 }
 
 std::vector<SchemaProblem> InputSchemas::check_trainjob(const Json& trainjob, Dialect dialect) {

@@ -23,10 +23,17 @@ class InputSchemas {
   /// Problems of a runtime: none when any dialect's schema accepts it (a runtime serves
   /// TrainJobs of any dialect that accepts it), else those of `preferred`.
   std::vector<SchemaProblem> check_runtime(const Json& runtime, Dialect preferred);
+  /// Problems of a Training Operator v1 job (kubeflow.org/v1 PyTorchJob, TFJob, ...); none
+  /// for a kind without an embedded schema (the compiler says what it makes of those).
+  std::vector<SchemaProblem> check_legacy(const Json& job, const std::string& kind);
 
  private:
   /// The schema `<dialect dir>/<file>`, parsed from the embedded copy on first use.
   const Schema& schema(Dialect dialect, const char* file);
+
+  /// The schema at `path` of the embedded files, parsed and prepared on first use; null
+  /// when there is none.
+  const Schema* embedded(const std::string& path);
 
   SchemaSet set_;
   std::map<std::string, Schema> parsed_;

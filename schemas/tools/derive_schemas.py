@@ -8,7 +8,9 @@ repository root with the reference CRDs beside it, then review the diff:
 
   schemas/tools/derive_schemas.py ../shared/reference      (needs python3-yaml)
 
-Writes schemas/trainer/v2.{0,1,3}/{trainjob,runtime}.json and
+Writes schemas/trainer/v2.{0,1,3}/{trainjob,runtime}.json,
+schemas/trainer/legacy-v1/<kind>.json for the Training Operator v1.9 kinds (their pod
+templates shared as legacy-v1/pod-template.json, referred to as "legacy-pod-template"), and
 schemas/emitted/batch-v1-job.json and v1-persistentvolumeclaim.json (the Job and
 PersistentVolumeClaim structures the runtime CRD embeds).
 """
@@ -69,8 +71,43 @@ def write(path, schema):
         out.write("\n")
 
 
+# The Training Operator release whose CRDs define the kubeflow.org/v1 kinds, and for each
+# kind the CRD's plural and the field that holds its replica specs.
+LEGACY_RELEASE = "kubeflow-training-operator-v1.9.0"
+LEGACY_KINDS = {"PyTorchJob": ("pytorchjobs", "pytorchReplicaSpecs"),
+                "TFJob": ("tfjobs", "tfReplicaSpecs"),
+                "XGBoostJob": ("xgboostjobs", "xgbReplicaSpecs"),
+                "PaddleJob": ("paddlejobs", "paddleReplicaSpecs"),
+                "JAXJob": ("jaxjobs", "jaxReplicaSpecs"),
+                "MPIJob": ("mpijobs", "mpiReplicaSpecs")}
+LEGACY_POD_TEMPLATE = "legacy-pod-template"
+
+
+def legacy_schemas(reference):
+    """One schema per v1 kind; the pod template, the bulk of each, is written once."""
+    pod_template = None
+    for kind, (plural, field) in sorted(LEGACY_KINDS.items()):
+        path = os.path.join(reference, LEGACY_RELEASE, "crds", "kubeflow.org_%s.yaml" % plural)
+        with open(path) as crd:
+            versions = yaml.safe_load(crd)["spec"]["versions"]
+        schema = structure([v for v in versions if v["name"] == "v1"][0]["schema"]
+                           ["openAPIV3Schema"])
+        replica = schema["properties"]["spec"]["properties"][field]["additionalProperties"]
+        template = replica["properties"]["template"]
+        if pod_template is None:
+            pod_template = template
+        elif template != pod_template:
+            sys.exit("%s: its pod template differs from the other kinds'" % kind)
+        replica["properties"]["template"] = {"$ref": LEGACY_POD_TEMPLATE}
+        write("schemas/trainer/legacy-v1/%s.json" % kind.lower(),
+              object_schema("kubeflow.org/v1", [kind], schema["properties"]["spec"],
+                            ("apiVersion", "kind", "metadata", "spec")))
+    write("schemas/trainer/legacy-v1/pod-template.json", pod_template)
+
+
 def main():
     reference = sys.argv[1]
+    legacy_schemas(reference)
     api = "trainer.kubeflow.org/v1alpha1"
     for dialect, release in DIALECTS.items():
         trainjob = structure(crd_schema(reference, release, "trainjobs"))

@@ -1,0 +1,52 @@
+// JAXJob: Workers only; worker-0 coordinates jax.distributed.initialize.
+#include "legacy/legacy_job.h"
+#include "model/field.h"
+
+namespace trainjob {
+namespace {
+
+constexpr const char* kWorker = "Worker";
+
+Json jax_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  int64_t port =
+      legacy_port(replica, job.kind->default_container, job.kind->port_name, job.kind->port);
+  if (const LegacyReplica* worker = job.replica(kWorker)) {
+    port = legacy_port(*worker, job.kind->default_container, job.kind->port_name, job.kind->port);
+  }
+  return Json::array({legacy_env("PYTHONUNBUFFERED", "1"),
+                      legacy_env("COORDINATOR_PORT", std::to_string(port)),
+                      legacy_env("COORDINATOR_ADDRESS", job.name + "-worker-0"),
+                      legacy_env("NUM_PROCESSES", std::to_string(job.total_replicas())),
+                      legacy_env("PROCESS_ID", std::to_string(index))});
+}
+
+/// The operator gives job-role master to index 0 of every replica type (JAX has only Worker).
+bool jax_master_role(const LegacyJob&, const LegacyReplica&, int64_t index) {
+  return index == 0;
+}
+
+Json jax_success(const LegacyJob&) {
+  return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({"worker"})}};
+}
+
+}  // namespace
+
+const LegacyKind kJAXJobKind = {
+    "kubeflow.org/v1",
+    "JAXJob",
+    "jaxReplicaSpecs",
+    {kWorker},
+    "jax",
+    "jaxjob-port",
+    6666,
+    "Never",
+    "jaxjob-controller",
+    LegacyEnvTarget::kAllContainers,
+    nullptr,
+    jax_env,
+    jax_master_role,
+    jax_success,
+    nullptr,
+};
+
+}  // namespace trainjob

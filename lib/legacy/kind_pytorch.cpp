@@ -1,0 +1,156 @@
+// PyTorchJob: Master (at most one) and Workers; torchrun's PET_* variables and the
+// env:// variables (MASTER_ADDR, WORLD_SIZE, RANK) as the operator's v1.9 sets them.
+#include <cstdlib>
+
+#include "legacy/legacy_job.h"
+#include "model/field.h"
+
+namespace trainjob {
+namespace {
+
+constexpr const char* kMaster = "Master";
+constexpr const char* kWorker = "Worker";
+
+/// nprocPerNode as WORLD_SIZE counts it: its integer value, else 1 (auto, cpu, gpu).
+int64_t nproc_as_integer(const std::string& nproc) {
+  if (nproc.empty() || nproc.size() > 9) return 1;
+  for (char c : nproc) {
+    if (c < '0' || c > '9') return 1;
+  }
+  return std::strtoll(nproc.c_str(), nullptr, 10);
+}
+
+std::string integer_text(const Json& value) {
+  return value.is_number_integer() ? std::to_string(value.get<int64_t>()) : value.dump();
+}
+
+void add_master_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index, Json* env) {
+  const LegacyReplica* master = job.replica(kMaster);
+  if (master == nullptr) return;
+  std::string port = std::to_string(
+      legacy_port(*master, job.kind->default_container, job.kind->port_name, job.kind->port));
+  std::string address = job.name + "-master-0";
+  env->push_back(legacy_env("MASTER_PORT", port));
+  env->push_back(legacy_env("PET_MASTER_PORT", port));
+  env->push_back(legacy_env("MASTER_ADDR", address));
+  env->push_back(legacy_env("PET_MASTER_ADDR", address));
+  int64_t world = job.total_replicas() * nproc_as_integer(job.nproc_per_node);
+  int64_t rank = replica.type == kWorker ? index + 1 : index;
+  env->push_back(legacy_env("WORLD_SIZE", std::to_string(world)));
+  env->push_back(legacy_env("RANK", std::to_string(rank)));
+  env->push_back(legacy_env("PET_NODE_RANK", std::to_string(rank)));
+}
+
+/// The torchrun elastic variables of spec §3, in the operator's order.
+void add_elastic_env(const LegacyJob& job, Json* env) {
+  const Json& policy = job.elastic_policy;
+  const LegacyReplica* worker = job.replica(kWorker);
+  std::string host = string_member(policy, "rdzvHost", job.name + "-worker-0");
+  const Json& rdzv_port = json_member(policy, "rdzvPort");
+  int64_t port = worker != nullptr ? legacy_port(*worker, job.kind->default_container,
+                                                 job.kind->port_name, job.kind->port)
+                                   : job.kind->port;
+  std::string endpoint_port =
+      rdzv_port.is_number_integer() ? integer_text(rdzv_port) : std::to_string(port);
+  env->push_back(legacy_env("PET_RDZV_ENDPOINT", host + ":" + endpoint_port));
+  env->push_back(legacy_env("PET_RDZV_BACKEND", string_member(policy, "rdzvBackend", "c10d")));
+  env->push_back(legacy_env("PET_NNODES", integer_text(json_member(policy, "minReplicas")) + ":" +
+                                              integer_text(json_member(policy, "maxReplicas"))));
+  if (json_member(policy, "maxRestarts").is_number_integer())
+    env->push_back(legacy_env("PET_MAX_RESTARTS", integer_text(policy["maxRestarts"])));
+  if (json_member(policy, "nProcPerNode").is_number_integer())
+    env->push_back(legacy_env("PET_NPROC_PER_NODE", integer_text(policy["nProcPerNode"])));
+  if (!string_member_ref(policy, "rdzvId").empty())
+    env->push_back(legacy_env("PET_RDZV_ID", string_member_ref(policy, "rdzvId")));
+  const Json& conf = json_member(policy, "rdzvConf");
+  if (conf.is_array() && !conf.empty()) {
+    std::string joined;
+    for (const Json& pair : conf) {
+      joined += (joined.empty() ? "" : ",") + string_member(pair, "key") + "=" +
+                string_member(pair, "value");
+    }
+    env->push_back(legacy_env("PET_RDZV_CONF", joined));
+  }
+  const Json& standalone = json_member(policy, "standalone");
+  if (standalone.is_boolean() && standalone.get<bool>())
+    env->push_back(legacy_env("PET_STANDALONE", ""));
+}
+
+Json pytorch_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  Json env = Json::array({legacy_env("PYTHONUNBUFFERED", "1")});
+  add_master_env(job, replica, index, &env);
+  if (!job.nproc_per_node.empty())
+    env.push_back(legacy_env("PET_NPROC_PER_NODE", job.nproc_per_node));
+  if (job.elastic_policy.is_object()) {
+    add_elastic_env(job, &env);
+  } else {
+    env.push_back(legacy_env("PET_NNODES", std::to_string(job.total_replicas())));
+  }
+  return env;
+}
+
+void check_pytorch(const LegacyJob& job, const FieldReader& reader) {
+  if (const LegacyReplica* master = job.replica(kMaster); master && master->replicas != 1) {
+    reader.error(master->path + ".replicas",
+                 "expected exactly 1 Master replica, found " + std::to_string(master->replicas));
+  }
+  const LegacyReplica* worker = job.replica(kWorker);
+  if (worker != nullptr && worker->replicas < 1) {
+    reader.error(worker->path + ".replicas",
+                 "expected at least 1 Worker replica, found " + std::to_string(worker->replicas));
+  }
+  const Json& elastic = json_member(job.spec, "elasticPolicy");
+  if (elastic.is_null()) return;
+  if (worker == nullptr) {
+    reader.error("spec.elasticPolicy", "elasticPolicy needs a Worker replica type");
+  }
+  if (!json_member(elastic, "nProcPerNode").is_null()) {
+    if (!json_member(job.spec, "nprocPerNode").is_null()) {
+      reader.error("spec.elasticPolicy.nProcPerNode",
+                   "set either spec.nprocPerNode or the deprecated elasticPolicy.nProcPerNode, "
+                   "not both");
+    } else {
+      reader.warning("spec.elasticPolicy.nProcPerNode",
+                     "elasticPolicy.nProcPerNode is deprecated: use spec.nprocPerNode");
+    }
+  }
+  if (!json_member(elastic, "metrics").is_null()) {
+    reader.warning("spec.elasticPolicy.metrics",
+                   "no HorizontalPodAutoscaler is rendered: the Jobs have no scale subresource "
+                   "for it to change");
+  }
+}
+
+bool pytorch_master_role(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  if (job.replica(kMaster) != nullptr) return replica.type == kMaster;
+  return replica.type == kWorker && index == 0;
+}
+
+Json pytorch_success(const LegacyJob& job) {
+  if (job.replica(kMaster) != nullptr)
+    return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({"master"})}};
+  const char* op = job.elastic_policy.is_object() ? "Any" : "All";
+  return Json{{"operator", op}, {"targetReplicatedJobs", Json::array({"worker"})}};
+}
+
+}  // namespace
+
+const LegacyKind kPyTorchJobKind = {
+    "kubeflow.org/v1",
+    "PyTorchJob",
+    "pytorchReplicaSpecs",
+    {kMaster, kWorker},
+    "pytorch",
+    "pytorchjob-port",
+    23456,
+    "OnFailure",
+    "pytorchjob-controller",
+    LegacyEnvTarget::kAllContainers,
+    check_pytorch,
+    pytorch_env,
+    pytorch_master_role,
+    pytorch_success,
+    nullptr,
+};
+
+}  // namespace trainjob

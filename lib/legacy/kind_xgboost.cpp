@@ -1,0 +1,77 @@
+// XGBoostJob: one Master and Workers, Rabit's tracker address and ranks in the env.
+#include "legacy/legacy_job.h"
+#include "model/field.h"
+
+namespace trainjob {
+namespace {
+
+constexpr const char* kMaster = "Master";
+constexpr const char* kWorker = "Worker";
+
+int64_t replica_port(const LegacyJob& job, const char* type) {
+  const LegacyReplica* replica = job.replica(type);
+  if (replica == nullptr) return job.kind->port;
+  return legacy_port(*replica, job.kind->default_container, job.kind->port_name, job.kind->port);
+}
+
+Json xgboost_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  const LegacyReplica* master = job.replica(kMaster);
+  int64_t masters = master != nullptr ? master->replicas : 0;
+  int64_t total = job.total_replicas();
+  int64_t rank = replica.type == kWorker ? index + masters : index;
+  Json env =
+      Json::array({legacy_env("MASTER_PORT", std::to_string(replica_port(job, kMaster))),
+                   legacy_env("MASTER_ADDR", job.name + "-master-0"),
+                   legacy_env("WORLD_SIZE", std::to_string(total)),
+                   legacy_env("RANK", std::to_string(rank)), legacy_env("PYTHONUNBUFFERED", "1")});
+  if (total > 1) {
+    env.push_back(legacy_env("WORKER_PORT", std::to_string(replica_port(job, kWorker))));
+    std::string addresses;
+    for (int64_t i = 0; i < total - 1; ++i) {
+      addresses += (i == 0 ? "" : ",") + job.name + "-worker-" + std::to_string(i);
+    }
+    env.push_back(legacy_env("WORKER_ADDRS", addresses));
+  }
+  return env;
+}
+
+void check_xgboost(const LegacyJob& job, const FieldReader& reader) {
+  const LegacyReplica* master = job.replica(kMaster);
+  if (master == nullptr) {
+    reader.error(std::string("spec.") + job.kind->replica_specs_field,
+                 "an XGBoostJob needs a Master replica type");
+  } else if (master->replicas != 1) {
+    reader.error(master->path + ".replicas",
+                 "expected exactly 1 Master replica, found " + std::to_string(master->replicas));
+  }
+}
+
+bool xgboost_master_role(const LegacyJob&, const LegacyReplica& replica, int64_t) {
+  return replica.type == kMaster;
+}
+
+Json xgboost_success(const LegacyJob&) {
+  return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({"master"})}};
+}
+
+}  // namespace
+
+const LegacyKind kXGBoostJobKind = {
+    "kubeflow.org/v1",
+    "XGBoostJob",
+    "xgbReplicaSpecs",
+    {kMaster, kWorker},
+    "xgboost",
+    "xgboostjob-port",
+    9999,
+    "Never",
+    "xgboostjob-controller",
+    LegacyEnvTarget::kAllContainers,
+    check_xgboost,
+    xgboost_env,
+    xgboost_master_role,
+    xgboost_success,
+    nullptr,
+};
+
+}  // namespace trainjob

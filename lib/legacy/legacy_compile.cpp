@@ -1,0 +1,243 @@
+#include "legacy/legacy_compile.h"
+
+#include "legacy/legacy_job.h"
+#include "legacy/legacy_run_policy.h"
+#include "legacy/operator_labels.h"
+#include "load/field_path.h"
+#include "model/field.h"
+#include "render/client_annotations.h"
+#include "render/jobset_labels.h"
+#include "render/names.h"
+
+namespace trainjob {
+namespace {
+
+/// The kinds the Training Operator had but no longer has, and what replaced them.
+bool report_unknown_kind(const Document& document, Diagnostics* diagnostics) {
+  std::string message = "kind " + document.kind() + " of " + document.api_version() +
+                        " is not supported: expected one of " + supported_legacy_kinds();
+  if (document.kind() == "MXJob") message += " (MXJob was removed in Training Operator v1.9)";
+  diagnostics->error(document.file, document.pos_of("kind"), "kind", message);
+  return false;
+}
+
+std::string pod_name(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  return job.name + "-" + replica.lower + "-" + std::to_string(index);
+}
+
+/// The webhook rules every kind shares: a DNS-1035 name, names of pods that fit, and in
+/// every replica type a container named like the default container, every one with an image.
+void check_common(const LegacyJob& job, const FieldReader& reader) {
+  if (!is_dns1035_label(job.name)) {
+    reader.error("metadata.name",
+                 "expected a DNS-1035 label (lower-case letters, digits and '-', starting with a "
+                 "letter, at most 63 characters), found \"" +
+                     job.name + "\"");
+  }
+  for (const LegacyReplica& replica : job.replicas) {
+    std::string longest = pod_name(job, replica, std::max<int64_t>(replica.replicas, 1) - 1);
+    if (is_dns1035_label(job.name) && longest.size() > kMaxLabelLength) {
+      reader.error("metadata.name", "the pod and Service name \"" + longest + "\" is " +
+                                        std::to_string(longest.size()) +
+                                        " characters long, over the limit of 63");
+    }
+    std::string containers_path = replica.path + ".template.spec.containers";
+    const Json& containers = json_member(json_member(replica.pod_template, "spec"), "containers");
+    if (!containers.is_array() || containers.empty()) {
+      reader.error(containers_path,
+                   std::string("expected a container named ") + job.kind->default_container);
+      continue;
+    }
+    bool has_default = false;
+    for (size_t i = 0; i < containers.size(); ++i) {
+      has_default |= string_member_ref(containers[i], "name") == job.kind->default_container;
+      if (string_member_ref(containers[i], "image").empty()) {
+        reader.error(field_index(containers_path, i) + ".image", "expected the container's image");
+      }
+    }
+    if (!has_default) {
+      reader.error(containers_path, std::string("expected a container named ") +
+                                        job.kind->default_container + " (the " + job.kind->kind +
+                                        "'s default container) in replica type " + replica.type);
+    }
+  }
+}
+
+/// The operator's labels of pod `index` of `replica` (the Service selector), without job-role.
+Json operator_labels(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  return Json{{kOperatorNameLabel, job.kind->operator_name},
+              {kLegacyJobNameLabel, job.name},
+              {kReplicaTypeLabel, replica.lower},
+              {kReplicaIndexLabel, std::to_string(index)}};
+}
+
+Json with_ownership(Json labels, const LegacyJob& job) {
+  for (const auto& entry : ownership_labels(job.name).items())
+    labels[entry.key()] = entry.value();
+  return labels;
+}
+
+Json object_metadata(const LegacyJob& job, const std::string& name, Json labels) {
+  Json metadata = {{"name", name}, {"labels", std::move(labels)}};
+  if (!job.name_space.empty()) metadata["namespace"] = job.name_space;
+  return metadata;
+}
+
+/// The headless Service `J-r-i`: the name the operator's per-pod Service has, published
+/// before the pod is Ready (which replaces the operator's init-pytorch wait).
+Json service_object(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
+  Json selector = operator_labels(job, replica, index);
+  Json spec = {{"clusterIP", "None"}, {"publishNotReadyAddresses", true}, {"selector", selector}};
+  const Json* container =
+      legacy_default_container(replica.pod_template, job.kind->default_container);
+  Json ports = Json::array();
+  if (container != nullptr &&
+      string_member_ref(*container, "name") == job.kind->default_container) {
+    for (const Json& port : json_member(*container, "ports")) {
+      if (!port.is_object()) continue;
+      Json entry = {{"port", json_member(port, "containerPort")}};
+      if (port.contains("name")) entry["name"] = port["name"];
+      ports.push_back(std::move(entry));
+    }
+  }
+  if (!ports.empty()) spec["ports"] = std::move(ports);
+  return Json{{"apiVersion", "v1"},
+              {"kind", "Service"},
+              {"metadata",
+               object_metadata(job, pod_name(job, replica, index), with_ownership(selector, job))},
+              {"spec", spec}};
+}
+
+/// Appends `env` to `container`'s env, dropping the user's variables of the same names
+/// first: the operator appends, and Kubernetes keeps the last of two equal names.
+void append_env(Json* container, const Json& env) {
+  Json kept = Json::array();
+  const Json& existing = json_member(*container, "env");
+  if (existing.is_array()) {
+    for (const Json& var : existing) {
+      bool replaced = false;
+      for (const Json& added : env)
+        replaced |= string_member_ref(var, "name") == string_member_ref(added, "name");
+      if (!replaced) kept.push_back(var);
+    }
+  }
+  for (const Json& var : env)
+    kept.push_back(var);
+  if (!kept.empty()) (*container)["env"] = std::move(kept);
+}
+
+void add_env(const LegacyJob& job, const Json& env, Json* pod_spec) {
+  Json& containers = (*pod_spec)["containers"];
+  if (!containers.is_array() || env.empty()) return;
+  for (Json& container : containers) {
+    if (!container.is_object()) continue;
+    if (job.kind->env_target == LegacyEnvTarget::kDefaultContainer) {
+      if (string_member_ref(container, "name") != job.kind->default_container) continue;
+      append_env(&container, env);
+      return;
+    }
+    append_env(&container, env);
+  }
+}
+
+struct JobAnnotations {
+  std::string success_policy;  ///< compact JSON
+};
+
+Json job_object(const LegacyJob& job, const LegacyReplica& replica, int64_t index, LegacyGang gang,
+                const JobAnnotations& shared) {
+  std::string name = pod_name(job, replica, index);
+  Json labels = operator_labels(job, replica, index);
+  if (job.kind->is_master_role(job, replica, index)) labels[kJobRoleLabel] = kJobRoleMaster;
+  labels = with_ownership(std::move(labels), job);
+
+  Json pod = replica.pod_template;
+  Json& pod_metadata = pod["metadata"];
+  if (!pod_metadata.is_object()) pod_metadata = Json::object();
+  for (const auto& entry : labels.items())
+    pod_metadata["labels"][entry.key()] = entry.value();
+  Json& pod_spec = pod["spec"];
+  add_env(job, job.kind->pod_env(job, replica, index), &pod_spec);
+  pod_spec["restartPolicy"] = legacy_pod_restart_policy(replica.restart_policy);
+  if (string_member_ref(pod_spec, "hostname").empty()) pod_spec["hostname"] = name;
+  decorate_pod(job, gang, replica, &pod);
+
+  Json spec = {{"completions", 1}, {"parallelism", 1}, {"template", std::move(pod)}};
+  apply_run_policy(job, replica, &spec);
+  Json metadata = object_metadata(job, name, std::move(labels));
+  metadata["annotations"] = {{kSourceKindAnnotation, job.kind->kind},
+                             {kSuccessPolicyAnnotation, shared.success_policy},
+                             {kReplicasAnnotation, std::to_string(replica.replicas)}};
+  return Json{{"apiVersion", "batch/v1"},
+              {"kind", "Job"},
+              {"metadata", metadata},
+              {"spec", std::move(spec)}};
+}
+
+/// Warns where the template sets a restartPolicy: the operator overwrites it.
+void warn_template_restart_policy(const LegacyJob& job, const FieldReader& reader) {
+  for (const LegacyReplica& replica : job.replicas) {
+    const Json& policy = json_member(json_member(replica.pod_template, "spec"), "restartPolicy");
+    if (policy.is_null()) continue;
+    reader.warning(replica.path + ".template.spec.restartPolicy",
+                   "the replica's restartPolicy (" + replica.restart_policy +
+                       ") replaces the pod template's, as the operator does");
+  }
+}
+
+std::vector<Json> build_objects(const LegacyJob& job, LegacyGang gang) {
+  Json policy = job.kind->success_policy(job);
+  sort_keys(&policy);
+  JobAnnotations shared{policy.dump()};
+  std::vector<Json> services;
+  std::vector<Json> jobs;
+  for (const LegacyReplica& replica : job.replicas) {
+    for (int64_t i = 0; i < replica.replicas; ++i) {
+      services.push_back(service_object(job, replica, i));
+      jobs.push_back(job_object(job, replica, i, gang, shared));
+    }
+  }
+  std::vector<Json> out = std::move(services);
+  if (job.kind->extra_objects != nullptr) {
+    for (Json& object : job.kind->extra_objects(job))
+      out.push_back(std::move(object));
+  }
+  if (std::optional<Json> group = legacy_pod_group(job, gang)) out.push_back(std::move(*group));
+  for (Json& object : jobs)
+    out.push_back(std::move(object));
+  for (Json& object : out)
+    sort_keys(&object);
+  return out;
+}
+
+/// A bound on what one document may ask for, so hostile input cannot exhaust memory.
+constexpr int64_t kMaxPods = 10000;
+
+}  // namespace
+
+std::vector<Json> compile_legacy_job(const Document& document, const CompileOptions& options,
+                                     Diagnostics* diagnostics) {
+  if (find_legacy_kind(document.api_version(), document.kind()) == nullptr) {
+    report_unknown_kind(document, diagnostics);
+    return {};
+  }
+  int errors_before = diagnostics->error_count();
+  LegacyJob job;
+  if (!read_legacy_job(document, options.default_namespace, &job, diagnostics)) return {};
+  FieldReader reader(document, diagnostics);
+  if (job.total_replicas() > kMaxPods) {
+    reader.error(field_child("spec", job.kind->replica_specs_field),
+                 "expected at most " + std::to_string(kMaxPods) + " pods in all, found " +
+                     std::to_string(job.total_replicas()));
+    return {};
+  }
+  check_common(job, reader);
+  if (job.kind->check != nullptr) job.kind->check(job, reader);
+  LegacyGang gang = legacy_gang(job);
+  warn_template_restart_policy(job, reader);
+  warn_run_policy(job, gang, reader);
+  if (diagnostics->error_count() > errors_before || options.check_only) return {};
+  return build_objects(job, gang);
+}
+
+}  // namespace trainjob

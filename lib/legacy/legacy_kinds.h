@@ -1,0 +1,73 @@
+// The Training Operator v1 kinds (PyTorchJob, TFJob, ...): one LegacyKind each, in one
+// table. A kind says its constants (replica types, default container and port, operator
+// name) and its hooks (webhook rules, env per pod, success rule); legacy_compile.cpp does
+// the rest for every kind alike.
+#ifndef TRAINJOB_LEGACY_LEGACY_KINDS_H_
+#define TRAINJOB_LEGACY_LEGACY_KINDS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+struct LegacyJob;
+struct LegacyReplica;
+class FieldReader;
+
+/// Which containers of a pod the kind's env goes into.
+enum class LegacyEnvTarget {
+  kAllContainers,     ///< PyTorch, XGBoost, Paddle, JAX
+  kDefaultContainer,  ///< TF: the first container named like the default container
+};
+
+struct LegacyKind {
+  const char* api_version;                      ///< `kubeflow.org/v1`
+  const char* kind;                             ///< `PyTorchJob`
+  const char* replica_specs_field;              ///< `pytorchReplicaSpecs`
+  std::vector<std::string_view> replica_types;  ///< canonical case, in output order
+  const char* default_container;                ///< `pytorch`
+  const char* port_name;                        ///< `pytorchjob-port`
+  int64_t port = 0;                             ///< 23456
+  const char* default_restart_policy;           ///< `OnFailure`
+  const char* operator_name;                    ///< `pytorchjob-controller`
+  LegacyEnvTarget env_target = LegacyEnvTarget::kAllContainers;
+
+  /// The kind's webhook rules beyond the common ones (which the compiler checks for every
+  /// kind), reported through `reader` at the user's fields.
+  void (*check)(const LegacyJob& job, const FieldReader& reader) = nullptr;
+  /// The env the operator appends to the pod `index` of `replica`, in its order.
+  Json (*pod_env)(const LegacyJob& job, const LegacyReplica& replica, int64_t index) = nullptr;
+  /// True for the pod that gets `training.kubeflow.org/job-role: master`.
+  bool (*is_master_role)(const LegacyJob& job, const LegacyReplica& replica,
+                         int64_t index) = nullptr;
+  /// The kind's success rule as the success-policy annotation's JSON (see
+  /// kSuccessPolicyAnnotation): which Jobs must succeed for the job to succeed.
+  Json (*success_policy)(const LegacyJob& job) = nullptr;
+  /// Objects besides the Jobs and Services (none for the kinds here); may be null.
+  std::vector<Json> (*extra_objects)(const LegacyJob& job) = nullptr;
+};
+
+/// The kind of `api_version`/`kind`, or null when it is not one we compile.
+const LegacyKind* find_legacy_kind(std::string_view api_version, std::string_view kind);
+/// True for every document of API group kubeflow.org in version v1 or v2beta1, compiled
+/// or not: those are never passed through (an unknown one is an error naming the kinds).
+bool is_legacy_document(const Document& document);
+/// "PyTorchJob, TFJob, ..." for messages.
+std::string supported_legacy_kinds();
+
+// The kinds, each defined in its own kind_*.cpp.
+extern const LegacyKind kPyTorchJobKind;
+extern const LegacyKind kTFJobKind;
+extern const LegacyKind kXGBoostJobKind;
+extern const LegacyKind kPaddleJobKind;
+extern const LegacyKind kJAXJobKind;
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_LEGACY_LEGACY_KINDS_H_
