@@ -72,7 +72,9 @@ Json operator_labels(const LegacyJob& job, const LegacyReplica& replica, int64_t
 }
 
 Json with_ownership(Json labels, const LegacyJob& job) {
-  for (const auto& entry : ownership_labels(job.name).items())
+  // A named value: items() of a temporary would outlive it (GCC -O2 sees the dangling read).
+  Json owned = ownership_labels(job.name);
+  for (const auto& entry : owned.items())
     labels[entry.key()] = entry.value();
   return labels;
 }
