@@ -9,6 +9,7 @@
 
 #include "convert/convert_dialect.h"
 #include "convert/v1_pod_template.h"
+#include "legacy/legacy_job.h"
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/runtime_registry.h"
@@ -167,6 +168,12 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
                                   : "; run it with `kubectl trainjob render` as it is"));
     return {};
   }
+  // The operator's own reading first: its webhook rules and defaults (replica counts).
+  LegacyJob legacy;
+  if (find_legacy_kind(job.api_version(), job.kind()) != nullptr &&
+      !read_legacy_job(job, "", &legacy, diagnostics)) {
+    return {};
+  }
   const Json& spec = json_member(job.value, "spec");
   std::string specs_path = std::string("spec.") + kind.specs_field;
   const Json& specs = json_member(spec, kind.specs_field);
@@ -216,8 +223,9 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   mapping.container = kind.container;
   mapping.kind = kind.kind;
   mapping.with_runtime = options.with_runtime;
-  mapping.num_nodes = (master.spec != nullptr ? master.replicas : 0) +
-                      (worker.spec != nullptr ? worker.replicas : 0);
+  mapping.num_nodes = legacy.kind != nullptr ? legacy.total_replicas()
+                                             : (master.spec != nullptr ? master.replicas : 0) +
+                                                   (worker.spec != nullptr ? worker.replicas : 0);
   mapping.job_name = job.name();
   mapping.trainer_job = trainer_job_name(runtime);
   map_pod_template(json_member(*main.spec, "template"), main.path + ".template", &mapping);
