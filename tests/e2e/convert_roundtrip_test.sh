@@ -126,21 +126,30 @@ print(pods, sorted(images), sorted(world) if sys.argv[1] == "world" else "")
 ' "$1"
 }
 
-# v1 jobs: the converted TrainJob validates, and renders as many pods, with the same images
-# (and WORLD_SIZE where the program reads it), as render gives the v1 job itself.
-for dir in "$source_dir"/testdata/convert/*/; do
-  [ "$(cat "$dir/expected.exit")" = 0 ] || continue
-  input=$(grep -rlE '^apiVersion: "?kubeflow.org/v1"?' "$dir" | grep -v expected | head -1)
+# v1 jobs, in the convert golden cases and in any golden case that renders one: the converted
+# TrainJob validates, and renders as many pods, with the same images (and WORLD_SIZE where the
+# program reads it), as render gives the v1 job itself.
+for dir in "$source_dir"/testdata/*/*/; do
+  [ "$(cat "$dir/expected.exit" 2>/dev/null)" = 0 ] || continue
+  input=$(grep -lE '^kind: (PyTorchJob|XGBoostJob|JAXJob|TFJob|PaddleJob|MPIJob)' "$dir"* 2>/dev/null |
+    grep -v '/expected\.' | head -1)
   [ -n "$input" ] || continue
   grep -qs '^kind: TrainJob' "$input" && continue
-  name=convert/$(basename "$dir")
+  name=$(basename "$(dirname "$dir")")/$(basename "$dir")
+  converted="$work/converted.yaml"
+  if [ "$(basename "$(dirname "$dir")")" = convert ]; then
+    cp "$dir/expected.stdout" "$converted"
+  elif ! "$binary" convert -f "$input" >"$converted" 2>"$work/err"; then
+    skip "$name: convert refuses it ($(head -1 "$work/err"))"
+    continue
+  fi
   check "$name: the converted TrainJob validates" \
-    bash -c "'$binary' validate -f '$dir/expected.stdout' >/dev/null 2>&1"
+    bash -c "'$binary' validate -f '$converted' >/dev/null 2>&1"
   if ! "$binary" render -o json -f "$input" >"$work/v1.json" 2>/dev/null; then
     skip "$name: render does not compile this v1 job by itself"
     continue
   fi
-  "$binary" render -o json -f "$dir/expected.stdout" >"$work/v2.json" 2>/dev/null
+  "$binary" render -o json -f "$converted" >"$work/v2.json" 2>/dev/null
   # WORLD_SIZE only where the TrainJob sets it for the program (torchrun sets its own).
   what=plain
   grep -q '"WORLD_SIZE"' "$work/v2.json" && what=world
