@@ -26,6 +26,7 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& command_table();
 
+CommandRunner declare_convert(CLI::App* app);
 CommandRunner declare_init(CLI::App* app);
 CommandRunner declare_render(CLI::App* app);
 CommandRunner declare_run(CLI::App* app);

@@ -16,6 +16,10 @@ const std::vector<CommandSpec>& command_table() {
       {"render", "Compile TrainJobs into Jobs and a headless Service (offline)", declare_render},
       {"validate", "Check TrainJobs and runtimes and report every problem (offline)",
        declare_validate},
+      {"convert",
+       "Turn Training Operator v1 jobs into TrainJobs, or move TrainJobs between Trainer "
+       "releases (offline)",
+       declare_convert},
       {"run", "Run a TrainJob's pods as processes on this machine (--local)", declare_run},
       {"runtimes", "List the runtimes compiled into this binary", declare_runtimes},
       {"submit", "Render a TrainJob and apply it to the cluster (server-side apply)",

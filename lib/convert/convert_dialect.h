@@ -1,0 +1,39 @@
+// Moving TrainJobs and (Cluster)TrainingRuntimes between the Trainer API dialects:
+// podSpecOverrides (v2.0) ⇄ podTemplateOverrides (v2.1) ⇄ runtimePatches (v2.2+), and the
+// fields v2.2 removed rewritten to what means the same in the target release.
+#ifndef TRAINJOB_CONVERT_CONVERT_DIALECT_H_
+#define TRAINJOB_CONVERT_CONVERT_DIALECT_H_
+
+#include "diag/diagnostic.h"
+#include "load/document.h"
+#include "model/dialect.h"
+#include "model/field.h"
+
+namespace trainjob {
+
+/// The runtimePatches manager convert writes: each patch needs one, unique in its TrainJob.
+inline constexpr const char* kConvertPatchManager = "kubectl-trainjob/convert";
+
+/// `trainjob` in `target`'s dialect. What the target cannot express is a located error in
+/// `diagnostics`; a harmless change is a warning. Equal to the input when it already is in
+/// that dialect and uses nothing the target lacks.
+Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnostics* diagnostics);
+
+/// `spec` of a TrainJob with its overrides and JobSet labels moved from `source`'s form to
+/// `target`'s, unchecked: the caller has made sure the target can carry them.
+Json move_overrides(const Json& spec, Dialect source, Dialect target);
+
+/// trainer.numProcPerNode for `target`: from v2.2 an integer, unset meaning auto (a process
+/// per GPU, else per CPU). auto/cpu/gpu become what means the same there, counted from
+/// trainer.resourcesPerNode; a warning at `path` when nothing can be counted.
+void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect target,
+                      Json* trainer);
+
+/// A TrainingRuntime or ClusterTrainingRuntime for `target`: v2.2 removed the torch
+/// policy's numProcPerNode and elasticPolicy; jax, xgboost and flux and the torch
+/// envInjection do not exist before the releases that brought them.
+Json convert_runtime_dialect(const Document& runtime, Dialect target, Diagnostics* diagnostics);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CONVERT_CONVERT_DIALECT_H_
