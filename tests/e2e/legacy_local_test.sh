@@ -112,11 +112,11 @@ pytorchjob pt-rule 'sleep 0.5; echo master done' 'echo worker fails; exit 3' >"$
 "$binary" run --local -f "$work/rule.yaml" >"$work/out.txt" 2>"$work/err.txt"
 check "Master exits 0, Worker exits 3: exit 0 (the Master decides)" test $? -eq 0
 check "... the Worker's failure is said, and that the rule looks at the Master" \
-  grep -q "pod pt-rule-worker-0-local (worker-0), container pytorch, failed with exit code 3; the PyTorchJob's rule looks at master, the other pods go on" "$work/err.txt"
+  grep -q "pod pt-rule-worker-0-local (worker-0), container pytorch, failed with exit status 3; the PyTorchJob's rule looks at master, the other pods go on" "$work/err.txt"
 check "... and the Master ran to its end" grep -qx "\[master-0\] master done" "$work/out.txt"
 pytorchjob pt-rule 'echo master fails; exit 3' 'sleep 0.5; echo worker done' >"$work/rule.yaml"
 "$binary" run --local -f "$work/rule.yaml" >"$work/out.txt" 2>"$work/err.txt"
 check "Master exits 3, Worker exits 0: exit 1" test $? -eq 1
 check "... naming the failed Master and the rule" \
-  grep -q "error: pod pt-rule-master-0-local (master-0), container pytorch, failed with exit code 3: the PyTorchJob's success rule (master) cannot be met" "$work/err.txt"
+  grep -q "error: pod pt-rule-master-0-local (master-0), container pytorch, failed with exit status 3: the PyTorchJob's success rule (master) cannot be met" "$work/err.txt"
 finish
