@@ -42,8 +42,9 @@ std::string env_of(const Compiled& compiled, const std::string& job, const std::
                    size_t container = 0) {
   const Json* object = find_object(compiled, "Job", job);
   REQUIRE(object != nullptr);
-  const Json& env = (*object)["spec"]["template"]["spec"]["containers"][container]["env"];
-  for (const Json& var : env) {
+  const Json& chosen = object->at("spec").at("template").at("spec").at("containers").at(container);
+  if (!chosen.contains("env")) return "<absent>";
+  for (const Json& var : chosen.at("env")) {
     if (var["name"] == name) return var.value("value", "<valueFrom>");
   }
   return "<absent>";
