@@ -152,7 +152,7 @@ Json launcher_job(const MpiLegacyJob& job, bool gpu, LegacyGang gang) {
   if (!spec["initContainers"].is_array()) spec["initContainers"] = Json::array();
   spec["initContainers"].push_back(kubectl_delivery(job));
   Json* main = mpi_main_container(&pod);
-  mpi_append_env(main, launcher_env(*main, gpu));
+  legacy_append_env(main, launcher_env(*main, gpu));
   mpi_add_volume(&pod, Json{{"name", kKubectlVolume}, {"emptyDir", Json::object()}},
                  Json{{"name", kKubectlVolume}, {"mountPath", kKubectlDir}});
   mpi_add_volume(&pod, config_volume(job, true),

@@ -151,7 +151,7 @@ Json launcher_job(const MpiLegacyJob& job, const V2Settings& settings, LegacyGan
   Json pod = replica.pod_template;
   common_pod_edits(job, settings, mpi_launcher_host(job.base.name), &pod);
   Json* main = mpi_main_container(&pod);
-  mpi_append_env(main, launcher_env(job, settings));
+  legacy_append_env(main, launcher_env(job, settings));
   Json items = Json::array(
       {Json{{"key", "hostfile"}, {"path", "hostfile"}, {"mode", 0444}},
        Json{{"key", "discover_hosts.sh"}, {"path", "discover_hosts.sh"}, {"mode", 0555}}});
@@ -217,7 +217,7 @@ Json worker_job(const MpiLegacyJob& job, const V2Settings& settings, LegacyGang 
                                    ".svc.cluster.local");
   Json* main = mpi_main_container(&pod);
   worker_command(job, index == 0 ? &reader : nullptr, main);  // one warning, not one per pod
-  mpi_append_env(main, Json::array({legacy_env("K_MPI_JOB_ROLE", "worker")}));
+  legacy_append_env(main, Json::array({legacy_env("K_MPI_JOB_ROLE", "worker")}));
   decorate_pod(job.base, gang, replica, &pod);
   Json labels = role_labels(job, "worker");
   labels[kReplicaIndexLabel] = std::to_string(settings.launcher_as_worker ? index + 1 : index);

@@ -109,24 +109,6 @@ Json service_object(const LegacyJob& job, const LegacyReplica& replica, int64_t 
               {"spec", spec}};
 }
 
-/// Appends `env` to `container`'s env, dropping the user's variables of the same names
-/// first: the operator appends, and Kubernetes keeps the last of two equal names.
-void append_env(Json* container, const Json& env) {
-  Json kept = Json::array();
-  const Json& existing = json_member(*container, "env");
-  if (existing.is_array()) {
-    for (const Json& var : existing) {
-      bool replaced = false;
-      for (const Json& added : env)
-        replaced |= string_member_ref(var, "name") == string_member_ref(added, "name");
-      if (!replaced) kept.push_back(var);
-    }
-  }
-  for (const Json& var : env)
-    kept.push_back(var);
-  if (!kept.empty()) (*container)["env"] = std::move(kept);
-}
-
 void add_env(const LegacyJob& job, const Json& env, Json* pod_spec) {
   Json& containers = (*pod_spec)["containers"];
   if (!containers.is_array() || env.empty()) return;
@@ -134,10 +116,10 @@ void add_env(const LegacyJob& job, const Json& env, Json* pod_spec) {
     if (!container.is_object()) continue;
     if (job.kind->env_target == LegacyEnvTarget::kDefaultContainer) {
       if (string_member_ref(container, "name") != job.kind->default_container) continue;
-      append_env(&container, env);
+      legacy_append_env(&container, env);
       return;
     }
-    append_env(&container, env);
+    legacy_append_env(&container, env);
   }
 }
 

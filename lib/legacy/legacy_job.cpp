@@ -258,4 +258,20 @@ Json legacy_env(const std::string& name, const std::string& value) {
   return Json{{"name", name}, {"value", value}};
 }
 
+void legacy_append_env(Json* container, const Json& env) {
+  Json kept = Json::array();
+  const Json& existing = json_member(*container, "env");
+  if (existing.is_array()) {
+    for (const Json& var : existing) {
+      bool replaced = false;
+      for (const Json& added : env)
+        replaced |= string_member_ref(var, "name") == string_member_ref(added, "name");
+      if (!replaced) kept.push_back(var);
+    }
+  }
+  for (const Json& var : env)
+    kept.push_back(var);
+  if (!kept.empty()) (*container)["env"] = std::move(kept);
+}
+
 }  // namespace trainjob

@@ -60,6 +60,9 @@ int64_t legacy_port(const LegacyReplica& replica, std::string_view container,
                     std::string_view port_name, int64_t fallback);
 /// `{"name": name, "value": value}`.
 Json legacy_env(const std::string& name, const std::string& value);
+/// Appends `env` to `container`'s env, the user's variables of the same names dropped first:
+/// the operators append, and Kubernetes keeps the last of two equal names.
+void legacy_append_env(Json* container, const Json& env);
 
 }  // namespace trainjob
 

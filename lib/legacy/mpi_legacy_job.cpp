@@ -246,22 +246,6 @@ Json* mpi_main_container(Json* pod_template) {
   return &containers[0];
 }
 
-void mpi_append_env(Json* container, const Json& env) {
-  Json kept = Json::array();
-  const Json& existing = json_member(*container, "env");
-  if (existing.is_array()) {
-    for (const Json& var : existing) {
-      bool replaced = false;
-      for (const Json& added : env)
-        replaced |= string_member_ref(var, "name") == string_member_ref(added, "name");
-      if (!replaced) kept.push_back(var);
-    }
-  }
-  for (const Json& var : env)
-    kept.push_back(var);
-  if (!kept.empty()) (*container)["env"] = std::move(kept);
-}
-
 void mpi_add_volume(Json* pod_template, Json volume, Json mount) {
   Json& volumes = (*pod_template)["spec"]["volumes"];
   if (!volumes.is_array()) volumes = Json::array();

@@ -71,9 +71,6 @@ Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const st
 
 /// The first container of a pod template (the operators' "main" container); null when none.
 Json* mpi_main_container(Json* pod_template);
-/// Appends `env` to `container`'s env, the user's variables of the same names dropped (the
-/// operators append; Kubernetes keeps the last of two equal names).
-void mpi_append_env(Json* container, const Json& env);
 /// Adds a volume to the pod spec and its mount to container 0. Json is an ordered map kept
 /// in a vector: adding `volumes` moves the containers, so pointers into them go stale.
 void mpi_add_volume(Json* pod_template, Json volume, Json mount);
