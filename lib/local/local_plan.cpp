@@ -78,8 +78,10 @@ std::vector<std::string> pod_host_names(const std::vector<const Json*>& jobs,
       hosts.push_back(own + suffix);
       (*pod_of)[own + suffix] = own;
       if (subdomain.empty()) continue;
-      hosts.push_back(own + "." + subdomain + suffix);
-      (*pod_of)[own + "." + subdomain + suffix] = own;
+      std::string in_subdomain = own;
+      in_subdomain.append(".").append(subdomain).append(suffix);
+      hosts.push_back(in_subdomain);
+      (*pod_of)[in_subdomain] = own;
     }
     if (subdomain.empty()) continue;
     for (int64_t i = 0; own.empty() && i < job_pod_count(*job); ++i) {
