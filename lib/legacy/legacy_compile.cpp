@@ -193,8 +193,25 @@ std::vector<Json> build_objects(const LegacyJob& job, LegacyGang gang) {
   return out;
 }
 
-/// A bound on what one document may ask for, so hostile input cannot exhaust memory.
+/// Bounds on what one document may ask for, so hostile input cannot exhaust memory.
 constexpr int64_t kMaxPods = 10000;
+/// TF_CONFIG and WORKER_ADDRS list every pod in every pod: the env grows with the square of
+/// the pod count, so it is bounded on its own (64 MiB of env across the job).
+constexpr size_t kMaxEnvBytes = size_t{64} << 20;
+
+/// Refuses a job whose env, estimated from its first pod's, would exceed kMaxEnvBytes.
+bool check_env_size(const LegacyJob& job, const FieldReader& reader) {
+  if (job.replicas.empty()) return true;
+  size_t per_pod = job.kind->pod_env(job, job.replicas.front(), 0).dump().size();
+  size_t total = per_pod * static_cast<size_t>(job.total_replicas());
+  if (total <= kMaxEnvBytes) return true;
+  reader.error(field_child("spec", job.kind->replica_specs_field),
+               "the operator's env would take " + std::to_string(total >> 20) + " MiB across " +
+                   std::to_string(job.total_replicas()) +
+                   " pods (every pod lists every other); expected at most " +
+                   std::to_string(kMaxEnvBytes >> 20) + " MiB: use fewer pods");
+  return false;
+}
 
 }  // namespace
 
@@ -221,7 +238,8 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
   LegacyGang gang = legacy_gang(job);
   warn_template_restart_policy(job, reader);
   warn_run_policy(job, gang, reader);
-  if (diagnostics->error_count() > errors_before || options.check_only) return {};
+  if (diagnostics->error_count() > errors_before || !check_env_size(job, reader)) return {};
+  if (options.check_only) return {};
   return build_objects(job, gang);
 }
 
