@@ -17,7 +17,6 @@ namespace {
 /// v1.9.4's default of the operator's --kubectl-delivery-image flag.
 constexpr const char* kKubectlDeliveryImage =
     "ghcr.io/kubeflow/training-v1/kubectl-delivery:latest";
-constexpr const char* kKubectlVolume = "mpi-job-kubectl";
 constexpr const char* kKubectlDir = "/opt/kube";
 
 /// A launcher with a GPU limit is itself in the hostfile and keeps the GPUs visible: any
@@ -101,7 +100,7 @@ Json kubectl_delivery(const MpiLegacyJob& job) {
                            legacy_env("NAMESPACE", job.base.dns_namespace())})},
       {"resources", {{"limits", quantities}, {"requests", quantities}}},
       {"volumeMounts",
-       Json::array({Json{{"name", kKubectlVolume}, {"mountPath", kKubectlDir}},
+       Json::array({Json{{"name", kMpiKubectlVolume}, {"mountPath", kKubectlDir}},
                     Json{{"name", kMpiConfigVolume}, {"mountPath", kMpiConfigMountPath}}})}};
 }
 
@@ -153,8 +152,8 @@ Json launcher_job(const MpiLegacyJob& job, bool gpu, LegacyGang gang) {
   spec["initContainers"].push_back(kubectl_delivery(job));
   Json* main = mpi_main_container(&pod);
   legacy_append_env(main, launcher_env(*main, gpu));
-  mpi_add_volume(&pod, Json{{"name", kKubectlVolume}, {"emptyDir", Json::object()}},
-                 Json{{"name", kKubectlVolume}, {"mountPath", kKubectlDir}});
+  mpi_add_volume(&pod, Json{{"name", kMpiKubectlVolume}, {"emptyDir", Json::object()}},
+                 Json{{"name", kMpiKubectlVolume}, {"mountPath", kKubectlDir}});
   mpi_add_volume(&pod, config_volume(job, true),
                  Json{{"name", kMpiConfigVolume}, {"mountPath", kMpiConfigMountPath}});
   decorate_pod(job.base, gang, *job.launcher, &pod);

@@ -15,7 +15,6 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kSshVolume = "ssh-auth";
 constexpr const char* kRootSshPath = "/root/.ssh";
 constexpr const char* kLauncherCreationWait = "WaitForWorkersReady";
 
@@ -96,7 +95,7 @@ Json ssh_volume(const MpiLegacyJob& job, const V2Settings& settings) {
                             Json{{"key", "ssh-publickey"}, {"path", "authorized_keys"}}});
   Json secret = {{"secretName", job.base.name + "-ssh"}, {"items", std::move(items)}};
   if (settings.ssh_mount_path == kRootSshPath) secret["defaultMode"] = 0600;
-  return Json{{"name", kSshVolume}, {"secret", std::move(secret)}};
+  return Json{{"name", kMpiLegacySshVolume}, {"secret", std::move(secret)}};
 }
 
 /// hostname, subdomain and DNS policy of every pod; the ssh key on container 0.
@@ -107,7 +106,7 @@ void common_pod_edits(const MpiLegacyJob& job, const V2Settings& settings,
   spec["subdomain"] = job.base.name;
   if (json_member(spec, "hostNetwork") == Json(true)) spec["dnsPolicy"] = "ClusterFirstWithHostNet";
   mpi_add_volume(pod, ssh_volume(job, settings),
-                 Json{{"name", kSshVolume}, {"mountPath", settings.ssh_mount_path}});
+                 Json{{"name", kMpiLegacySshVolume}, {"mountPath", settings.ssh_mount_path}});
 }
 
 Json role_labels(const MpiLegacyJob& job, const char* role) {

@@ -3,17 +3,25 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
+#include "legacy/mpi_legacy_job.h"
+#include "render/client_annotations.h"
 #include "render/jobset_labels.h"
 #include "render/mpi_policy.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
 
 std::string label(const Json& object, const char* key) {
   return string_member(json_member(json_member(object, "metadata"), "labels"), key);
+}
+
+std::string annotation_of(const Json& object, const char* key) {
+  return string_member(json_member(json_member(object, "metadata"), "annotations"), key);
 }
 
 std::string name_of(const Json& object) {
@@ -28,34 +36,70 @@ Json* pod_spec_of(Json* job) {
   return pod.is_object() ? &pod : nullptr;
 }
 
-/// The hostfile ConfigMap's name when `job` is an MPI launcher, else "".
-std::string launcher_hostfile(Json* job) {
-  Json* pod = pod_spec_of(job);
-  if (pod == nullptr || !json_member(*pod, "volumes").is_array()) return {};
-  for (const Json& volume : (*pod)["volumes"]) {
-    if (string_member(volume, "name") == kMpiHostfileVolume) {
-      return string_member(json_member(volume, "configMap"), "name");
-    }
+bool is_legacy_mpi(const Json& job, const char* step) {
+  return annotation_of(job, kSourceKindAnnotation) == "MPIJob" && step_place_of(job).step == step;
+}
+
+/// The name of the ConfigMap volume `volume` of `pod`, else "".
+std::string config_map_of(const Json& pod, const char* volume) {
+  const Json& volumes = json_member(pod, "volumes");
+  if (!volumes.is_array()) return {};
+  for (const Json& entry : volumes) {
+    if (string_member(entry, "name") == volume)
+      return string_member(json_member(entry, "configMap"), "name");
   }
   return {};
 }
 
-/// Removes the SSH volume and every mount of it: nothing logs in anywhere.
-void drop_ssh_volume(Json* pod) {
-  auto drop = [](Json* list, const char* key) {
+/// The hostfile ConfigMap's name when `job` is an MPI launcher (a TrainJob's, or an
+/// MPIJob's of either operator), else "".
+std::string launcher_hostfile(Json* job) {
+  Json* pod = pod_spec_of(job);
+  if (pod == nullptr) return {};
+  std::string hostfile = config_map_of(*pod, kMpiHostfileVolume);
+  if (hostfile.empty() && is_legacy_mpi(*job, "launcher"))
+    hostfile = config_map_of(*pod, kMpiConfigVolume);
+  return hostfile;
+}
+
+/// A Job that only serves the launcher's remote starts: a TrainJob's `node` Jobs (sshd) and
+/// an MPIJob's workers (sshd, or idle for v1's kubectl exec).
+bool is_mpi_worker(const Json& object, const std::string& trainjob) {
+  if (string_member(object, "kind") != "Job" || label(object, kTrainJobNameLabel) != trainjob)
+    return false;
+  return label(object, kReplicatedJobNameLabel) == kMpiNodeJob || is_legacy_mpi(object, "worker");
+}
+
+bool mounts_any(const Json& container, const std::set<std::string>& volumes) {
+  const Json& mounts = json_member(container, "volumeMounts");
+  if (!mounts.is_array()) return false;
+  return std::any_of(mounts.begin(), mounts.end(), [&](const Json& mount) {
+    return volumes.count(string_member(mount, "name")) != 0;
+  });
+}
+
+/// Removes the volumes through which the launcher reaches other pods (the SSH key; v1's
+/// kubectl and the init container that copies it and waits for the workers), with every
+/// mount of them: nothing logs in anywhere.
+void drop_remote_access(Json* pod) {
+  static const std::set<std::string> kVolumes = {kMpiSshVolume, kMpiLegacySshVolume,
+                                                 kMpiKubectlVolume};
+  auto drop = [](Json* list, auto&& matches) {
     if (!list->is_array()) return;
     auto& items = list->get_ref<Json::array_t&>();
-    items.erase(
-        std::remove_if(items.begin(), items.end(),
-                       [&](const Json& item) { return string_member(item, key) == kMpiSshVolume; }),
-        items.end());
+    items.erase(std::remove_if(items.begin(), items.end(), matches), items.end());
   };
-  if (pod->contains("volumes")) drop(&(*pod)["volumes"], "name");
-  for (const char* list : {"containers", "initContainers"}) {
-    if (!json_member(*pod, list).is_array()) continue;
-    for (Json& container : (*pod)[list]) {
-      if (container.contains("volumeMounts")) drop(&container["volumeMounts"], "name");
-    }
+  drop(&(*pod)["volumes"],
+       [](const Json& volume) { return kVolumes.count(string_member(volume, "name")) != 0; });
+  if (pod->contains("initContainers")) {
+    drop(&(*pod)["initContainers"],
+         [](const Json& container) { return mounts_any(container, kVolumes); });
+  }
+  if (!json_member(*pod, "containers").is_array()) return;
+  for (Json& container : (*pod)["containers"]) {
+    if (!container.contains("volumeMounts")) continue;
+    drop(&container["volumeMounts"],
+         [](const Json& mount) { return kVolumes.count(string_member(mount, "name")) != 0; });
   }
 }
 
@@ -77,30 +121,33 @@ bool mpirun_available(const std::map<std::string, std::string>& image_dirs) {
   return false;
 }
 
-/// Adapts the TrainJob whose launcher is `launcher`: its node Jobs go, its hostfile
-/// names this machine.
-void adapt_trainjob(std::vector<Json>* objects, Json* launcher, const std::string& hostfile_name,
-                    std::vector<std::string>* notes) {
+/// Intel MPI and MPICH hostfiles give slots as `host:N`; Open MPI's as `host slots=N`.
+std::string local_hostfile(const std::string& hostfile, int64_t slots) {
+  bool open_mpi = hostfile.empty() || hostfile.find("slots=") != std::string::npos;
+  return (open_mpi ? "localhost slots=" : "localhost:") + std::to_string(slots) + "\n";
+}
+
+/// Adapts the job whose launcher is `launcher`: its worker Jobs go, its hostfile names this
+/// machine.
+void adapt_job(std::vector<Json>* objects, Json* launcher, const std::string& hostfile_name,
+               std::vector<std::string>* notes) {
   std::string trainjob = label(*launcher, kTrainJobNameLabel);
-  drop_ssh_volume(pod_spec_of(launcher));
+  drop_remote_access(pod_spec_of(launcher));
   for (Json& object : *objects) {
     if (string_member(object, "kind") != "ConfigMap" || name_of(object) != hostfile_name) continue;
     Json& data = object["data"];
     if (!data.is_object()) continue;
-    int64_t slots = hostfile_slots(string_member(data, "hostfile"));
-    data["hostfile"] = "localhost slots=" + std::to_string(slots) + "\n";
-    notes->push_back("MPI: hostfile " + hostfile_name +
-                     " -> localhost slots=" + std::to_string(slots) +
-                     "; only the launcher runs, mpirun starts every "
-                     "rank here without ssh");
+    std::string hostfile = string_member(data, "hostfile");
+    int64_t slots = hostfile_slots(hostfile);
+    std::string local = local_hostfile(hostfile, slots);
+    data["hostfile"] = local;
+    local.pop_back();
+    notes->push_back("MPI: hostfile " + hostfile_name + " -> " + local +
+                     "; only the launcher runs, mpirun starts every rank here without ssh");
   }
   auto& items = *objects;
   items.erase(std::remove_if(items.begin(), items.end(),
-                             [&](const Json& object) {
-                               return string_member(object, "kind") == "Job" &&
-                                      label(object, kTrainJobNameLabel) == trainjob &&
-                                      label(object, kReplicatedJobNameLabel) == kMpiNodeJob;
-                             }),
+                             [&](const Json& object) { return is_mpi_worker(object, trainjob); }),
               items.end());
 }
 
@@ -114,10 +161,13 @@ int64_t hostfile_slots(const std::string& hostfile) {
     if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
     int64_t slots = 1;
     size_t at = line.find("slots=");
+    size_t colon = line.rfind(':');
     if (at != std::string::npos) {
       slots = std::strtoll(line.c_str() + at + 6, nullptr, 10);
-      if (slots < 1) slots = 1;
+    } else if (colon != std::string::npos) {
+      slots = std::strtoll(line.c_str() + colon + 1, nullptr, 10);
     }
+    if (slots < 1) slots = 1;
     if (__builtin_add_overflow(total, slots, &total)) total = std::numeric_limits<int64_t>::max();
   }
   return total;
@@ -142,7 +192,7 @@ bool adapt_mpi_for_local(std::vector<Json>* objects,
     // Found again by name: erasing node Jobs moves the others.
     for (Json& object : *objects) {
       if (string_member(object, "kind") == "Job" && name_of(object) == job_name) {
-        adapt_trainjob(objects, &object, hostfile, notes);
+        adapt_job(objects, &object, hostfile, notes);
         break;
       }
     }

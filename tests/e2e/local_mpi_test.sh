@@ -93,6 +93,70 @@ done
 check "exactly 4 ranks" test "$(grep -c 'rank [0-9]* of' "$work/out")" -eq 4
 [ "$status" -eq 0 ] || cat "$work/out" >&2
 
+# The MPIJob kinds: mpi-operator's (ssh) and the Training Operator's (kubectl exec). Locally
+# both run only the launcher, without the SSH key, kubectl or the init container that waits
+# for the workers.
+cat >"$work/mpijobs.yaml" <<YAML
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata:
+  name: pi
+spec:
+  slotsPerWorker: 2
+  launcherCreationPolicy: WaitForWorkersReady
+  mpiReplicaSpecs:
+    Launcher:
+      template:
+        spec:
+          containers:
+          - name: launcher
+            image: mpi-local
+            command: [mpirun, --oversubscribe, $work/hello]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers:
+          - name: worker
+            image: mpi-local
+---
+apiVersion: kubeflow.org/v1
+kind: MPIJob
+metadata:
+  name: old
+spec:
+  slotsPerWorker: 1
+  mpiReplicaSpecs:
+    Launcher:
+      template:
+        spec:
+          containers:
+          - name: launcher
+            image: mpi-local
+            command: [mpirun, --oversubscribe, $work/hello]
+    Worker:
+      replicas: 3
+      template:
+        spec:
+          containers:
+          - name: worker
+            image: mpi-local
+            command: [sleep, "3600"]
+YAML
+"$binary" run --local -f "$work/mpijobs.yaml" >"$work/out" 2>&1
+status=$?
+check "both MPIJobs run and succeed" test "$status" -eq 0
+check "the v2beta1 hostfile names localhost with its 4 slots" \
+  grep -q 'hostfile pi-config -> localhost slots=4' "$work/out"
+check "the v1 hostfile names localhost with its 3 slots" \
+  grep -q 'hostfile old-config -> localhost slots=3' "$work/out"
+check "no worker pod runs" bash -c "! grep -q 'worker-[0-9]' '$work/out'"
+check "the v2beta1 launcher's mpirun starts 4 ranks" \
+  test "$(grep -c 'rank [0-9] of 4$' "$work/out")" -eq 4
+check "the v1 launcher's mpirun starts 3 ranks" \
+  test "$(grep -c 'rank [0-9] of 3$' "$work/out")" -eq 3
+[ "$status" -eq 0 ] || cat "$work/out" >&2
+
 mkdir "$work/empty"
 PATH="$work/empty" "$binary" run --local -f "$work/mpi.yaml" >"$work/out" 2>&1
 check "without mpirun on PATH, run fails" test $? -eq 1

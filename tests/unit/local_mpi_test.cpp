@@ -40,6 +40,8 @@ TEST_CASE("local mpi: slots of a hostfile add up, a line without slots counts 1"
   CHECK(hostfile_slots("a slots=0\n") == 1);
   CHECK(hostfile_slots("a slots=9223372036854775807\nb slots=2\n") == INT64_MAX);
   CHECK(hostfile_slots("") == 0);
+  // Intel MPI and MPICH write `host:N`.
+  CHECK(hostfile_slots("a.pi.ns.svc:2\nb.pi.ns.svc:3\n") == 5);
 }
 
 TEST_CASE("local mpi: only the launcher stays, without ssh, its hostfile on localhost") {
