@@ -8,6 +8,7 @@
 #include <set>
 
 #include "convert/convert_dialect.h"
+#include "convert/convert_mpi.h"
 #include "convert/v1_pod_template.h"
 #include "legacy/legacy_job.h"
 #include "load/field_path.h"
@@ -32,8 +33,8 @@ constexpr V1Kind kKinds[] = {
     {"JAXJob", "kubeflow.org/v1", "jaxReplicaSpecs", "jax", "jax-distributed"},
     {"TFJob", "kubeflow.org/v1", "tfReplicaSpecs", "tensorflow", nullptr},
     {"PaddleJob", "kubeflow.org/v1", "paddleReplicaSpecs", "paddle", nullptr},
-    {"MPIJob", "kubeflow.org/v1", "mpiReplicaSpecs", "mpi", nullptr},
-    {"MPIJob", "kubeflow.org/v2beta1", "mpiReplicaSpecs", "mpi", nullptr},
+    {"MPIJob", "kubeflow.org/v1", "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
+    {"MPIJob", "kubeflow.org/v2beta1", "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
 };
 
 const V1Kind* find_kind(const Document& document) {
@@ -162,12 +163,23 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   const V1Kind& kind = *find_kind(job);
   if (kind.runtime == nullptr) {
     reader.error("kind", std::string("no Kubeflow Trainer v2 runtime runs a ") + kind.kind +
-                             (std::string(kind.kind) == "MPIJob"
-                                  ? ": convert does not map MPIJobs yet; write a TrainJob on "
-                                    "the deepspeed-distributed or mlx-distributed runtime"
-                                  : "; run it with `kubectl trainjob render` as it is"));
+                             "; run it with `kubectl trainjob render` as it is");
     return {};
   }
+  RuntimeRegistry registry;
+  std::string runtime_name = options.runtime_name.empty() ? kind.runtime : options.runtime_name;
+  std::set<std::string> only = {runtime_name};
+  Diagnostics quiet;
+  add_embedded_runtimes(&registry, &quiet, &only);
+  const Document* runtime = stock_runtime(registry, runtime_name, options.target);
+  if (runtime == nullptr && options.runtime_name.empty()) {
+    reader.error("kind", std::string("the ") + kind.runtime + " runtime a " + kind.kind +
+                             " runs on does not exist in Trainer " +
+                             dialect_info(options.target).version);
+    return {};
+  }
+  if (std::string(kind.kind) == "MPIJob")
+    return convert_mpi_job(job, options, runtime, runtime_name, diagnostics);
   // The operator's own reading first: its webhook rules and defaults (replica counts).
   LegacyJob legacy;
   if (find_legacy_kind(job.api_version(), job.kind()) != nullptr &&
@@ -204,19 +216,6 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
                  "no Trainer v2 release runs elastic PyTorch jobs (min/max "
                  "nodes, restarts, rendezvous settings)");
   }
-  RuntimeRegistry registry;
-  std::string runtime_name = options.runtime_name.empty() ? kind.runtime : options.runtime_name;
-  std::set<std::string> only = {runtime_name};
-  Diagnostics quiet;
-  add_embedded_runtimes(&registry, &quiet, &only);
-  const Document* runtime = stock_runtime(registry, runtime_name, options.target);
-  if (runtime == nullptr && options.runtime_name.empty()) {
-    reader.error("kind", std::string("the ") + kind.runtime + " runtime a " + kind.kind +
-                             " runs on does not exist in Trainer " +
-                             dialect_info(options.target).version);
-    return {};
-  }
-
   PodTemplateMapping mapping;
   mapping.reader = &reader;
   mapping.target = options.target;
@@ -252,8 +251,7 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
     if (trainer.contains(key)) ordered[key] = trainer[key];
   }
   trainer = ordered;
-  Json out_spec = Json::object();
-  out_spec["runtimeRef"] = {{"name", runtime_name}};
+  Json runtime_ref = {{"name", runtime_name}};
   std::vector<Json> out;
   if (mapping.needs_runtime && runtime == nullptr) {
     reader.error("kind", "--with-runtime starts from an embedded runtime, and \"" + runtime_name +
@@ -262,18 +260,26 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   }
   if (mapping.needs_runtime) {
     out.push_back(custom_runtime(runtime, job, mapping));
-    out_spec["runtimeRef"] = {{"name", job.name()}, {"kind", kTrainingRuntime}};
+    runtime_ref = {{"name", job.name()}, {"kind", kTrainingRuntime}};
   }
-  map_run_policy(reader, json_member(spec, "runPolicy"), options.target, &out_spec);
-  out_spec["trainer"] = trainer;
-  if (!mapping.overrides.empty()) out_spec["podTemplateOverrides"] = mapping.overrides;
+  out.push_back(v1_trainjob(job, reader, options, runtime_ref, trainer, mapping.overrides));
+  return out;
+}
+
+Json v1_trainjob(const Document& job, const FieldReader& reader, const V1Options& options,
+                 Json runtime_ref, Json trainer, const Json& overrides) {
+  Json spec = Json::object();
+  spec["runtimeRef"] = std::move(runtime_ref);
+  map_run_policy(reader, json_member(json_member(job.value, "spec"), "runPolicy"), options.target,
+                 &spec);
+  spec["trainer"] = std::move(trainer);
+  if (!overrides.empty()) spec["podTemplateOverrides"] = overrides;
   Json trainjob = Json::object();
   trainjob["apiVersion"] = "trainer.kubeflow.org/v1alpha1";
   trainjob["kind"] = kTrainJob;
   trainjob["metadata"] = trainjob_metadata(json_member(job.value, "metadata"));
-  trainjob["spec"] = move_overrides(out_spec, Dialect::kV2_1, options.target);
-  out.push_back(std::move(trainjob));
-  return out;
+  trainjob["spec"] = move_overrides(spec, Dialect::kV2_1, options.target);
+  return trainjob;
 }
 
 }  // namespace trainjob

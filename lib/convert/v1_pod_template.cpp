@@ -245,8 +245,13 @@ Json custom_runtime(const Document* stock, const Document& job, const PodTemplat
     for (const Json& container : json_member(spec, "containers")) {
       Json copy = container;
       if (string_member(container, "name") == mapping.container) {
+        // spec.trainer carries the env convert kept; the ports and the rest of the env
+        // were dropped with a warning, so the runtime must not bring them back.
+        Json own = container;
+        own.erase("env");
+        own.erase("ports");
         copy = stock_node;
-        copy.update(container);
+        copy.update(own);
         copy["name"] = "node";
       }
       containers.push_back(copy);

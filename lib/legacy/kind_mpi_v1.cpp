@@ -198,15 +198,19 @@ bool config_map(const MpiLegacyJob& job, bool gpu, const FieldReader& reader, Js
   return true;
 }
 
+MpiReadRules read_rules() {
+  MpiReadRules rules;
+  rules.restart_policies = {"Always", "OnFailure", "Never", "ExitCode"};
+  return rules;
+}
+
 }  // namespace
 
 std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions& options,
                                  Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
-  MpiReadRules rules;
-  rules.restart_policies = {"Always", "OnFailure", "Never", "ExitCode"};
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV1Kind, rules, options, &job,
+  read_mpi_legacy_job(document, kMPIJobV1Kind, read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
@@ -252,5 +256,15 @@ const LegacyKind kMPIJobV1Kind = {
     nullptr,
     compile_mpi_v1,
 };
+
+bool read_mpi_v1_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagnostics) {
+  const int errors_before = diagnostics->error_count();
+  read_mpi_legacy_job(document, kMPIJobV1Kind, read_rules(), CompileOptions(), &shape->job,
+                      diagnostics);
+  if (shape->job.launcher == nullptr) return false;
+  shape->kubectl_exec = true;
+  shape->launcher_in_hostfile = is_gpu_launcher(shape->job);
+  return diagnostics->error_count() == errors_before;
+}
 
 }  // namespace trainjob

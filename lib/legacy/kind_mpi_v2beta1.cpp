@@ -69,6 +69,15 @@ bool read_settings(const MpiLegacyJob& job, const FieldReader& reader, V2Setting
   return ok;
 }
 
+MpiReadRules read_rules() {
+  MpiReadRules rules;
+  rules.exact_keys = true;
+  rules.launcher_restart_policy = "OnFailure";
+  rules.worker_restart_policy = "Never";
+  rules.restart_policies = {"Never", "OnFailure"};
+  return rules;
+}
+
 /// The webhook's runPolicy rules beyond the schema.
 bool check_run_policy(const MpiLegacyJob& job, const FieldReader& reader) {
   bool ok = true;
@@ -254,13 +263,8 @@ bool config_map(const MpiLegacyJob& job, const V2Settings& settings, const Field
 std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOptions& options,
                                       Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
-  MpiReadRules rules;
-  rules.exact_keys = true;
-  rules.launcher_restart_policy = "OnFailure";
-  rules.worker_restart_policy = "Never";
-  rules.restart_policies = {"Never", "OnFailure"};
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, rules, options, &job,
+  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
@@ -321,5 +325,23 @@ const LegacyKind kMPIJobV2beta1Kind = {
     nullptr,
     compile_mpi_v2beta1,
 };
+
+bool read_mpi_v2beta1_shape(const Document& document, MpiJobShape* shape,
+                            Diagnostics* diagnostics) {
+  const int errors_before = diagnostics->error_count();
+  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, read_rules(), CompileOptions(), &shape->job,
+                      diagnostics);
+  if (shape->job.launcher == nullptr) return false;
+  FieldReader reader(document, diagnostics);
+  V2Settings settings;
+  read_settings(shape->job, reader, &settings);
+  check_run_policy(shape->job, reader);
+  static const char* const kImplementations[] = {"OpenMPI", "Intel", "MPICH"};
+  shape->implementation = kImplementations[static_cast<int>(settings.implementation)];
+  shape->ssh_mount_path = settings.ssh_mount_path;
+  shape->launcher_in_hostfile = settings.launcher_as_worker;
+  shape->wait_for_workers = settings.wait_for_workers;
+  return diagnostics->error_count() == errors_before;
+}
 
 }  // namespace trainjob

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <unistd.h>
 
@@ -142,8 +143,9 @@ void adapt_job(std::vector<Json>* objects, Json* launcher, const std::string& ho
     std::string local = local_hostfile(hostfile, slots);
     data["hostfile"] = local;
     local.pop_back();
-    notes->push_back("MPI: hostfile " + hostfile_name + " -> " + local +
-                     "; only the launcher runs, mpirun starts every rank here without ssh");
+    std::string note = "MPI: hostfile " + hostfile_name;
+    note += " -> " + local + "; only the launcher runs, mpirun starts every rank here without ssh";
+    notes->push_back(std::move(note));
   }
   auto& items = *objects;
   items.erase(std::remove_if(items.begin(), items.end(),

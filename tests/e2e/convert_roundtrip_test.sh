@@ -124,8 +124,8 @@ print(pods, sorted(images), sorted(world) if sys.argv[1] == "world" else "")
 ' "$1"
 }
 
-# v1 jobs, in the convert golden cases and in any golden case that renders one: the converted
-# TrainJob validates, and renders as many pods, with the same images (and WORLD_SIZE where the
+# v1 jobs, in the convert golden cases and in any golden case that renders one (with
+# --with-runtime where convert asks for it): the converted TrainJob validates, and renders as many pods, with the same images (and WORLD_SIZE where the
 # program reads it), as render gives the v1 job itself.
 for dir in "$source_dir"/testdata/*/*/; do
   [ "$(cat "$dir/expected.exit" 2>/dev/null)" = 0 ] || continue
@@ -137,7 +137,9 @@ for dir in "$source_dir"/testdata/*/*/; do
   converted="$work/converted.yaml"
   if [ "$(basename "$(dirname "$dir")")" = convert ]; then
     cp "$dir/expected.stdout" "$converted"
-  elif ! "$binary" convert -f "$input" >"$converted" 2>"$work/err"; then
+  elif ! "$binary" convert -f "$input" >"$converted" 2>"$work/err" &&
+    ! { grep -q -- '--with-runtime' "$work/err" &&
+      "$binary" convert --with-runtime -f "$input" >"$converted" 2>"$work/err"; }; then
     # A refusal must say where and why: a located error, and nothing half-written.
     check "$name: convert refuses it with a located error and no output" \
       bash -c "grep -qE '^[^ ]+:[0-9]+:[0-9]+: error: ' '$work/err' && [ ! -s '$converted' ]"
