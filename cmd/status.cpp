@@ -8,6 +8,7 @@
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "kube/status_progress.h"
 #include "kube/trainjob_status.h"
 #include "kube/watcher.h"
 
@@ -55,13 +56,16 @@ int watch_status(const StatusFlags& flags, ClusterSession* session) {
   int seen = 0;
   bool checked = false;
   while (true) {
+    // Every 30 s without a change too: rank 0's progress moves while the objects do not.
     WatchSnapshot snapshot = watcher.wait_newer(seen, 30);
-    if (snapshot.version == seen) continue;
+    if (snapshot.version == 0) continue;
     seen = snapshot.version;
     if (!checked) ensure_exists(&client, session->name_space(), flags.name, snapshot.jobs);
     checked = true;
     TrainJobStatus status = compute_status(flags.name, snapshot.jobs, snapshot.pods,
                                            pod_events(&client, session->name_space()));
+    status.progress =
+        fetch_rank0_progress(&client, session->name_space(), status, snapshot.jobs, snapshot.pods);
     std::string text = render(status, flags.output, session->name_space());
     if (text != last) {
       std::fwrite(text.data(), 1, text.size(), stdout);
@@ -86,6 +90,7 @@ int run_status(const StatusFlags& flags) {
         list_objects(&client, pod_type(), session.name_space(), selector).items;
     TrainJobStatus status =
         compute_status(flags.name, jobs, pods, pod_events(&client, session.name_space()));
+    status.progress = fetch_rank0_progress(&client, session.name_space(), status, jobs, pods);
     std::string text = render(status, flags.output, session.name_space());
     std::fwrite(text.data(), 1, text.size(), stdout);
     return static_cast<int>(kExitOk);

@@ -191,6 +191,10 @@ const std::vector<Setting>& settings() {
       {"threads", "TRAINER_THREADS", "N",
        "intra-op threads per worker [OMP_NUM_THREADS, else libtorch's default]",
        integer_at_least(&Options::threads, 1)},
+      {"progress-steps", "TRAINER_PROGRESS_STEPS", "N",
+       "rank 0 prints a TRAINJOB_PROGRESS line at every epoch's end and every N steps; 0: at "
+       "epoch ends only [100]",
+       integer_at_least(&Options::progress_steps, 0)},
       {"fail-at-step", "TRAINER_FAIL_AT_STEP", "N",
        "fault injection: worker --fail-rank exits with status 3 before global step N of the "
        "first attempt (restart tests)",

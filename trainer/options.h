@@ -42,6 +42,7 @@ struct Options {
   int threads = 0;        // intra-op threads per worker; 0: OMP_NUM_THREADS or 1
   int fail_at_step = -1;  // fault injection for tests: exit 3 at this global step, attempt 0
   int fail_rank = 0;
+  int progress_steps = 100;  // rank 0 reports progress every N steps too (0: at epoch ends only)
 };
 
 // Outcome of parsing: options, a request for --help, or an error with its exit code

@@ -10,6 +10,7 @@
 #include "datasets.h"
 #include "gradient_sync.h"
 #include "models.h"
+#include "progress.h"
 #include "sharding.h"
 
 namespace trainjob::trainer {
@@ -126,6 +127,32 @@ void set_intra_op_threads(int requested) {
   if (threads > 0) torch::set_num_threads(threads);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Where this run started: its time and the steps a checkpoint had done, for the pace.
+struct ProgressPace {
+  std::chrono::steady_clock::time_point started;
+  std::int64_t first_step = 0;
+  std::int64_t total_steps = 0;
+};
+
+void report_progress(const ProgressPace& pace, int epoch, int epochs, std::int64_t step,
+                     double loss, double samples_per_second) {
+  ProgressReport report;
+  report.epoch = epoch + 1;
+  report.epochs = epochs;
+  report.step = step;
+  report.total_steps = pace.total_steps;
+  report.loss = loss;
+  report.samples_per_second = samples_per_second;
+  report.remaining_seconds = remaining_seconds(seconds_since(pace.started), step - pace.first_step,
+                                               pace.total_steps - step);
+  std::printf("%s\n", progress_line(report).c_str());
+  std::fflush(stdout);  // read from the log while the job runs
+}
+
 }  // namespace
 
 int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator) {
@@ -167,6 +194,12 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
 
   ShardSpec shard_spec{data.train.size(), communicator.world_size(), communicator.rank(), true,
                        options.seed};
+  // Every worker has the same number of batches (the shards differ by at most one sample).
+  const int epoch_batches =
+      batch_count(static_cast<std::int64_t>(shard_indices(shard_spec, 0).size()), setup.batch_size);
+  ProgressPace pace{std::chrono::steady_clock::now(),
+                    static_cast<std::int64_t>(start_epoch) * epoch_batches,
+                    static_cast<std::int64_t>(options.epochs) * epoch_batches};
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     network->train();
     const std::vector<std::int64_t> shard = shard_indices(shard_spec, epoch);
@@ -191,6 +224,15 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
       sync.finish();
       optimizer->step();
       loss_sum += loss.item<double>();
+      // Between epochs rank 0 reports its own loss so far: averaging over every worker
+      // would cost an all-reduce each time.
+      if (rank0 && options.progress_steps > 0 && (batch + 1) % options.progress_steps == 0 &&
+          batch + 1 < batches) {
+        const double batch_samples =
+            static_cast<double>(batch + 1) * setup.batch_size * communicator.world_size();
+        report_progress(pace, epoch, options.epochs, step + 1, loss_sum / (batch + 1),
+                        batch_samples / seconds_since(started));
+      }
     }
     // The loss averaged over every worker's batches.
     torch::Tensor totals = torch::tensor({loss_sum, static_cast<double>(batches)},
@@ -203,8 +245,12 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
     totals = totals.to(torch::kCPU);
     if (rank0) {
       const double samples = static_cast<double>(shard.size()) * communicator.world_size();
+      const double average = totals[0].item<double>() / totals[1].item<double>();
       std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, options.epochs,
-                  totals[0].item<double>() / totals[1].item<double>(), samples / seconds);
+                  average, samples / seconds);
+      report_progress(pace, epoch, options.epochs,
+                      static_cast<std::int64_t>(epoch + 1) * epoch_batches, average,
+                      samples / seconds);
       if (!options.checkpoint_dir.empty())
         save_checkpoint(options, *network, *optimizer, epoch + 1);
     }

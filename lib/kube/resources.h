@@ -5,6 +5,7 @@
 #include <string>
 
 #include "load/json.h"
+#include "render/jobset_labels.h"
 
 namespace trainjob {
 
@@ -38,13 +39,10 @@ const ResourceType& event_type();
 const ResourceType& coscheduling_pod_group_type();
 const ResourceType& volcano_pod_group_type();
 
-// The labels render puts on every object of a TrainJob.
-constexpr const char kTrainJobNameLabel[] = "trainer.kubeflow.org/trainjob-name";
-constexpr const char kManagedByLabel[] = "app.kubernetes.io/managed-by";
-constexpr const char kManagedByValue[] = "kubectl-trainjob";
-// A Job's or pod's step and index are read through step_place_of (render/operator_labels.h),
-// which knows the JobSet labels of a TrainJob's objects and the Training Operator's.
-constexpr const char kCompletionIndexAnnotation[] = "batch.kubernetes.io/job-completion-index";
+// The labels render puts on every object of a TrainJob (kTrainJobNameLabel, kManagedByLabel,
+// kCompletionIndexAnnotation, ...) come from render/jobset_labels.h. A Job's or pod's step
+// and index are read through step_place_of (render/operator_labels.h), which knows the
+// JobSet labels of a TrainJob's objects and the Training Operator's.
 constexpr const char kJobNameLabel[] = "batch.kubernetes.io/job-name";
 constexpr const char kFieldManager[] = "kubectl-trainjob";
 // Kueue's queue label: a Job carrying it is admitted (unsuspended) by Kueue, which owns

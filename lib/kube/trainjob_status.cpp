@@ -255,6 +255,7 @@ std::string format_status_table(const TrainJobStatus& status) {
       widths[i] = std::max(widths[i], row[i].size());
   std::string out = status.kind + " " + status.name + ": " + status.phase + "\n";
   if (!status.message.empty()) out += status.message + "\n";
+  if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + step.state +
            (step.target ? "" : " (not a success-policy target)") + "\n";
@@ -293,6 +294,7 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
               {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
   if (!status.message.empty()) out["status"]["message"] = status.message;
   if (!status.reason.empty()) out["status"]["reason"] = status.reason;
+  if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
   return out;
 }
 

@@ -3,9 +3,11 @@
 #ifndef TRAINJOB_KUBE_TRAINJOB_STATUS_H_
 #define TRAINJOB_KUBE_TRAINJOB_STATUS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kube/trainer_progress.h"
 #include "load/json.h"
 
 namespace trainjob {
@@ -40,6 +42,7 @@ struct TrainJobStatus {
   std::string reason;   ///< the failed Job's reason (DeadlineExceeded, BackoffLimitExceeded)
   std::vector<StepStatus> steps;
   std::vector<NodeStatus> nodes;
+  std::optional<TrainerProgress> progress;  ///< rank 0's last progress line while running
   bool finished() const { return phase == "Complete" || phase == "Failed"; }
 };
 

@@ -22,6 +22,22 @@ check "rank 0 prints five epochs" [ "$(grep -c '^Epoch \[[1-5]/5\], Average Loss
 check "the linear demo's loss decreases every epoch" loss_decreases "$work/node0.out"
 check "4 replicas with identical parameters" checksums_agree 4 "$work"/node0.out "$work"/node1.out
 
+check "rank 0 reports progress at each epoch's end" \
+  [ "$(grep -c '^TRAINJOB_PROGRESS {"epoch":[1-5],"epochs":5,' "$work/node0.out")" -eq 5 ]
+check "other ranks report none" lacks "$work/node1.out" TRAINJOB_PROGRESS
+
+# Progress every step: steps count up over both epochs to the total, time left down to 0.
+"$trainer" --nproc-per-node 1 --master-port "$(free_port)" --epochs 2 --progress-steps 1 >"$work/steps.out" 2>&1
+check "--progress-steps 1 exits 0" [ $? -eq 0 ]
+check "a line per step, each one JSON object with the fields status reads" python3 -c "
+import json, sys
+lines = [json.loads(l.split(' ', 1)[1]) for l in open('$work/steps.out') if l.startswith('TRAINJOB_PROGRESS ')]
+assert [l['step'] for l in lines] == list(range(1, 21)), lines
+assert all(l['totalSteps'] == 20 and l['epochs'] == 2 and l['loss'] > 0 for l in lines), lines
+assert [l['epoch'] for l in lines] == [1] * 10 + [2] * 10, lines
+assert lines[-1]['remainingSeconds'] == 0 and all(l['samplesPerSecond'] > 0 for l in lines), lines
+"
+
 # One process, batch 4 × 10.
 "$trainer" --master-port "$(free_port)" --batch-size 40 >"$work/single.out" 2>&1
 check "single process exits 0" [ $? -eq 0 ]

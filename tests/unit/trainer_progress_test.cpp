@@ -1,0 +1,54 @@
+#include "kube/trainer_progress.h"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+using namespace trainjob;
+
+TEST_CASE("progress: a line the C++ trainer prints") {
+  auto progress = parse_progress_line(
+      R"(TRAINJOB_PROGRESS {"epoch":3,"epochs":10,"step":300,"totalSteps":1000,"loss":0.021,)"
+      R"("samplesPerSecond":1410.4,"remainingSeconds":130})");
+  REQUIRE(progress);
+  CHECK(*progress->epoch == 3);
+  CHECK(*progress_percentage(*progress) == 30);
+  CHECK(format_progress(*progress) == "epoch 3/10 (30%), loss 0.021, 1,410 samples/s, ~2m left");
+  Json status = trainer_status_json(*progress);
+  CHECK(status["estimatedRemainingSeconds"] == 130);
+  CHECK(status["metrics"][1]["value"] == "1410.4");
+}
+
+TEST_CASE("progress: other lines, broken JSON and huge lines are not progress") {
+  CHECK_FALSE(parse_progress_line("Epoch [3/10], Average Loss: 0.021"));
+  CHECK_FALSE(parse_progress_line("TRAINJOB_PROGRESS {\"epoch\":"));
+  CHECK_FALSE(parse_progress_line("TRAINJOB_PROGRESS [1,2]"));
+  CHECK_FALSE(parse_progress_line("TRAINJOB_PROGRESS {}" + std::string(kMaxProgressLine, ' ')));
+}
+
+TEST_CASE("progress: the last line of a log wins, with its kubelet timestamp") {
+  std::string log =
+      "2026-11-23T10:00:00.1Z TRAINJOB_PROGRESS {\"epoch\":1,\"epochs\":2}\n"
+      "2026-11-23T10:00:05.2Z [rank 0] TRAINJOB_PROGRESS {\"epoch\":2,\"epochs\":2}\n"
+      "2026-11-23T10:00:06.3Z done\n";
+  auto progress = latest_progress(log, true);
+  REQUIRE(progress);
+  CHECK(*progress->epoch == 2);
+  CHECK(progress->time == "2026-11-23T10:00:05.2Z");
+  CHECK(*progress_percentage(*progress) == 100);
+  CHECK_FALSE(latest_progress("no progress here\n", false));
+  CHECK_FALSE(latest_progress("", false));
+}
+
+TEST_CASE("progress: steps alone, durations, percentages kept in 0..100") {
+  auto steps = parse_progress_line(
+      "TRAINJOB_PROGRESS {\"step\":5,\"totalSteps\":3,"
+      "\"remainingSeconds\":7300}");
+  REQUIRE(steps);
+  CHECK(format_progress(*steps) == "step 5/3 (100%), ~2h2m left");
+  auto seconds = parse_progress_line("TRAINJOB_PROGRESS {\"remainingSeconds\":42}");
+  REQUIRE(seconds);
+  CHECK(format_progress(*seconds) == "~42s left");
+  CHECK_FALSE(progress_percentage(*seconds));
+  CHECK(trainer_status_json(*seconds).count("progressPercentage") == 0);
+}
