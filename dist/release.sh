@@ -89,9 +89,10 @@ for arg in "$@"; do
   platforms+=$entry$'\n'
 done
 
-# The template up to the platform markers, the platforms, then anything after them.
+# The template from apiVersion (its own comments left out) up to the platform markers, the
+# platforms, then anything after them.
 {
-  sed -n '1,/# platform begin/p' "$template" | sed '$d' | sed "s/@VERSION@/$version/"
+  sed -n '/^apiVersion:/,/# platform begin/p' "$template" | sed '$d' | sed "s/@VERSION@/$version/"
   printf '%s' "$platforms"
   sed -n '/# platform end/,$p' "$template" | sed '1d'
 } > "$out/trainjob.yaml.tmp"
