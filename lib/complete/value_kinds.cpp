@@ -72,6 +72,7 @@ std::vector<Candidate> embedded_runtime_candidates() {
   for (const Runtime& runtime : registry.all())
     policies.emplace(runtime.document->name(), runtime_policy(*runtime.document));
   std::vector<Candidate> candidates;
+  candidates.reserve(policies.size());
   for (const auto& [name, policy] : policies)
     candidates.push_back({name, policy.empty() ? "" : policy + " runtime"});
   return candidates;

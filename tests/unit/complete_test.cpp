@@ -96,7 +96,7 @@ TEST_CASE("completion: runtimes come from the embedded ones") {
   CHECK(std::find(runtimes.begin(), runtimes.end(), "torch-distributed") != runtimes.end());
   CHECK(std::is_sorted(runtimes.begin(), runtimes.end()));
   Names torch = values(complete({"init", "job", "--runtime", "torch-d"}));
-  CHECK(torch == Names{"torch-distributed"});
+  CHECK(torch == Names{"torch-distributed", "torch-distributed-with-cache"});
 }
 
 TEST_CASE("completion: TrainJob names are asked of the cluster with the flags given") {
