@@ -21,6 +21,8 @@ if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubern
 # The cluster tests make their test CA and certificates with the openssl command; the
 # MPI run --local test builds and runs an MPI program with Open MPI.
 if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl openmpi-bin libopenmpi-dev); fi
+# The completion test drives the scripts in bash (with bash-completion), zsh and fish.
+if [ "$mode" = test ]; then packages+=(bash-completion zsh fish file); fi
 
 missing=()
 for package in "${packages[@]}"; do

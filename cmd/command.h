@@ -1,4 +1,4 @@
-// The command table: one entry per subcommand drives dispatch and help.
+// The command table: one entry per subcommand drives dispatch, help and completion.
 #ifndef TRAINJOB_CMD_COMMAND_H_
 #define TRAINJOB_CMD_COMMAND_H_
 
@@ -40,6 +40,8 @@ CommandRunner declare_delete(CLI::App* app);
 CommandRunner declare_resume(CLI::App* app);
 CommandRunner declare_suspend(CLI::App* app);
 CommandRunner declare_list(CLI::App* app);
+CommandRunner declare_completion(CLI::App* app);
+CommandRunner declare_complete(CLI::App* app);
 
 /// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.
 int report_diagnostics(Diagnostics* diagnostics);

@@ -56,14 +56,14 @@ CommandRunner declare_convert(CLI::App* app) {
                   "Trainer API release to write TrainJobs and runtimes for (" + dialect_names() +
                       "), or trainjob: only v1 jobs are converted, to the default release")
       ->capture_default_str()
-      ->type_name("VERSION");
+      ->type_name("RELEASE");
   app->add_option("-o,--output", flags->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
   app->add_option("--runtime", flags->runtime,
                   "Runtime the TrainJobs made from v1 jobs use (default: the kind's stock "
                   "runtime, e.g. torch-distributed)")
-      ->type_name("NAME");
+      ->type_name("RUNTIME");
   app->add_flag("--with-runtime", flags->with_runtime,
                 "Also write a TrainingRuntime named after a v1 job for the parts of its pod "
                 "template no TrainJob override can carry, and point the TrainJob at it");

@@ -63,7 +63,7 @@ CommandRunner declare_delete(CLI::App* app) {
       "among the inputs, all found by the labels trainer.kubeflow.org/trainjob-name=NAME and\n"
       "kubectl-trainjob/created-by-submit=true. Objects you made yourself with only the\n"
       "TrainJob's label are left alone.");
-  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
   app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
       ->type_name("DURATION")

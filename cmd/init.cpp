@@ -119,7 +119,8 @@ CommandRunner declare_init(CLI::App* app) {
       ->capture_default_str()
       ->type_name("DIR");
   app->add_option("--runtime", options.runtime, "The ClusterTrainingRuntime to use")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("RUNTIME");
   app->add_option("--nodes", options.nodes, "Pods (numNodes)")->capture_default_str();
   app->add_option("--procs", options.procs,
                   "Workers per pod (numProcPerNode): an integer, or auto (left out from "

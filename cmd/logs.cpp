@@ -41,7 +41,7 @@ int run_logs(const LogsFlags& flags) {
 CommandRunner declare_logs(CLI::App* app) {
   auto flags = std::make_shared<LogsFlags>();
   LogOptions& options = flags->options;
-  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
   app->add_flag("-f,--follow", options.follow,
                 "Stream: wait for pods to start, follow restarts, end when every pod has finished");
   app->add_option("--step", options.step,

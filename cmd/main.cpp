@@ -32,6 +32,9 @@ const std::vector<CommandSpec>& command_table() {
       {"resume", "Resume a suspended TrainJob's Jobs", declare_resume},
       {"list", "List the TrainJobs submitted to a namespace", declare_list},
       {"version", "Print the version and the Trainer API versions understood", declare_version},
+      {"completion", "Print a shell completion script (bash, zsh, fish)", declare_completion},
+      // Hidden: answers completion scripts and kubectl's plugin completion.
+      {"__complete", "Complete a command line (cobra's protocol)", declare_complete},
   };
   return table;
 }

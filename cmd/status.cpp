@@ -101,7 +101,7 @@ int run_status(const StatusFlags& flags) {
 
 CommandRunner declare_status(CLI::App* app) {
   auto flags = std::make_shared<StatusFlags>();
-  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
   add_output_flag(app, &flags->output, {"table", "yaml", "json"});
   app->add_flag("-w,--watch", flags->watch,
                 "Print the status again whenever it changes, until the TrainJob completes or fails "

@@ -22,7 +22,7 @@ CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
       "a suspended Job's pods are deleted and its activeDeadlineSeconds clock stops; resumed,\n"
       "it starts them again. Jobs in a Kueue queue (label kueue.x-k8s.io/queue-name) are\n"
       "left alone: Kueue admits and suspends them.");
-  app->add_option("NAME", flags->name, "The TrainJob")->required();
+  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
   add_cluster_flags(app, &flags->connection);
   return [flags, suspend] {
     return run_cluster_command([&] {

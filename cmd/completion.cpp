@@ -1,0 +1,115 @@
+// `kubectl trainjob completion SHELL` prints a completion script; the hidden
+// `kubectl trainjob __complete WORDS...` answers it, and kubectl's plugin completion
+// (through kubectl_complete-trainjob), in cobra's protocol.
+#include "complete/completion.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "command.h"
+#include "complete/cli_model.h"
+#include "complete/shell_scripts.h"
+#include "kube/trainjob_names.h"
+
+namespace trainjob {
+namespace {
+
+/// Completion runs at every TAB: a cluster that has not answered by then is left out.
+constexpr double kClusterDeadlineSeconds = 2;
+constexpr const char* kProgram = "kubectl-trainjob";
+
+CliFlag flag_model(const CLI::Option& option) {
+  CliFlag flag;
+  if (!option.get_lnames().empty()) flag.long_name = option.get_lnames().front();
+  if (!option.get_snames().empty()) flag.short_name = option.get_snames().front();
+  flag.description = option.get_description();
+  flag.takes_value = option.get_type_size() > 0;
+  flag.repeatable = option.get_expected_max() > 1 ||
+                    option.get_multi_option_policy() != CLI::MultiOptionPolicy::Throw;
+  split_type_name(option.get_type_name(), &flag.value_type, &flag.choices);
+  return flag;
+}
+
+/// The model of `app` and its subcommands, in declaration order.
+CliCommand command_model(const CLI::App& app) {
+  CliCommand command;
+  command.name = app.get_name();
+  command.description = app.get_description();
+  command.hidden = app.get_group().empty();
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->nonpositional()) {
+      command.flags.push_back(flag_model(*option));
+    } else {
+      CliPositional positional;
+      positional.name = option->get_name();
+      split_type_name(option->get_type_name(), &positional.value_type, &positional.choices);
+      command.positionals.push_back(positional);
+    }
+  }
+  std::function<bool(const CLI::App*)> named = [](const CLI::App* sub) {
+    return !sub->get_name().empty();  // option groups are unnamed subcommands
+  };
+  for (const CLI::App* sub : app.get_subcommands(named))
+    command.subcommands.push_back(command_model(*sub));
+  return command;
+}
+
+/// The connection the command being typed would make, from the cluster flags given.
+ConnectionFlags connection_from(const GivenFlags& given) {
+  auto value = [&](const char* name) {
+    auto it = given.find(name);
+    return it == given.end() ? std::string() : it->second;
+  };
+  ConnectionFlags flags;
+  flags.kubeconfig = value("kubeconfig");
+  flags.context = value("context");
+  flags.cluster = value("cluster");
+  flags.user = value("user");
+  flags.name_space = value("namespace");
+  return flags;
+}
+
+int run_complete(const CLI::App& root, const std::vector<std::string>& words) {
+  bool timed_out = false;
+  ClusterLookup cluster = [&](const std::string& /*value_type*/, const GivenFlags& given) {
+    NameLookup lookup = lookup_trainjob_names(connection_from(given), kClusterDeadlineSeconds);
+    timed_out = lookup.timed_out;
+    return lookup.names;
+  };
+  std::string text = format_cobra(complete_words(command_model(root), words, cluster));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  // The abandoned request still runs on its thread; end without waiting for it.
+  if (timed_out) std::_Exit(kExitOk);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner declare_complete(CLI::App* app) {
+  app->group("");  // hidden from help and from completion itself
+  app->set_help_flag();
+  // Every word after `__complete` is the line being completed, flags included.
+  app->prefix_command();
+  app->allow_extras();
+  return [app] { return run_complete(*app->get_parent(), app->remaining()); };
+}
+
+CommandRunner declare_completion(CLI::App* app) {
+  auto shell = std::make_shared<std::string>();
+  app->footer(
+      "Bash: source <(kubectl-trainjob completion bash). "
+      "For `kubectl trainjob <TAB>`, install kubectl_complete-trainjob beside the "
+      "plugin (cmake --install does). See docs/install.md.");
+  app->add_option("SHELL", *shell, "The shell to write the script for")
+      ->required()
+      ->check(CLI::IsMember(completion_shells()));
+  return [shell] {
+    std::string script = completion_script(*shell, kProgram).value_or("");
+    std::fwrite(script.data(), 1, script.size(), stdout);
+    return static_cast<int>(kExitOk);
+  };
+}
+
+}  // namespace trainjob
