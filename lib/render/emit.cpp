@@ -178,7 +178,13 @@ void warn_jobset_features(const CompileState& state) {
                           "the Jobs' kubectl-trainjob/success-policy annotation); " +
                               alone);
   }
-  if (job != nullptr) {
+  if (job != nullptr && state.gitops_order == GitOpsOrder::kArgoCD) {
+    state.runtime.warning(job->path() + ".dependsOn",
+                          "\"" + job->name +
+                              "\" waits for the jobs it depends on under `submit --wait`, and "
+                              "under Argo CD through the Jobs' sync waves (a dependency on "
+                              "Ready shares its wave); other tools start plain Jobs together");
+  } else if (job != nullptr) {
     state.runtime.warning(job->path() + ".dependsOn",
                           "\"" + job->name +
                               "\" waits for the jobs it depends on only under `submit --wait`; "
