@@ -53,7 +53,7 @@ else:  # argocd: every Job has a wave that follows its replicated job's dependsO
         wave[labels["jobset.sigs.k8s.io/replicatedjob-name"]] = int(annotations["argocd.argoproj.io/sync-wave"])
     for job in expected:
         deps = job.get("dependsOn") or []
-        want = max([wave[d["name"]] + (d["status"] == "Complete") for d in deps], default=0)
+        want = max([wave.get(d["name"], -1) + (d["status"] == "Complete") for d in deps], default=0)
         if wave.get(job["name"]) != want:
             problems.append("%s: wave %s, expected %s" % (job["name"], wave.get(job["name"]), want))
     for o in items:

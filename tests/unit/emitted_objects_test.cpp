@@ -114,7 +114,7 @@ TEST_CASE("emitted objects: the JobSet schema (JobSet v0.12 CRD) is closed and t
       "spec":{"accessModes":["ReadWriteOnce"]}}]}]}})");
   auto problems = emitted_schemas().validate(jobset, "jobset.x-k8s.io-v1alpha2-jobset");
   REQUIRE(problems.size() == 3);
-  CHECK(problems[0].path == "spec.network.enableDNSHostName");
-  CHECK(problems[1].path == "spec.replicatedJobs[0].dependsOn[0].status");
-  CHECK(problems[2].path == "spec.suspend");
+  CHECK(problems[0].path == "spec.suspend");
+  CHECK(problems[1].path == "spec.network.enableDNSHostName");
+  CHECK(problems[2].path == "spec.replicatedJobs[0].dependsOn[0].status");
 }
