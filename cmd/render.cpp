@@ -1,4 +1,4 @@
-// `kubectl trainjob render`: TrainJobs -> Jobs + headless Service, offline.
+// `kubectl trainjob render`: TrainJobs -> Jobs + headless Service (or JobSets), offline.
 #include <cstdio>
 #include <memory>
 
@@ -7,6 +7,7 @@
 #include "load/file_system.h"
 #include "output/render_output.h"
 #include "render/jobset_labels.h"
+#include "render/render_target.h"
 
 namespace trainjob {
 namespace {
@@ -16,7 +17,32 @@ struct RenderFlags {
   std::string output = "yaml";
   std::string output_dir;
   bool generate_secrets = false;
+  std::string target = "jobs";
+  std::string gitops_order = "none";
 };
+
+/// --target and --gitops-order into the request; a usage error (exit 2) when they are wrong.
+bool set_target(const RenderFlags& flags, RenderRequest* request) {
+  std::optional<RenderTarget> target = parse_render_target(flags.target);
+  if (!target) {
+    usage_error("--target: expected one of " + std::string(kRenderTargetNames) + ", found \"" +
+                flags.target + "\"");
+    return false;
+  }
+  std::string error;
+  std::optional<GitOpsOrder> order = parse_gitops_order(flags.gitops_order, &error);
+  if (!order) {
+    usage_error("--gitops-order: " + error);
+    return false;
+  }
+  if (!check_gitops_order(*target, *order, &error)) {
+    usage_error(error);
+    return false;
+  }
+  request->compile.target = *target;
+  request->compile.gitops_order = *order;
+  return true;
+}
 
 /// With --generate-secrets: says once which generated Secrets hold private keys.
 void warn_private_keys(const RenderResult& result) {
@@ -55,7 +81,7 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
 
 int run_render(const RenderFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
-  if (!request) return kExitUsage;
+  if (!request || !set_target(flags, &*request)) return kExitUsage;
   request->compile.generate_secrets = flags.generate_secrets;
   OutputFormat format = *parse_output_format(flags.output);
   RealFileSystem fs;
@@ -80,6 +106,16 @@ CommandRunner declare_render(CLI::App* app) {
   app->add_flag("--generate-secrets", flags->generate_secrets,
                 "Include the Secrets a policy needs (MPI's SSH key, Flux's CURVE certificate) "
                 "with freshly generated keys; without it they are left out and must exist");
+  app->add_option("--target", flags->target,
+                  "What each TrainJob becomes: jobs (Jobs and a headless Service, no "
+                  "controller needed) or jobset (the JobSet the Trainer would create)")
+      ->type_name("jobs|jobset")
+      ->capture_default_str();
+  app->add_option("--gitops-order", flags->gitops_order,
+                  "Apply-order annotations on the Jobs: none or argocd (sync waves that follow "
+                  "dependsOn)")
+      ->type_name("none|argocd")
+      ->capture_default_str();
   return [flags] { return run_render(*flags); };
 }
 

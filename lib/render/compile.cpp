@@ -5,6 +5,7 @@
 #include "model/trainjob.h"
 #include "render/advisories.h"
 #include "render/emit.h"
+#include "render/emit_jobset.h"
 #include "render/initializers.h"
 #include "render/kueue.h"
 #include "render/ml_policy.h"
@@ -105,7 +106,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   if (!ok) return false;
   warn_without_trainer(*state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
-  warn_jobset_features(*state);
+  if (state->target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
   if (options.check_only) return true;
   Json runtime_node = policy_runtime_node(state);
@@ -113,7 +114,8 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
-  apply_volume_claims(state);
+  // A JobSet creates and mounts the claims of its volumeClaimPolicies itself.
+  if (state->target == RenderTarget::kJobs) apply_volume_claims(state);
   return build_policy(state, trainer, runtime_node);
 }
 
@@ -154,12 +156,15 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
   state.generate_secrets = options.generate_secrets;
+  state.target = options.target;
+  state.gitops_order = options.gitops_order;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
       options.check_only) {
     return {};
   }
-  std::vector<Json> objects = emit_objects(&state);
+  std::vector<Json> objects =
+      options.target == RenderTarget::kJobSet ? emit_jobset(&state) : emit_objects(&state);
   for (Json& object : objects)
     sort_keys(&object);
   return objects;

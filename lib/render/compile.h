@@ -11,6 +11,7 @@
 #include "load/document.h"
 #include "model/dialect.h"
 #include "model/runtime_registry.h"
+#include "render/render_target.h"
 
 namespace trainjob {
 
@@ -26,6 +27,10 @@ struct CompileOptions {
   /// with fresh keys, annotated kCreateOnlyIfAbsentAnnotation; when false they are only
   /// referenced by name, and a warning says they must exist. `submit` sets it.
   bool generate_secrets = false;
+  /// `--target`: plain Jobs (the default) or the JobSet the Trainer controller would create.
+  RenderTarget target = RenderTarget::kJobs;
+  /// `--gitops-order`: apply-order annotations on the Jobs (target kJobs only).
+  GitOpsOrder gitops_order = GitOpsOrder::kNone;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

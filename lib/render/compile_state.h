@@ -10,6 +10,7 @@
 #include "model/dialect.h"
 #include "model/field.h"
 #include "model/trainjob.h"
+#include "render/render_target.h"
 
 namespace trainjob {
 
@@ -54,6 +55,10 @@ struct CompileState {
   std::vector<Json> extra_objects;  ///< PodGroups and the like, emitted before the Jobs
   /// Emit Secrets that hold generated keys (CompileOptions::generate_secrets).
   bool generate_secrets = false;
+  /// What is emitted; under kJobSet the steps that stand in for the JobSet controller
+  /// (claims, the MPI node wrapper, the Service) are left to it.
+  RenderTarget target = RenderTarget::kJobs;
+  GitOpsOrder gitops_order = GitOpsOrder::kNone;
 
   /// The first job labelled as the trainer ancestor, as upstream picks it.
   ReplicatedJob* trainer_job();

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "render/compile.h"
+#include "render/gitops_order.h"
 #include "render/jobset_labels.h"
 #include "render/kueue.h"
 #include "render/pod_edit.h"
@@ -177,7 +178,13 @@ void warn_jobset_features(const CompileState& state) {
                           "the Jobs' kubectl-trainjob/success-policy annotation); " +
                               alone);
   }
-  if (job != nullptr) {
+  if (job != nullptr && state.gitops_order == GitOpsOrder::kArgoCD) {
+    state.runtime.warning(job->path() + ".dependsOn",
+                          "\"" + job->name +
+                              "\" waits for the jobs it depends on under `submit --wait`, and "
+                              "under Argo CD through the Jobs' sync waves (a dependency on "
+                              "Ready shares its wave); other tools start plain Jobs together");
+  } else if (job != nullptr) {
     state.runtime.warning(job->path() + ".dependsOn",
                           "\"" + job->name +
                               "\" waits for the jobs it depends on only under `submit --wait`; "
@@ -192,10 +199,16 @@ std::vector<Json> emit_objects(CompileState* state) {
   for (Json& extra : state->extra_objects)
     objects.push_back(std::move(extra));
   std::vector<JobPlacement> placements = place_jobs(*state);
+  std::vector<int64_t> waves = sync_waves(state->jobs);
   size_t next = 0;
-  for (const ReplicatedJob& rjob : state->jobs) {
+  for (size_t j = 0; j < state->jobs.size(); ++j) {
+    const ReplicatedJob& rjob = state->jobs[j];
     for (int64_t i = 0; i < rjob.replicas; ++i) {
-      objects.push_back(make_job(*state, rjob, placements[next++], network));
+      Json job = make_job(*state, rjob, placements[next++], network);
+      if (state->gitops_order == GitOpsOrder::kArgoCD) {
+        job["metadata"]["annotations"][kArgoSyncWaveAnnotation] = std::to_string(waves[j]);
+      }
+      objects.push_back(std::move(job));
     }
   }
   return objects;

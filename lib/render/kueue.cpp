@@ -15,12 +15,17 @@ Json kueue_job_labels(const CompileState& state) {
 
 void warn_suspended_without_queue(const CompileState& state) {
   if (!state.job.suspend || kueue_job_labels(state).contains(kKueueQueueLabel)) return;
-  state.trainjob.warning("spec.suspend",
-                         "the Jobs are created suspended and no Kueue queue "
-                         "(metadata.labels." +
-                             std::string(kKueueQueueLabel) +
-                             ") will admit them: they wait until `kubectl trainjob resume " +
-                             state.job.name + "`");
+  std::string queue = "no Kueue queue (metadata.labels." + std::string(kKueueQueueLabel) + ")";
+  if (state.target == RenderTarget::kJobSet) {
+    state.trainjob.warning("spec.suspend", "the JobSet is created suspended and " + queue +
+                                               " will admit it: it waits until its spec.suspend "
+                                               "is set to false");
+    return;
+  }
+  state.trainjob.warning("spec.suspend", "the Jobs are created suspended and " + queue +
+                                             " will admit them: they wait until `kubectl "
+                                             "trainjob resume " +
+                                             state.job.name + "`");
 }
 
 }  // namespace trainjob

@@ -136,7 +136,8 @@ bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
     if (job.name == kMpiNodeJob || job.name == kMpiLauncherJob)
       edit_mpi_job(*state, settings, &job);
   }
-  wrap_mpi_node_command(state);
+  // JobSet's successPolicy ends the node pods once the launcher completes.
+  if (state->target == RenderTarget::kJobs) wrap_mpi_node_command(state);
   add_mpi_ssh_secret(state);
   state->extra_objects.push_back(mpi_hostfile_config_map(*state, settings));
   return true;

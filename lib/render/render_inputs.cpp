@@ -52,6 +52,14 @@ std::set<std::string> config_maps_in(const std::vector<Document>& documents,
 }
 
 /// What checking and compiling one document produced.
+/// A Training Operator v1 job has no JobSet of its own: the Trainer never made one for it.
+void refuse_legacy_jobset(const Document& document, Diagnostics* diagnostics) {
+  FieldReader reader(document, diagnostics);
+  reader.error("kind", "--target jobset compiles TrainJobs, and " + document.kind() +
+                           " is a Training Operator v1 kind; convert it first (`kubectl "
+                           "trainjob convert`) or render it with --target jobs");
+}
+
 struct DocumentWork {
   Diagnostics schema_findings;
   Diagnostics semantic_findings;
@@ -73,6 +81,8 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     check_input_names(document, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
+    } else if (is_legacy_document(document) && options.target == RenderTarget::kJobSet) {
+      refuse_legacy_jobset(document, &work[i].semantic_findings);
     } else if (is_legacy_document(document)) {
       work[i].objects = compile_legacy_job(document, options, &work[i].semantic_findings);
     } else if (request.check_runtimes && is_runtime_document(document)) {

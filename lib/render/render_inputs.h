@@ -17,6 +17,7 @@ namespace trainjob {
 struct RenderRequest {
   InputOptions inputs;
   std::string runtimes_dir;  ///< `--runtimes DIR`, searched after the inputs
+  /// Includes `target` (--target jobs|jobset) and `gitops_order` (--gitops-order).
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).
   bool check_runtimes = false;

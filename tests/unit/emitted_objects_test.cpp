@@ -41,7 +41,7 @@ const SchemaSet& emitted_schemas() {
 
 bool is_compiled_kind(const std::string& kind) {
   return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "ConfigMap" ||
-         kind == "PersistentVolumeClaim";
+         kind == "PersistentVolumeClaim" || kind == "JobSet";
 }
 
 std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) {
@@ -55,6 +55,7 @@ std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) 
 
 TEST_CASE("emitted objects: every object in the golden outputs matches its schema") {
   size_t checked = 0;
+  size_t jobsets = 0;  // from the `render --target jobset` cases
   for (const auto& entry :
        fs::recursive_directory_iterator(fs::path(TRAINJOB_SOURCE_DIR) / "testdata/render")) {
     if (entry.path().filename() != "expected.stdout") continue;
@@ -71,9 +72,11 @@ TEST_CASE("emitted objects: every object in the golden outputs matches its schem
           entry.path().string() + " " + document.name() + "\n" + problems_text(problems);
       CHECK_MESSAGE(problems.empty(), message);
       ++checked;
+      if (document.kind() == "JobSet") ++jobsets;
     }
   }
   CHECK(checked > 100);
+  CHECK(jobsets >= 10);
 }
 
 TEST_CASE("emitted objects: the schemas catch unknown fields, wrong types and missing fields") {
@@ -100,4 +103,18 @@ TEST_CASE("emitted objects: ConfigMaps take string data only") {
   Json bad = Json::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s"},
     "data":{"replicas":3},"binaryData":{"x":"not base64!"}})");
   CHECK(emitted_schemas().validate(bad, "v1-configmap").size() == 2);
+}
+
+TEST_CASE("emitted objects: the JobSet schema (JobSet v0.12 CRD) is closed and typed") {
+  Json jobset = Json::parse(R"({"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet",
+    "metadata":{"name":"t"},"spec":{"suspend":"no","network":{"enableDNSHostName":true},
+    "replicatedJobs":[{"name":"node","replicas":1,"dependsOn":[{"name":"x"}],
+      "template":{"spec":{"template":{"spec":{"containers":[{"name":"node"}]}}}}}],
+    "volumeClaimPolicies":[{"templates":[{"metadata":{"name":"initializer"},
+      "spec":{"accessModes":["ReadWriteOnce"]}}]}]}})");
+  auto problems = emitted_schemas().validate(jobset, "jobset.x-k8s.io-v1alpha2-jobset");
+  REQUIRE(problems.size() == 3);
+  CHECK(problems[0].path == "spec.suspend");
+  CHECK(problems[1].path == "spec.network.enableDNSHostName");
+  CHECK(problems[2].path == "spec.replicatedJobs[0].dependsOn[0].status");
 }
