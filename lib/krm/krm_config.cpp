@@ -69,7 +69,8 @@ class ConfigReader {
     } else if (from_strings && value.is_string() && (value == "true" || value == "false")) {
       *out = value == "true";
     } else {
-      error(path, false, from_strings ? "expected \"true\" or \"false\"" : "expected true or false");
+      error(path, false,
+            from_strings ? "expected \"true\" or \"false\"" : "expected true or false");
     }
   }
 
@@ -78,7 +79,8 @@ class ConfigReader {
     if (!text.empty() && !is_dns1123_label(text)) {
       error(path, false,
             "expected an RFC 1123 label (at most 63 lower-case letters, digits and '-'), found "
-            "\"" + cut_long_runs(text) + "\"");
+            "\"" +
+                cut_long_runs(text) + "\"");
       return;
     }
     request_->compile.default_namespace = text;
@@ -135,12 +137,14 @@ void read_krm_config(const Document& document, std::string_view path, RenderRequ
       continue;
     }
     if (key != "data") {
-      reader.error(at, true, "unknown field \"" + cut_long_runs(key) +
-                                 "\": a ConfigMap configuration holds its options under data");
+      reader.error(at, true,
+                   "unknown field \"" + cut_long_runs(key) +
+                       "\": a ConfigMap configuration holds its options under data");
       continue;
     }
     if (!value.is_object()) {
-      if (!value.is_null()) reader.error(at, false, "expected a mapping of option names to strings");
+      if (!value.is_null())
+        reader.error(at, false, "expected a mapping of option names to strings");
       continue;
     }
     for (const auto& [option, text] : value.items())

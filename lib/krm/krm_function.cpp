@@ -22,10 +22,11 @@ namespace {
 /// One resource of the output, with where it goes.
 struct Placed {
   Json object;
-  ItemSource source;  ///< of the input item it comes from
-  size_t position;    ///< of that item in the input
-  size_t part;        ///< among the objects that item became
-  bool rendered;      ///< an object of a render rather than the input item itself
+  ItemSource source;    ///< of the input item it comes from
+  size_t item;          ///< the position of that item in the input list
+  size_t part;          ///< among the objects that item became
+  bool rendered;        ///< an object of a render rather than the input item itself
+  bool edited = false;  ///< the input item with its annotations changed
 };
 
 /// The unit each document became, by the document's position (null: a runtime, consumed).
@@ -46,7 +47,8 @@ std::vector<Placed> place_outputs(const RenderResult& result) {
     if (unit == nullptr) continue;
     ItemSource source = item_source(result.documents[i].value);
     for (size_t part = 0; part < unit->objects.size(); ++part) {
-      Placed out{unit->objects[part], source, i, part, unit->compiled};
+      size_t item = static_cast<size_t>(result.documents[i].index);
+      Placed out{unit->objects[part], source, item, part, unit->compiled};
       if (unit->compiled) strip_tool_annotations(&out.object);
       placed.push_back(std::move(out));
     }
@@ -72,19 +74,21 @@ void assign_files(const RenderResult& result, std::vector<Placed>* placed) {
   }
   for (auto& [path, entries] : by_file) {
     std::stable_sort(entries.begin(), entries.end(), [](const Placed* a, const Placed* b) {
-      long a_index = a->source.index >= 0 ? a->source.index : static_cast<long>(a->position);
-      long b_index = b->source.index >= 0 ? b->source.index : static_cast<long>(b->position);
+      long a_index = a->source.index >= 0 ? a->source.index : static_cast<long>(a->item);
+      long b_index = b->source.index >= 0 ? b->source.index : static_cast<long>(b->item);
       return std::tie(a_index, a->part) < std::tie(b_index, b->part);
     });
     for (size_t n = 0; n < entries.size(); ++n) {
-      set_item_source(&entries[n]->object, {path, static_cast<long>(n)});
-      if (entries[n]->rendered) sort_keys(&entries[n]->object);  // where kubectl prints them
+      Placed* entry = entries[n];
+      entry->edited = !entry->rendered && entry->source.index != static_cast<long>(n);
+      set_item_source(&entry->object, {path, static_cast<long>(n)});
+      if (entry->rendered) sort_keys(&entry->object);  // where kubectl prints them
     }
   }
 }
 
-/// The KRM form: a ResourceList in, a ResourceList out.
-std::string run_resource_list(const Document& list, bool json, const FileSystem& fs,
+/// The KRM form: a ResourceList in (`text`, read as `list`), a ResourceList out.
+std::string run_resource_list(const Document& list, std::string_view text, const FileSystem& fs,
                               Diagnostics* diagnostics) {
   RenderRequest request;
   read_krm_config(list, "functionConfig", &request, diagnostics);
@@ -97,19 +101,25 @@ std::string run_resource_list(const Document& list, bool json, const FileSystem&
     subjects.emplace(document.file, ResultSubject{&items[document.index], ""});
   RenderResult result = render_documents(std::move(documents), {}, request, fs, diagnostics);
   diagnostics->sort();
+  bool json = looks_like_json(text);
+  std::vector<std::string_view> texts =
+      json ? std::vector<std::string_view>{} : item_texts(list, text);
+  auto text_of = [&texts](size_t item) -> std::string_view {
+    return item < texts.size() ? texts[item] : "";
+  };
   std::vector<Placed> placed;
-  std::vector<const Json*> out;
+  std::vector<OutputItem> out;
   if (diagnostics->has_errors()) {
     // Nothing half-done: the resources go back as they came, with the findings.
-    if (items.is_array()) {
-      for (const Json& item : items)
-        out.push_back(&item);
-    }
+    for (size_t i = 0; items.is_array() && i < items.size(); ++i)
+      out.push_back({&items[i], text_of(i)});
   } else {
     placed = place_outputs(result);
     assign_files(result, &placed);
-    for (const Placed& entry : placed)
-      out.push_back(&entry.object);
+    for (const Placed& entry : placed) {
+      bool as_read = !entry.rendered && !entry.edited;
+      out.push_back({&entry.object, as_read ? text_of(entry.item) : ""});
+    }
   }
   return format_resource_list(list.api_version(), out, krm_results(diagnostics->all(), subjects),
                               json);
@@ -126,9 +136,9 @@ void read_plugin_config(const std::string& path, const FileSystem& fs, RenderReq
   }
   std::vector<Document> documents = load_documents(path, text, diagnostics);
   if (documents.size() > 1)
-    diagnostics->error(path, documents[1].pos_of(""), "",
-                       "expected one configuration document, found " +
-                           std::to_string(documents.size()));
+    diagnostics->error(
+        path, documents[1].pos_of(""), "",
+        "expected one configuration document, found " + std::to_string(documents.size()));
   if (!documents.empty()) read_krm_config(documents[0], "", request, diagnostics);
 }
 
@@ -157,7 +167,7 @@ std::string run_krm_function(const KrmRequest& request, const FileSystem& fs,
     return "";  // not even the form is known: nothing to answer in
   }
   if (request.config_path.empty() && documents.size() == 1 && is_resource_list(documents[0]))
-    return run_resource_list(documents[0], looks_like_json(request.input), fs, diagnostics);
+    return run_resource_list(documents[0], request.input, fs, diagnostics);
   return run_exec_plugin(std::move(documents), request.config_path, fs, diagnostics);
 }
 

@@ -28,8 +28,10 @@ std::string relative_path(const std::string& path, const std::string& prefix) {
 
 Json one_result(const Diagnostic& diagnostic, const ResultSubject* subject) {
   Json result = Json::object();
+  // A finding about an item is placed by resourceRef, field and file; any other (an
+  // embedded runtime, the input text itself) says where it is in the message.
   std::string message = diagnostic.message;
-  if (diagnostic.pos.line > 0) {
+  if (subject == nullptr && diagnostic.pos.line > 0) {
     message = diagnostic.file + ":" + std::to_string(diagnostic.pos.line) + ":" +
               std::to_string(diagnostic.pos.column) + ": " + message;
   } else if (subject == nullptr && !diagnostic.file.empty()) {

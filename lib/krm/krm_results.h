@@ -23,8 +23,8 @@ using ResultSubjects = std::map<std::string, ResultSubject>;
 
 /// One result per diagnostic, in the order given: `severity` (error, warning), `message`,
 /// and where known `resourceRef` (apiVersion, kind, name, namespace), `field.path` and
-/// `file` (`path`, `index`, from the item's annotations). The position in the text, when
-/// the diagnostic has one, is told in the message.
+/// `file` (`path`, `index`, from the item's annotations). A finding about no item tells
+/// its file (and position) in the message.
 Json krm_results(const std::vector<Diagnostic>& diagnostics, const ResultSubjects& subjects);
 
 }  // namespace trainjob

@@ -47,19 +47,79 @@ std::vector<Document> resource_list_items(const Document& list, Diagnostics* dia
   return documents;
 }
 
+namespace {
+
+/// The offset of the start of each line of `text`, from line 1 at [1].
+std::vector<size_t> line_starts(std::string_view text) {
+  std::vector<size_t> starts = {0, 0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') starts.push_back(i + 1);
+  }
+  return starts;
+}
+
+/// The first line after `line` where a top-level key of `list` is written: where the text
+/// of the last item ends. 0 when there is none.
+int next_key_line(const Document& list, int line) {
+  int next = 0;
+  for (const auto& entry : list.value.items()) {
+    int at = list.key_pos_of(entry.key()).line;
+    if (at > line && (next == 0 || at < next)) next = at;
+  }
+  return next;
+}
+
+}  // namespace
+
+std::vector<std::string_view> item_texts(const Document& list, std::string_view text) {
+  const Json& items = json_member(list.value, "items");
+  if (!items.is_array() || items.empty()) return {};
+  std::vector<size_t> starts = line_starts(text);
+  std::vector<int> lines;
+  for (size_t i = 0; i < items.size(); ++i) {
+    int line = list.pos_of(field_index("items", i)).line;
+    if (line <= 0 || static_cast<size_t>(line) >= starts.size()) return {};
+    if (!lines.empty() && line <= lines.back()) return {};
+    std::string_view rest = text.substr(starts[line]);
+    if (rest.substr(0, 2) != "- ") return {};  // the entry's dash is not where ours goes
+    lines.push_back(line);
+  }
+  int end_line = next_key_line(list, lines.back());
+  lines.push_back(end_line);
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    size_t begin = starts[lines[i]];
+    size_t end = lines[i + 1] > 0 && static_cast<size_t>(lines[i + 1]) < starts.size()
+                     ? starts[lines[i + 1]]
+                     : text.size();
+    out.push_back(text.substr(begin, end - begin));
+  }
+  return out;
+}
+
 std::string format_resource_list(const std::string& api_version,
-                                 const std::vector<const Json*>& items, const Json& results,
+                                 const std::vector<OutputItem>& items, const Json& results,
                                  bool json) {
-  Json list = Json::object();
-  list["apiVersion"] = api_version;
-  list["kind"] = kResourceListKind;
-  list["items"] = Json::array();
-  for (const Json* item : items)
-    list["items"].push_back(*item);
-  if (!results.empty()) list["results"] = results;
-  if (json) return list.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  if (json) {
+    Json list = {
+        {"apiVersion", api_version}, {"kind", kResourceListKind}, {"items", Json::array()}};
+    for (const OutputItem& item : items)
+      list["items"].push_back(*item.value);
+    if (!results.empty()) list["results"] = results;
+    return list.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  }
   std::string out;
-  write_yaml(list, YamlStyle{}, &out);
+  write_yaml(Json{{"apiVersion", api_version}, {"kind", kResourceListKind}}, YamlStyle{}, &out);
+  out += items.empty() ? "items: []\n" : "items:\n";
+  for (const OutputItem& item : items) {
+    if (item.text.empty()) {
+      write_yaml(Json::array({*item.value}), YamlStyle{}, &out);
+      continue;
+    }
+    out += item.text;
+    if (out.back() != '\n') out += '\n';
+  }
+  if (!results.empty()) write_yaml(Json{{"results", results}}, YamlStyle{}, &out);
   return out;
 }
 

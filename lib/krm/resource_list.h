@@ -32,10 +32,23 @@ std::string item_label(const Json& item, size_t position);
 /// and items that are not mappings, are errors located in `list`.
 std::vector<Document> resource_list_items(const Document& list, Diagnostics* diagnostics);
 
+/// The text of each item of `list` as `text` (the input it was read from) writes it: the
+/// whole `- ` entry of the block sequence, comments included. Empty when the items are not
+/// written one entry per line with the dash at column 1, as kpt writes them.
+std::vector<std::string_view> item_texts(const Document& list, std::string_view text);
+
+/// One item of an output list: its value, and the text to copy instead of writing the
+/// value anew when it passes through unchanged (kpt keeps the quoting and the flow style
+/// of what it reads, so a resource the function did not touch comes back as it was).
+struct OutputItem {
+  const Json* value = nullptr;
+  std::string_view text;
+};
+
 /// A ResourceList of the given apiVersion holding `items`, and `results` when there are
-/// any: YAML, or JSON (indented by 2) when `json`.
+/// any: YAML, or JSON (indented by 2, the items' texts unused) when `json`.
 std::string format_resource_list(const std::string& api_version,
-                                 const std::vector<const Json*>& items, const Json& results,
+                                 const std::vector<OutputItem>& items, const Json& results,
                                  bool json);
 
 }  // namespace trainjob

@@ -29,19 +29,30 @@ std::string trainjob_item(const std::string& name, const std::string& path, int 
   return "- apiVersion: trainer.kubeflow.org/v1alpha1\n"
          "  kind: TrainJob\n"
          "  metadata:\n"
-         "    name: " + name + "\n"
+         "    name: " +
+         name +
+         "\n"
          "    annotations:\n"
-         "      config.kubernetes.io/path: '" + path + "'\n"
-         "      config.kubernetes.io/index: '" + std::to_string(index) + "'\n"
-         "      internal.config.kubernetes.io/path: '" + path + "'\n"
-         "      internal.config.kubernetes.io/index: '" + std::to_string(index) + "'\n"
+         "      config.kubernetes.io/path: '" +
+         path +
+         "'\n"
+         "      config.kubernetes.io/index: '" +
+         std::to_string(index) +
+         "'\n"
+         "      internal.config.kubernetes.io/path: '" +
+         path +
+         "'\n"
+         "      internal.config.kubernetes.io/index: '" +
+         std::to_string(index) +
+         "'\n"
          "      config.k8s.io/id: '7'\n"
          "  spec:\n"
          "    runtimeRef:\n"
          "      name: torch-distributed\n"
          "    trainer:\n"
          "      image: example/train:1\n"
-         "      numNodes: " + std::to_string(num_nodes) + "\n";
+         "      numNodes: " +
+         std::to_string(num_nodes) + "\n";
 }
 
 const char kConfigMapItem[] =
@@ -85,7 +96,9 @@ TEST_CASE("krm: a ResourceList's items become documents named by their source") 
 
 TEST_CASE("krm: a ResourceList is written as YAML or JSON, results only when there are any") {
   Json item = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "x"}}}};
-  std::string yaml = format_resource_list("config.kubernetes.io/v1", {&item}, Json::array(), false);
+  std::string yaml =
+      format_resource_list("config.kubernetes.io/v1",
+                           std::vector<OutputItem>{OutputItem{&item, ""}}, Json::array(), false);
   CHECK(yaml ==
         "apiVersion: config.kubernetes.io/v1\n"
         "kind: ResourceList\n"
@@ -95,9 +108,41 @@ TEST_CASE("krm: a ResourceList is written as YAML or JSON, results only when the
         "  metadata:\n"
         "    name: x\n");
   Json results = Json::array({{{"message", "m"}, {"severity", "info"}}});
-  Json back = Json::parse(format_resource_list("config.kubernetes.io/v1", {&item}, results, true));
+  Json back = Json::parse(format_resource_list(
+      "config.kubernetes.io/v1", std::vector<OutputItem>{OutputItem{&item, ""}}, results, true));
   CHECK(back["items"][0] == item);
   CHECK(back["results"] == results);
+  CHECK(format_resource_list("config.kubernetes.io/v1", {}, Json::array(), false) ==
+        "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n");
+}
+
+TEST_CASE("krm: items that pass through are copied as the input wrote them") {
+  std::string text =
+      "apiVersion: config.kubernetes.io/v1\n"
+      "kind: ResourceList\n"
+      "items:\n"
+      "- apiVersion: v1 # first\n"
+      "  kind: ConfigMap\n"
+      "  data: {x: \"1\"}\n"
+      "# between\n"
+      "- {apiVersion: v1, kind: Secret}\n"
+      "functionConfig:\n"
+      "  kind: X\n";
+  Document list = load_one(text);
+  std::vector<std::string_view> texts = item_texts(list, text);
+  REQUIRE(texts.size() == 2);
+  CHECK(texts[0] == "- apiVersion: v1 # first\n  kind: ConfigMap\n  data: {x: \"1\"}\n# between\n");
+  CHECK(texts[1] == "- {apiVersion: v1, kind: Secret}\n");
+  Json value = list.value["items"][0];
+  std::string out = format_resource_list("config.kubernetes.io/v1",
+                                         std::vector<OutputItem>{OutputItem{&value, texts[0]}},
+                                         Json::array(), false);
+  CHECK(out.find(texts[0]) != std::string::npos);
+
+  // Entries indented under `items:` would not mix with ours: no texts at all.
+  std::string indented =
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - kind: A\n";
+  CHECK(item_texts(load_one(indented), indented).empty());
 }
 
 TEST_CASE("krm: the function configuration, any kind or a ConfigMap's data") {
@@ -157,13 +202,13 @@ TEST_CASE("krm: configuration mistakes are errors at their field") {
 }
 
 TEST_CASE("krm: a finding names its resource, field and file") {
-  Json item = {{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
-               {"kind", "TrainJob"},
-               {"metadata",
-                {{"name", "a"},
-                 {"namespace", "ml"},
-                 {"annotations",
-                  {{kKrmPathAnnotation, "jobs/a.yaml"}, {kKrmIndexAnnotation, "2"}}}}}};
+  Json item = {
+      {"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+      {"kind", "TrainJob"},
+      {"metadata",
+       {{"name", "a"},
+        {"namespace", "ml"},
+        {"annotations", {{kKrmPathAnnotation, "jobs/a.yaml"}, {kKrmIndexAnnotation, "2"}}}}}};
   Json config = {{"kind", "TrainJobRenderer"}, {"metadata", {{"name", "r"}}}};
   ResultSubjects subjects = {{"jobs/a.yaml[2]", {&item, ""}},
                              {"STDIN", {&config, "functionConfig"}}};
@@ -179,7 +224,7 @@ TEST_CASE("krm: a finding names its resource, field and file") {
                       "name": "a", "namespace": "ml"},
       "field": {"path": "spec.trainer.numNodes"},
       "file": {"path": "jobs/a.yaml", "index": 2}})"));
-  CHECK(results[1]["message"] == "STDIN:4:3: odd");
+  CHECK(results[1]["message"] == "odd");
   CHECK(results[1]["severity"] == "warning");
   CHECK(results[1]["field"]["path"] == "target");
   CHECK(results[1]["resourceRef"] == Json::parse(R"({"kind": "TrainJobRenderer", "name": "r"})"));
