@@ -125,6 +125,9 @@ std::string run_resource_list(const Document& list, std::string_view text, const
                               json);
 }
 
+/// How the temporary files kustomize hands its exec plugins their configuration in begin.
+constexpr const char* kKustomizeConfigFilePrefix = "/kust-plugin-config-";
+
 /// The options of the exec plugin form, from the configuration file kustomize wrote.
 void read_plugin_config(const std::string& path, const FileSystem& fs, RenderRequest* request,
                         Diagnostics* diagnostics) {
@@ -139,7 +142,15 @@ void read_plugin_config(const std::string& path, const FileSystem& fs, RenderReq
     diagnostics->error(
         path, documents[1].pos_of(""), "",
         "expected one configuration document, found " + std::to_string(documents.size()));
-  if (!documents.empty()) read_krm_config(documents[0], "", request, diagnostics);
+  if (documents.empty()) return;
+  Document& config = documents[0];
+  if (path.find(kKustomizeConfigFilePrefix) != std::string::npos) {
+    // kustomize's copy of the configuration, written anew and removed at once: its name and
+    // lines lead nowhere, the configuration's kind and name do.
+    config.file = config.kind() + "/" + config.name();
+    config.source_map = nullptr;
+  }
+  read_krm_config(config, "", request, diagnostics);
 }
 
 /// The exec plugin form: a YAML stream in, a YAML stream out.

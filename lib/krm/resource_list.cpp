@@ -58,6 +58,20 @@ std::vector<size_t> line_starts(std::string_view text) {
   return starts;
 }
 
+/// The line of the `- ` that opens the entry whose value starts at `line`: that line, or
+/// one above it (below `floor`) when only a comment follows the dash. 0 when there is none.
+int entry_line(std::string_view text, const std::vector<size_t>& starts, int line, int floor) {
+  for (int at = line; at > floor; --at) {
+    std::string_view rest = text.substr(starts[at]);
+    if (rest.substr(0, 2) == "- " || rest.substr(0, 2) == "-\n") return at;
+    size_t first = rest.find_first_not_of(' ');
+    bool comment_or_blank =
+        first == std::string_view::npos || rest[first] == '#' || rest[first] == '\n';
+    if (at != line && !comment_or_blank) return 0;
+  }
+  return 0;
+}
+
 /// The first line after `line` where a top-level key of `list` is written: where the text
 /// of the last item ends. 0 when there is none.
 int next_key_line(const Document& list, int line) {
@@ -77,11 +91,12 @@ std::vector<std::string_view> item_texts(const Document& list, std::string_view 
   std::vector<size_t> starts = line_starts(text);
   std::vector<int> lines;
   for (size_t i = 0; i < items.size(); ++i) {
-    int line = list.pos_of(field_index("items", i)).line;
-    if (line <= 0 || static_cast<size_t>(line) >= starts.size()) return {};
-    if (!lines.empty() && line <= lines.back()) return {};
-    std::string_view rest = text.substr(starts[line]);
-    if (rest.substr(0, 2) != "- ") return {};  // the entry's dash is not where ours goes
+    int value_line = list.pos_of(field_index("items", i)).line;
+    if (value_line <= 0 || static_cast<size_t>(value_line) >= starts.size()) return {};
+    int floor = lines.empty() ? list.key_pos_of("items").line : lines.back();
+    // No dash at column 1: the entries are indented, and would not mix with ours.
+    int line = entry_line(text, starts, value_line, floor);
+    if (line == 0) return {};
     lines.push_back(line);
   }
   int end_line = next_key_line(list, lines.back());

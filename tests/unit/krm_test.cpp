@@ -125,14 +125,15 @@ TEST_CASE("krm: items that pass through are copied as the input wrote them") {
       "  kind: ConfigMap\n"
       "  data: {x: \"1\"}\n"
       "# between\n"
-      "- {apiVersion: v1, kind: Secret}\n"
+      "- # the second\n"
+      "  {apiVersion: v1, kind: Secret}\n"
       "functionConfig:\n"
       "  kind: X\n";
   Document list = load_one(text);
   std::vector<std::string_view> texts = item_texts(list, text);
   REQUIRE(texts.size() == 2);
   CHECK(texts[0] == "- apiVersion: v1 # first\n  kind: ConfigMap\n  data: {x: \"1\"}\n# between\n");
-  CHECK(texts[1] == "- {apiVersion: v1, kind: Secret}\n");
+  CHECK(texts[1] == "- # the second\n  {apiVersion: v1, kind: Secret}\n");
   Json value = list.value["items"][0];
   std::string out = format_resource_list("config.kubernetes.io/v1",
                                          std::vector<OutputItem>{OutputItem{&value, texts[0]}},
