@@ -88,7 +88,7 @@ TEST_CASE("krm: a ResourceList's items become documents named by their source") 
   CHECK(items[1].index == 1);
   REQUIRE(diagnostics.all().size() == 1);
   CHECK(diagnostics.all()[0].path == "items[2]");
-  CHECK(diagnostics.all()[0].pos.line == 19);
+  CHECK(diagnostics.all()[0].pos.line == 21);
   CHECK(is_resource_list(list));
   CHECK_FALSE(looks_like_json("apiVersion: v1"));
   CHECK(looks_like_json("\n  {\"apiVersion\": \"v1\"}"));
@@ -170,7 +170,7 @@ TEST_CASE("krm: the function configuration, any kind or a ConfigMap's data") {
 TEST_CASE("krm: configuration mistakes are errors at their field") {
   RenderRequest request;
   Diagnostics diagnostics;
-  Document list = load_one(resource_list("[]\n",
+  Document list = load_one(resource_list("- {apiVersion: v1, kind: A}\n",
                                          "functionConfig:\n"
                                          "  apiVersion: kubectl-trainjob/v1\n"
                                          "  kind: TrainJobRenderer\n"
@@ -183,7 +183,7 @@ TEST_CASE("krm: configuration mistakes are errors at their field") {
   const std::vector<Diagnostic>& all = diagnostics.all();
   REQUIRE(all.size() == 4);
   CHECK(all[0].path == "functionConfig.namespaces");
-  CHECK(all[0].pos.line == 7);
+  CHECK(all[0].pos.line == 8);
   CHECK(all[0].pos.column == 3);
   CHECK(all[0].message.find("unknown option \"namespaces\"") == 0);
   CHECK(all[1].path == "functionConfig.trainerVersion");
