@@ -163,6 +163,7 @@ std::string run_exec_plugin(std::vector<Document> documents, const std::string& 
   if (diagnostics->has_errors()) return "";
   std::vector<Placed> placed = place_outputs(result);
   std::vector<const Json*> objects;
+  objects.reserve(placed.size());
   for (const Placed& entry : placed)
     objects.push_back(&entry.object);
   return format_objects(objects, OutputFormat::kYaml);
