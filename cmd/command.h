@@ -28,6 +28,7 @@ const std::vector<CommandSpec>& command_table();
 
 CommandRunner declare_convert(CLI::App* app);
 CommandRunner declare_init(CLI::App* app);
+CommandRunner declare_krm(CLI::App* app);
 CommandRunner declare_render(CLI::App* app);
 CommandRunner declare_run(CLI::App* app);
 CommandRunner declare_runtimes(CLI::App* app);

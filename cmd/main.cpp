@@ -20,6 +20,10 @@ const std::vector<CommandSpec>& command_table() {
        "Turn Training Operator v1 jobs into TrainJobs, or move TrainJobs between Trainer "
        "releases (offline)",
        declare_convert},
+      {"krm",
+       "Render as a KRM function (kpt fn eval) or a kustomize exec transformer plugin "
+       "(offline)",
+       declare_krm},
       {"run", "Run a TrainJob's pods as processes on this machine (--local)", declare_run},
       {"runtimes", "List the runtimes compiled into this binary", declare_runtimes},
       {"submit", "Render a TrainJob and apply it to the cluster (server-side apply)",

@@ -141,16 +141,28 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
 
 RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
                            const StdinReader& read_stdin, Diagnostics* diagnostics) {
-  RenderResult result;
-  result.documents = load_inputs(request.inputs, fs, read_stdin, diagnostics, &result.texts);
+  SourceTexts texts;
+  std::vector<Document> documents =
+      load_inputs(request.inputs, fs, read_stdin, diagnostics, &texts);
   // A file that does not parse stops nothing else: every problem is reported in one run.
-  if (result.documents.empty()) {
+  if (documents.empty()) {
     // Name the file when there is only one, so the message says where to look.
-    std::string file = result.texts.size() == 1 ? result.texts.begin()->first : "";
+    std::string file = texts.size() == 1 ? texts.begin()->first : "";
     if (!diagnostics->has_errors())
       diagnostics->error(file, {}, "", "no objects found in the inputs");
+    RenderResult result;
+    result.texts = std::move(texts);
     return result;
   }
+  return render_documents(std::move(documents), std::move(texts), request, fs, diagnostics);
+}
+
+RenderResult render_documents(std::vector<Document> documents, SourceTexts texts,
+                              const RenderRequest& request, const FileSystem& fs,
+                              Diagnostics* diagnostics) {
+  RenderResult result;
+  result.documents = std::move(documents);
+  result.texts = std::move(texts);
   RuntimeRegistry registry;
   registry.add_layer("the inputs", result.documents);
   if (!request.runtimes_dir.empty()) {

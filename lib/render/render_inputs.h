@@ -52,6 +52,12 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
 RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
                            const StdinReader& read_stdin, Diagnostics* diagnostics);
 
+/// The same for documents already loaded (the items of a KRM ResourceList): resolves and
+/// compiles them, `request.inputs` unused. `texts` are kept for messages that quote input.
+RenderResult render_documents(std::vector<Document> documents, SourceTexts texts,
+                              const RenderRequest& request, const FileSystem& fs,
+                              Diagnostics* diagnostics);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_RENDER_INPUTS_H_
