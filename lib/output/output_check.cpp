@@ -79,8 +79,12 @@ bool check_output_files(const std::string& dir, const OutputFiles& files, std::s
   int errors = diagnostics->error_count();
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0 && errno == ENOENT) {
-    for (const auto& [name, contents] : files)
-      diagnostics->error(dir + "/" + name, {}, "", "missing: render writes this file");
+    for (const auto& [name, contents] : files) {
+      std::string path = dir;
+      path += '/';
+      path += name;
+      diagnostics->error(path, {}, "", "missing: render writes this file");
+    }
     return diagnostics->error_count() == errors;
   }
   RootDir root;

@@ -45,8 +45,12 @@ std::string sha256_hex(std::string_view data) {
 
 std::string format_manifest(const Manifest& manifest) {
   std::string out;
-  for (const auto& [name, hash] : manifest)
-    out += hash + kSeparator + name + "\n";
+  for (const auto& [name, hash] : manifest) {
+    out += hash;
+    out += kSeparator;
+    out += name;
+    out += '\n';
+  }
   return out;
 }
 

@@ -32,6 +32,14 @@ std::string format_json(const std::vector<const Json*>& objects) {
   return list.dump(4) + "\n";
 }
 
+/// `dir` without trailing slashes, so that messages name `rendered/x.yaml`, not
+/// `rendered//x.yaml`, however the user spelled it.
+std::string trim_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  return dir;
+}
+
 }  // namespace
 
 std::optional<OutputFormat> parse_output_format(std::string_view text) {
@@ -86,14 +94,14 @@ bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string&
                       Diagnostics* diagnostics) {
   OutputFiles files;
   return output_dir_files(units, format, &files, diagnostics) &&
-         write_output_files(dir, files, options, diagnostics);
+         write_output_files(trim_slashes(dir), files, options, diagnostics);
 }
 
 bool check_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
                       OutputFormat format, std::string* diffs, Diagnostics* diagnostics) {
   OutputFiles files;
   return output_dir_files(units, format, &files, diagnostics) &&
-         check_output_files(dir, files, diffs, diagnostics);
+         check_output_files(trim_slashes(dir), files, diffs, diagnostics);
 }
 
 }  // namespace trainjob
