@@ -67,6 +67,10 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
 int run_render(const RenderFlags& flags) {
   if ((flags.check || flags.prune) && flags.output_dir.empty())
     return usage_error(std::string(flags.check ? "--check" : "--prune") + " needs --output-dir");
+  if (flags.check && flags.generate_secrets)
+    return usage_error(
+        "--check cannot compare --generate-secrets output: its keys are new on "
+        "every run");
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
   request->compile.generate_secrets = flags.generate_secrets;

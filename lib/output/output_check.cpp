@@ -58,17 +58,26 @@ void compare_files(const RootDir& root, const OutputFiles& files, std::string* d
   }
 }
 
+/// Why a stale file is stale, and who removes it.
+const char* stale_reason(const std::string& name, const std::set<std::string>& prunable,
+                         const std::set<std::string>& edited) {
+  if (prunable.count(name) > 0)
+    return "stale: render no longer writes this file (--prune removes it)";
+  if (edited.count(name) > 0)
+    return "stale: render no longer writes this file, and it was changed since render wrote it "
+           "(--prune keeps it; remove it by hand)";
+  return "stale: render does not write this file, and did not write it earlier (remove it by "
+         "hand)";
+}
+
 /// Every other `*.yaml`/`*.json` in DIR is stale; the manifest tells ours from others.
 void report_stale(const RootDir& root, const OutputFiles& files, Diagnostics* diagnostics) {
   ManifestReview review = review_manifest(root.fd(), root.path(), files, diagnostics);
   std::set<std::string> prunable(review.stale.begin(), review.stale.end());
+  std::set<std::string> edited(review.edited.begin(), review.edited.end());
   for (const std::string& name : list_entries(root.fd())) {
     if (!is_output_name(name) || files.count(name) > 0) continue;
-    diagnostics->error(root.path() + "/" + name, {}, "",
-                       prunable.count(name) > 0
-                           ? "stale: render no longer writes this file (--prune removes it)"
-                           : "stale: render does not write this file, and did not write it "
-                             "earlier (remove it by hand)");
+    diagnostics->error(root.path() + "/" + name, {}, "", stale_reason(name, prunable, edited));
   }
 }
 

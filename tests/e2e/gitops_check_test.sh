@@ -91,6 +91,8 @@ check "--check without --output-dir is a usage error" test $? -eq 2
 check "... that says so" grep -q -- '--check needs --output-dir' "$work/err"
 kubectl-trainjob render -f jobs/ --prune 2>/dev/null
 check "--prune without --output-dir is a usage error" test $? -eq 2
+render --check --generate-secrets 2>/dev/null
+check "--check with --generate-secrets (fresh keys each run) is a usage error" test $? -eq 2
 kubectl-trainjob render -f jobs/ --output-dir "$work/none/out" --check 2>"$work/err"
 check "--check on a missing DIR exits 1" test $? -eq 1
 check "... naming the files render would write" grep -q 'missing: render writes this file' "$work/err"

@@ -92,8 +92,8 @@ TEST_CASE("output dir: --prune removes only files an earlier write made and nobo
   TempDir temp;
   std::string dir = temp.path + "/out";
   Diagnostics diagnostics;
-  REQUIRE(write_output_files(dir, {{"a.yaml", "a"}, {"b.yaml", "b"}, {"c.yaml", "c"}}, {},
-                             &diagnostics));
+  REQUIRE(write_output_files(
+      dir, {{"a.yaml", "a"}, {"b.yaml", "b"}, {"c.yaml", "c"}, {"d.yaml", "d"}}, {}, &diagnostics));
   std::ofstream(dir + "/foreign.yaml") << "not ours";
   std::ofstream(dir + "/notes.txt") << "mine";
   std::ofstream(dir + "/c.yaml") << "edited by hand";
@@ -102,7 +102,8 @@ TEST_CASE("output dir: --prune removes only files an earlier write made and nobo
   REQUIRE(write_output_files(dir, {{"a.yaml", "a2"}}, {}, &diagnostics));
   CHECK(read_text(dir + "/b.yaml") == "b");
   CHECK(read_text(dir + "/.kubectl-trainjob").find("  b.yaml\n") != std::string::npos);
-  CHECK(read_text(dir + "/.kubectl-trainjob").find("c.yaml") == std::string::npos);
+  CHECK(read_text(dir + "/.kubectl-trainjob").find("c.yaml") == std::string::npos);  // edited
+  std::ofstream(dir + "/d.yaml") << "edited after the last write";
 
   OutputDirOptions prune;
   prune.prune = true;
@@ -115,9 +116,10 @@ TEST_CASE("output dir: --prune removes only files an earlier write made and nobo
   CHECK(read_text(dir + "/notes.txt") == "mine");
   CHECK(read_text(dir + "/.kubectl-trainjob") == sha256_hex("a3") + "  a.yaml\n");
   CHECK(listing(dir).find(".trainjob-render") == std::string::npos);
-  REQUIRE(pruning.all().size() == 1);  // the edited file is named, and kept
+  CHECK(read_text(dir + "/d.yaml") == "edited after the last write");
+  REQUIRE(pruning.all().size() == 1);  // the file edited while listed is named, and kept
   CHECK(pruning.all()[0].severity == Severity::kWarning);
-  CHECK(pruning.all()[0].file == dir + "/c.yaml");
+  CHECK(pruning.all()[0].file == dir + "/d.yaml");
 }
 
 TEST_CASE("output dir: a failed write prunes nothing") {
