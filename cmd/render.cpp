@@ -16,6 +16,8 @@ struct RenderFlags {
   InputFlags inputs;
   std::string output = "yaml";
   std::string output_dir;
+  bool check = false;
+  bool prune = false;
   bool generate_secrets = false;
   std::string target = "jobs";
   std::string gitops_order = "none";
@@ -67,8 +69,17 @@ void warn_private_keys(const RenderResult& result) {
 int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderResult& result,
                    Diagnostics* diagnostics) {
   if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
+  if (flags.check) {
+    std::string diffs;
+    check_output_dir(result.units, flags.output_dir, format, &diffs, diagnostics);
+    std::fwrite(diffs.data(), 1, diffs.size(), stdout);
+    std::fflush(stdout);
+    return report_diagnostics(diagnostics);
+  }
   if (!flags.output_dir.empty()) {
-    write_output_dir(result.units, flags.output_dir, format, diagnostics);
+    OutputDirOptions options;
+    options.prune = flags.prune;
+    write_output_dir(result.units, flags.output_dir, format, options, diagnostics);
     if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(result);
     return report_diagnostics(diagnostics);
   }
@@ -80,6 +91,12 @@ int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderRe
 }
 
 int run_render(const RenderFlags& flags) {
+  if ((flags.check || flags.prune) && flags.output_dir.empty())
+    return usage_error(std::string(flags.check ? "--check" : "--prune") + " needs --output-dir");
+  if (flags.check && flags.generate_secrets)
+    return usage_error(
+        "--check cannot compare --generate-secrets output: its keys are new on "
+        "every run");
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request || !set_target(flags, &*request)) return kExitUsage;
   request->compile.generate_secrets = flags.generate_secrets;
@@ -103,6 +120,12 @@ CommandRunner declare_render(CLI::App* app) {
   app->add_option("--output-dir", flags->output_dir,
                   "Write one file per TrainJob into DIR instead of printing")
       ->type_name("DIR");
+  app->add_flag("--check", flags->check,
+                "With --output-dir: change nothing; exit 1 and print a diff when DIR is not "
+                "what render would write there (changed, missing or stale files)");
+  app->add_flag("--prune", flags->prune,
+                "With --output-dir: also remove the files an earlier render wrote there that "
+                "no longer come from an input");
   app->add_flag("--generate-secrets", flags->generate_secrets,
                 "Include the Secrets a policy needs (MPI's SSH key, Flux's CURVE certificate) "
                 "with freshly generated keys; without it they are left out and must exist");

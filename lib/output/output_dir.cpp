@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "output/output_manifest.h"
 #include "util/beneath.h"
 
 namespace trainjob {
@@ -85,12 +86,28 @@ class Staging {
   RootDir dir_;
 };
 
-/// Moves the staged files into DIR. Files already there are first linked into the
-/// staging directory as `NAME.old`, so that a failed move can put every one back.
+/// Undoes what move_into_place did so far: pruned files back, new files out, old back.
+void roll_back(int root, int stage, const std::vector<std::pair<std::string, bool>>& moved,
+               const std::vector<std::string>& pruned) {
+  for (const std::string& name : pruned)
+    ::renameat(stage, (name + ".pruned").c_str(), root, name.c_str());
+  for (const auto& [name, had_old] : moved) {
+    if (had_old) {
+      ::renameat(stage, (name + ".old").c_str(), root, name.c_str());
+    } else {
+      ::unlinkat(root, name.c_str(), 0);
+    }
+  }
+}
+
+/// Moves the staged files into DIR and the files to prune out of it. Files already there
+/// are first linked into the staging directory as `NAME.old`, and pruned ones moved there
+/// as `NAME.pruned`, so that a failed step can put every one back.
 bool move_into_place(const RootDir& root, const Staging& staging, const OutputFiles& files,
-                     std::string* error) {
+                     const std::vector<std::string>& removals, std::string* error) {
   int stage = staging.dir().fd();
   std::vector<std::pair<std::string, bool>> moved;  // name, had an old file
+  std::vector<std::string> pruned;
   bool ok = true;
   for (const auto& [name, contents] : files) {
     bool had_old = ::linkat(root.fd(), name.c_str(), stage, (name + ".old").c_str(), 0) == 0;
@@ -102,28 +119,58 @@ bool move_into_place(const RootDir& root, const Staging& staging, const OutputFi
     }
     moved.emplace_back(name, had_old);
   }
+  for (auto it = removals.begin(); ok && it != removals.end(); ++it) {
+    if (::renameat(root.fd(), it->c_str(), stage, (*it + ".pruned").c_str()) != 0) {
+      *error = "cannot remove " + *it + ": " + std::strerror(errno);
+      ok = false;
+      break;
+    }
+    pruned.push_back(*it);
+  }
   if (ok) {
     ::fsync(root.fd());  // the renames to disk; they are in place either way
     return true;
   }
-  for (const auto& [name, had_old] : moved) {
-    if (had_old) {
-      ::renameat(stage, (name + ".old").c_str(), root.fd(), name.c_str());
-    } else {
-      ::unlinkat(root.fd(), name.c_str(), 0);
-    }
-  }
+  roll_back(root.fd(), stage, moved, pruned);
   return false;
 }
 
-bool write_into(const RootDir& root, const OutputFiles& files, Diagnostics* diagnostics) {
+/// Adds the manifest of what DIR will hold that is ours to `files`, and says which files
+/// to prune: stale ones with `prune`, none without (they stay listed, still ours).
+std::vector<std::string> plan_manifest(const RootDir& root, const OutputDirOptions& options,
+                                       OutputFiles* files, Diagnostics* diagnostics) {
+  ManifestReview review = review_manifest(root.fd(), root.path(), *files, diagnostics);
+  Manifest next;
+  for (const auto& [name, contents] : *files)
+    next[name] = sha256_hex(contents);
+  std::vector<std::string> removals;
+  for (const std::string& name : review.stale) {
+    if (options.prune) {
+      removals.push_back(name);
+    } else {
+      next[name] = review.current[name];
+    }
+  }
+  for (const std::string& name : review.edited) {
+    if (!options.prune) continue;
+    diagnostics->warning(
+        root.path() + "/" + name, {}, "",
+        std::string("changed since render wrote it (see ") + kManifestName + "); --prune keeps it");
+  }
+  (*files)[kManifestName] = format_manifest(next);
+  return removals;
+}
+
+bool write_into(const RootDir& root, OutputFiles files, const OutputDirOptions& options,
+                Diagnostics* diagnostics) {
+  std::vector<std::string> removals = plan_manifest(root, options, &files, diagnostics);
   if (!check_targets(root, files, diagnostics)) return false;
   Staging staging;
   std::string error;
   bool ok = staging.open(root, &error);
   for (auto it = files.begin(); ok && it != files.end(); ++it)
     ok = staging.dir().write_file(it->first, it->second, 0644, &error);
-  ok = ok && move_into_place(root, staging, files, &error);
+  ok = ok && move_into_place(root, staging, files, removals, &error);
   if (!ok) diagnostics->error(root.path(), {}, "", "--output-dir: " + error);
   return ok;
 }
@@ -131,7 +178,7 @@ bool write_into(const RootDir& root, const OutputFiles& files, Diagnostics* diag
 }  // namespace
 
 bool write_output_files(const std::string& dir, const OutputFiles& files,
-                        Diagnostics* diagnostics) {
+                        const OutputDirOptions& options, Diagnostics* diagnostics) {
   std::vector<std::string> created;
   std::string error;
   RootDir root;
@@ -139,7 +186,7 @@ bool write_output_files(const std::string& dir, const OutputFiles& files,
   if (!ok) {
     diagnostics->error(dir, {}, "", "--output-dir: " + error);
   } else {
-    ok = write_into(root, files, diagnostics);
+    ok = write_into(root, files, options, diagnostics);
   }
   if (!ok) remove_created_dirs(created);
   return ok;

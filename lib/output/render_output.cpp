@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "output/output_check.h"
 #include "output/output_dir.h"
 #include "output/yaml_writer.h"
 
@@ -29,6 +30,14 @@ std::string format_json(const std::vector<const Json*>& objects) {
   for (const Json* object : objects)
     list["items"].push_back(*object);
   return list.dump(4) + "\n";
+}
+
+/// `dir` without trailing slashes, so that messages name `rendered/x.yaml`, not
+/// `rendered//x.yaml`, however the user spelled it.
+std::string trim_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  return dir;
 }
 
 }  // namespace
@@ -60,10 +69,9 @@ std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
   return name + (format == OutputFormat::kYaml ? ".yaml" : ".json");
 }
 
-bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, Diagnostics* diagnostics) {
+bool output_dir_files(const std::vector<RenderedUnit>& units, OutputFormat format,
+                      OutputFiles* files, Diagnostics* diagnostics) {
   std::map<std::string, const RenderedUnit*> names;
-  OutputFiles files;
   for (const RenderedUnit& unit : units) {
     auto [it, added] = names.emplace(output_file_name(unit, format), &unit);
     if (!added) {
@@ -76,9 +84,24 @@ bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string&
     std::vector<const Json*> objects;
     for (const Json& object : unit.objects)
       objects.push_back(&object);
-    files[it->first] = format_objects(objects, format);
+    (*files)[it->first] = format_objects(objects, format);
   }
-  return !diagnostics->has_errors() && write_output_files(dir, files, diagnostics);
+  return !diagnostics->has_errors();
+}
+
+bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
+                      OutputFormat format, const OutputDirOptions& options,
+                      Diagnostics* diagnostics) {
+  OutputFiles files;
+  return output_dir_files(units, format, &files, diagnostics) &&
+         write_output_files(trim_slashes(dir), files, options, diagnostics);
+}
+
+bool check_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
+                      OutputFormat format, std::string* diffs, Diagnostics* diagnostics) {
+  OutputFiles files;
+  return output_dir_files(units, format, &files, diagnostics) &&
+         check_output_files(trim_slashes(dir), files, diffs, diagnostics);
 }
 
 }  // namespace trainjob

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "diag/diagnostic.h"
+#include "output/output_dir.h"
 #include "render/render_inputs.h"
 
 namespace trainjob {
@@ -24,10 +25,21 @@ std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units);
 /// `<kind>-<name>.yaml` for anything else, prefixed by `<namespace>.` when namespaced.
 std::string output_file_name(const RenderedUnit& unit, OutputFormat format);
 
-/// Writes one file per unit into `dir`, all or nothing (see write_output_files); units
-/// that share a file name are an error before anything is written.
+/// The files --output-dir holds for `units`, one per unit; units that share a file name
+/// are an error.
+bool output_dir_files(const std::vector<RenderedUnit>& units, OutputFormat format,
+                      OutputFiles* files, Diagnostics* diagnostics);
+
+/// Writes one file per unit into `dir`, all or nothing (see write_output_files); nothing
+/// is written when output_dir_files finds an error.
 bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, Diagnostics* diagnostics);
+                      OutputFormat format, const OutputDirOptions& options,
+                      Diagnostics* diagnostics);
+
+/// `render --check`: compares `dir` with what write_output_dir would put there, changing
+/// nothing (see check_output_files).
+bool check_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
+                      OutputFormat format, std::string* diffs, Diagnostics* diagnostics);
 
 }  // namespace trainjob
 
