@@ -157,6 +157,14 @@ TEST_CASE("krm: the function configuration, any kind or a ConfigMap's data") {
   CHECK(request.compile.default_namespace == "ml");
   CHECK(request.compile.dialect == Dialect::kV2_1);
   CHECK(request.compile.generate_secrets);
+  CHECK(request.compile.target == RenderTarget::kJobs);
+
+  RenderRequest jobset;
+  read_krm_config(load_one("apiVersion: kubectl-trainjob/v1\nkind: TrainJobRenderer\n"
+                           "metadata: {name: r}\ntarget: jobset\n"),
+                  "", &jobset, &diagnostics);
+  CHECK_FALSE(diagnostics.has_errors());
+  CHECK(jobset.compile.target == RenderTarget::kJobSet);
 
   RenderRequest from_map;
   read_krm_config(load_one("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
@@ -189,7 +197,7 @@ TEST_CASE("krm: configuration mistakes are errors at their field") {
   CHECK(all[1].path == "functionConfig.trainerVersion");
   CHECK(all[1].message.find("expected a string") == 0);
   CHECK(all[2].path == "functionConfig.target");
-  CHECK(all[2].message == "expected one of jobs, found \"jobsets\"");
+  CHECK(all[2].message == "expected one of jobs, jobset, found \"jobsets\"");
   CHECK(all[3].path == "functionConfig.generateSecrets");
 
   Diagnostics map_diagnostics;
