@@ -127,6 +127,6 @@ printf 'target: jobsets\n' >>base/renderer.yaml
 bash -c "${command//\/usr\/local/$prefix}" >/dev/null 2>err.log
 check "a bad target fails" test $? -ne 0
 check "the configuration error names the configuration and the field" \
-  grep -q 'TrainJobRenderer/render: error: target: expected one of jobs, found "jobsets"' err.log
+  grep -q 'TrainJobRenderer/render: error: target: expected one of jobs, jobset, found "jobsets"' err.log
 
 finish
