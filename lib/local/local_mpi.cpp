@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
-#include <utility>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 #include "legacy/mpi_legacy_job.h"
 #include "render/client_annotations.h"
