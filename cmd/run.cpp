@@ -112,6 +112,7 @@ int run_local(const RunFlags& flags) {
   if (!timeout) return usage_error("--timeout: expected a duration such as 90s or 10m");
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
+  request->config_map_from_files = !flags.from_files.empty();
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);

@@ -108,6 +108,7 @@ int run_submit(const SubmitFlags& flags) {
                       session.name_space()};
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
+    request->config_map_from_files = !flags.from_files.empty();
     // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
     request->compile.generate_secrets = true;
     RealFileSystem fs;

@@ -172,7 +172,7 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
   add_embedded_runtimes(&registry, diagnostics, &referenced);
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
-  options.config_maps = &config_maps;
+  if (!request.config_map_from_files) options.config_maps = &config_maps;
   std::vector<DocumentWork> work = check_documents(result.documents, registry, request, options);
   InputCheck input_check(result.documents);
   Diagnostics semantic;

@@ -21,6 +21,9 @@ struct RenderRequest {
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).
   bool check_runtimes = false;
+  /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
+  /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
+  bool config_map_from_files = false;
 };
 
 /// What one input document became: a TrainJob's objects, or the document itself.

@@ -66,7 +66,9 @@ ctl faults '{"rules": []}' > /dev/null
 
 # --from-file: the ConfigMap the TrainJob mounts, from local files.
 printf 'print("hello")\n' > "$work/pytorch-demo.py"
-"$bin" submit -f "$src/templates/configmap.yaml" --from-file "$work/pytorch-demo.py" > "$work/cm.out" 2>/dev/null
+"$bin" submit -f "$src/templates/configmap.yaml" --from-file "$work/pytorch-demo.py" > "$work/cm.out" 2>"$work/cm.err"
+check "--from-file: no warning that the ConfigMap it builds is missing" \
+  bash -c "! grep -q 'not among the inputs' '$work/cm.err'"
 check "--from-file creates the mounted ConfigMap first" \
   bash -c "head -1 '$work/cm.out' | grep -qx 'configmap/pytorch-demo-script created' && kubectl get configmap pytorch-demo-script -o jsonpath='{.data.pytorch-demo\.py}' | grep -q hello"
 head -c 1100000 /dev/zero | tr '\0' 'x' > "$work/big.py"

@@ -45,6 +45,8 @@ echo 'echo "rank $PET_NODE_RANK reads: $(cat "$(dirname "$0")/note.txt")"' >"$wo
 check "--from-file: exit 0" test $? -eq 0
 check "--from-file: every file is in the mounted ConfigMap" \
   test "$(grep -c '^\[node-[012]\] rank [012] reads: from a file$' "$work/out.txt")" -eq 3
+check "--from-file: no warning that the ConfigMap it builds is missing" \
+  bash -c "! grep -q 'not among the inputs' '$work/err.txt'"
 
 # A runtime with an initializer and an init container sharing an emptyDir with the node.
 cat >"$work/runtime.yaml" <<'YAML'
