@@ -14,6 +14,7 @@
 
 #include "diag/diagnostic.h"
 #include "output/output_dir.h"
+#include "util/digest.h"
 
 namespace trainjob {
 
@@ -22,7 +23,6 @@ inline constexpr const char* kManifestName = ".kubectl-trainjob";
 /// File name -> lower-case hex SHA-256 of the contents written.
 using Manifest = std::map<std::string, std::string>;
 
-std::string sha256_hex(std::string_view data);
 /// The manifest's text: sorted `<sha256>  <name>` lines, which `sha256sum -c` reads.
 std::string format_manifest(const Manifest& manifest);
 /// Reads a manifest; a line that is not `<64 hex>  <name>.yaml|json` is skipped with a

@@ -1,21 +1,8 @@
 #include "render/jobset_labels.h"
 
-#include <openssl/evp.h>
+#include "util/digest.h"
 
 namespace trainjob {
-
-std::string sha1_hex(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha1(), nullptr);
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xf];
-  }
-  return out;
-}
 
 Json jobset_keys(const JobPlacement& p) {
   Json keys = Json::object();

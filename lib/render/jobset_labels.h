@@ -40,8 +40,6 @@ struct JobPlacement {
 Json jobset_keys(const JobPlacement& placement);
 /// The labels every object we emit for a TrainJob carries, so status/logs/delete find them.
 Json ownership_labels(const std::string& trainjob);
-/// Lower-case hex SHA-1, as JobSet hashes `<namespace>/<job name>` into job-key.
-std::string sha1_hex(const std::string& text);
 
 }  // namespace trainjob
 
