@@ -16,7 +16,7 @@ namespace trainjob {
 namespace {
 
 /// Completion runs at every TAB: a cluster that has not answered by then is left out.
-constexpr double kClusterDeadlineSeconds = 2;
+constexpr double kClusterDeadlineSeconds = 5;
 constexpr const char* kProgram = "kubectl-trainjob";
 
 CliFlag flag_model(const CLI::Option& option) {
@@ -71,17 +71,18 @@ ConnectionFlags connection_from(const GivenFlags& given) {
 }
 
 int run_complete(const CLI::App& root, const std::vector<std::string>& words) {
-  bool timed_out = false;
+  bool looked_up = false;
   ClusterLookup cluster = [&](const std::string& /*value_type*/, const GivenFlags& given) {
     NameLookup lookup = lookup_trainjob_names(connection_from(given), kClusterDeadlineSeconds);
-    timed_out = lookup.timed_out;
+    looked_up = true;
     return lookup.names;
   };
   std::string text = format_cobra(complete_words(command_model(root), words, cluster));
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
-  // The abandoned request still runs on its thread; end without waiting for it.
-  if (timed_out) std::_Exit(kExitOk);
+  // The request's thread may still be running (abandoned at the deadline) or tearing down its
+  // connection: end without waiting for it, or racing it through the exit handlers.
+  if (looked_up) std::_Exit(kExitOk);
   return kExitOk;
 }
 

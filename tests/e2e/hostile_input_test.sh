@@ -13,7 +13,12 @@ run_validate() {
   peak_kib=$(tail -n 1 "$work/peak")
 }
 small_report() { test "$(stat -c %s "$work/report")" -lt 4096; }
-peak_below_mib() { test "$peak_kib" -lt $(($1 * 1024)); }
+# Memory is measured above what the binary needs for one empty document: under AddressSanitizer
+# the binary alone takes some 240 MiB (shadow memory of its data), 11 MiB otherwise.
+printf -- '--- {}\n' >"$work/one.yaml"
+run_validate "$work/one.yaml"
+base_kib=$peak_kib
+peak_below_mib() { test $((peak_kib - base_kib)) -lt $(($1 * 1024)); }
 
 # A billion-laughs bomb behind a 1 MB comment: padding does not raise the cap.
 {
@@ -28,7 +33,7 @@ peak_below_mib() { test "$peak_kib" -lt $(($1 * 1024)); }
 run_validate "$work/bomb.yaml"
 check "a padded alias bomb fails" test "$status" -eq 1
 check "at the alias, naming the expansion" grep -q "^$work/bomb.yaml:11:[0-9]*: error: .*alias expansion" "$work/report"
-check "within 512 MiB" peak_below_mib 512
+check "within 512 MiB more than one empty document" peak_below_mib 512
 
 # A JSON number of a million digits: out of range, located, and not echoed whole.
 {
@@ -56,7 +61,7 @@ run_validate "$work/many.yaml"
 check "a million and one documents fail" test "$status" -eq 1
 check "at the first one past the cap" \
   grep -q "many.yaml:1000001:1: error: more than 1000000 documents in one stream" "$work/report"
-check "within 256 MiB" peak_below_mib 256
+check "within 256 MiB more than one empty document" peak_below_mib 256
 
 # A 50 MB scalar is fine: read once, checked, no more than a few copies in memory.
 {
@@ -66,5 +71,5 @@ check "within 256 MiB" peak_below_mib 256
 } >"$work/scalar.yaml"
 run_validate "$work/scalar.yaml"
 check "a 50 MB scalar validates" test "$status" -eq 0
-check "within 1 GiB" peak_below_mib 1024
+check "within 1 GiB more than one empty document" peak_below_mib 1024
 finish
