@@ -15,10 +15,6 @@ namespace {
 
 constexpr const char kReplicasKey[] = "jobset.sigs.k8s.io/replicatedjob-replicas";
 
-std::string annotation_of(const Json& object, const char* key) {
-  return string_member(member(member(object, "metadata"), "annotations"), key);
-}
-
 /// The annotation parsed, or null when it is absent or not JSON (Jobs on a cluster may have
 /// been edited by hand: never trust them to be well formed).
 Json annotation_json(const Json& object, const char* key) {

@@ -21,10 +21,6 @@ std::string label(const Json& object, const char* key) {
   return string_member(json_member(json_member(object, "metadata"), "labels"), key);
 }
 
-std::string annotation_of(const Json& object, const char* key) {
-  return string_member(json_member(json_member(object, "metadata"), "annotations"), key);
-}
-
 std::string name_of(const Json& object) {
   return string_member(json_member(object, "metadata"), "name");
 }

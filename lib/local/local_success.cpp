@@ -3,13 +3,10 @@
 #include <algorithm>
 
 #include "render/client_annotations.h"
+#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
-
-std::string annotation(const Json& object, const char* key) {
-  return string_member(json_member(json_member(object, "metadata"), "annotations"), key);
-}
 
 void read_strings(const Json& list, std::vector<std::string>* out) {
   if (!list.is_array()) return;
@@ -36,12 +33,12 @@ std::string LocalSuccessRule::describe() const {
 std::optional<LocalSuccessRule> local_success_rule(const std::vector<Json>& objects) {
   for (const Json& object : objects) {
     if (string_member(object, "kind") != "Job") continue;
-    std::string kind = annotation(object, kSourceKindAnnotation);
+    std::string kind = annotation_of(object, kSourceKindAnnotation);
     if (kind.empty()) continue;
     LocalSuccessRule rule;
     rule.kind = kind;
     // The annotation may have been edited by hand: unreadable means every pod must succeed.
-    Json policy = Json::parse(annotation(object, kSuccessPolicyAnnotation), nullptr,
+    Json policy = Json::parse(annotation_of(object, kSuccessPolicyAnnotation), nullptr,
                               /*allow_exceptions=*/false);
     if (!policy.is_object()) return rule;
     rule.any = string_member(policy, "operator") == "Any";

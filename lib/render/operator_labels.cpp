@@ -19,6 +19,10 @@ constexpr OperatorContainer kDefaultContainers[] = {
 
 }  // namespace
 
+std::string annotation_of(const Json& object, const char* key) {
+  return string_member(json_member(json_member(object, "metadata"), "annotations"), key);
+}
+
 StepPlace step_place(const Json& labels) {
   StepPlace place;
   place.step = string_member(labels, kReplicatedJobNameLabel);

@@ -22,6 +22,9 @@ struct StepPlace {
   bool legacy = false;  ///< read from the Training Operator labels
 };
 
+/// The object's metadata.annotations[key]; "" when absent or not a string.
+std::string annotation_of(const Json& object, const char* key);
+
 /// From `labels` (an object's metadata.labels): the JobSet labels when present, else the
 /// Training Operator's.
 StepPlace step_place(const Json& labels);
