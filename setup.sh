@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Sets up a Debian machine, builds, and then either trains the bundled example TrainJob
 # on this machine with the C++ trainer (`./setup.sh`) or runs every test
-# (`./setup.sh test`). Safe to run again: it only installs what is missing and only
+# (`./setup.sh test`), or builds the trainer's OCI image (`./setup.sh image`,
+# docs/trainer-image.md). Safe to run again: it only installs what is missing and only
 # rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=${1:-run}
 case "$mode" in
-  run | test | build) ;;
-  *) echo "usage: ./setup.sh [run|test|build]" >&2; exit 2 ;;
+  run | test | build | image) ;;
+  *) echo "usage: ./setup.sh [run|test|build|image]" >&2; exit 2 ;;
 esac
 
 packages=(cmake ninja-build g++ pkg-config libyaml-dev nlohmann-json3-dev libcli11-dev
@@ -23,6 +24,9 @@ if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubern
 if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl openmpi-bin libopenmpi-dev); fi
 # The completion test drives the scripts in bash (with bash-completion), zsh and fish.
 if [ "$mode" = test ]; then packages+=(bash-completion zsh fish file); fi
+# The trainer image is built with umoci, pushed and pulled with skopeo; its test runs a
+# local docker-registry.
+if [ "$mode" = test ] || [ "$mode" = image ]; then packages+=(umoci skopeo docker-registry); fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -44,4 +48,5 @@ case "$mode" in
   run) ./build/kubectl-trainjob run --local -f templates/cpp-trainer-linear.yaml ;;
   test) ctest --preset default -j"$(nproc)" ;;
   build) ;;
+  image) cmake --build --preset default --target trainer-image >&2 ;;
 esac

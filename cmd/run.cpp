@@ -17,8 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The image of the embedded cpp-trainer runtime, run from the trainer built beside us.
-constexpr const char* kTrainerImage = "ghcr.io/kubectl-trainjob/trainjob-trainer";
+/// The image of the embedded cpp-trainer runtime (what dist/push-trainer-image.sh pushes by
+/// default), run from the trainer built beside us; a digest pin of it maps the same way.
+constexpr const char* kTrainerImage = "localhost:5000/trainjob-trainer";
 
 struct RunFlags {
   InputFlags inputs;

@@ -17,7 +17,9 @@ namespace {
 constexpr size_t kConfigMapLimitBytes = size_t{1024} * 1024;
 /// The runtime whose node container runs the C++ trainer itself, not a script.
 constexpr const char* kTrainerRuntime = "cpp-trainer";
-constexpr const char* kTrainerImage = "ghcr.io/kubectl-trainjob/trainjob-trainer:0.1.0";
+/// The runtime's own image, as dist/push-trainer-image.sh pushes it by default
+/// (docs/trainer-image.md); --image pins another, e.g. REPOSITORY@sha256:DIGEST.
+constexpr const char* kTrainerImage = "localhost:5000/trainjob-trainer:0.1.0";
 constexpr const char* kPlaceholderImage = "registry.example.com/team/train:latest";
 
 std::string embedded_template(const std::string& path) {
