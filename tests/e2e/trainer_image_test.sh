@@ -49,10 +49,10 @@ docker-registry serve "$work/registry.yml" >"$work/registry.log" 2>&1 &
 registry_pid=$!
 trap 'kill "$registry_pid" 2>/dev/null; wait "$registry_pid" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
-  curl -sf "http://127.0.0.1:$port/v2/" >/dev/null && break
+  curl -sf -o /dev/null "http://127.0.0.1:$port/v2/" && break
   sleep 0.1
 done
-check "the registry answers GET /v2/" curl -sf "http://127.0.0.1:$port/v2/"
+check "the registry answers GET /v2/" curl -sf -o /dev/null "http://127.0.0.1:$port/v2/"
 
 reference=$("$source_dir/dist/push-trainer-image.sh" --layout "$layout" --dest-tls-verify=false \
   "127.0.0.1:$port/trainjob-trainer:$tag" 2>"$work/push.err")

@@ -67,7 +67,8 @@ is_driver_library() {
 make_skeleton() {
   local root=$1
   mkdir -p "$root/usr/bin" "$root/usr/lib" "$root/usr/lib64" "$root/usr/sbin" \
-    "$root$kBinDir" "$root/etc" "$root/tmp" "$root/home/$kUser" "$root/usr/share/doc"
+    "$root$kBinDir" "$root/etc" "$root/tmp" "$root/home/$kUser" "$root/usr/share/doc" \
+    "$root/dev" "$root/proc" "$root/sys"  # where a runtime mounts them
   ln -s usr/bin "$root/bin"
   ln -s usr/lib "$root/lib"
   ln -s usr/lib64 "$root/lib64"
