@@ -27,6 +27,17 @@ check "the loss falls every epoch" \
 check "every rank ends with the same parameters" \
   test "$(grep -o 'parameter checksum [0-9a-f]*' "$work/out.txt" | sort | uniq -c | awk '{print $1}')" = 4
 
+# Pinned by digest, as docs/trainer-image.md advises: still the trainer built beside us.
+digest=sha256:$(printf '%064d' 0)
+"$binary" init pinned --runtime cpp-trainer --mode image --nodes 1 --procs 2 \
+  --image "localhost:5000/trainjob-trainer@$digest" >"$work/pinned.yaml"
+check "init --image REPOSITORY@DIGEST pins it" \
+  grep -q "image: localhost:5000/trainjob-trainer@$digest" "$work/pinned.yaml"
+"$binary" run --local -f "$work/pinned.yaml" --timeout 5m >"$work/pinned.txt" 2>&1
+check "run --local of the pinned image: exit 0" test $? -eq 0
+check "run --local of the pinned image: both workers trained alike" \
+  test "$(grep -o 'parameter checksum [0-9a-f]*' "$work/pinned.txt" | sort | uniq -c | awk '{print $1}')" = 2
+
 # The quick start's example: five epochs at a larger learning rate get w close to 2.
 "$binary" run --local -f "$source_dir/templates/cpp-trainer-linear.yaml" >"$work/out.txt" 2>&1
 check "quick start example: exit 0" test $? -eq 0
