@@ -75,7 +75,7 @@ void render_stream(const RenderRequest& request, const FileSystem& fs, const Uni
   CompileOptions options = request.compile;
   if (!request.config_map_from_files) options.config_maps = &config_maps;
   inputs.read(
-      [&](const std::string&, std::vector<Document> documents) {
+      [&](const std::string&, const std::vector<Document>& documents) {
         std::vector<RenderedUnit> units =
             render_block(documents, registry, request, options, diagnostics);
         for (const RenderedUnit& unit : units) {
