@@ -6,7 +6,8 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
-#include "render/jobset_labels.h"
+#include "output/spilled_stream.h"
+#include "render/render_stream.h"
 #include "render/render_target.h"
 
 namespace trainjob {
@@ -47,17 +48,7 @@ bool set_target(const RenderFlags& flags, RenderRequest* request) {
 }
 
 /// With --generate-secrets: says once which generated Secrets hold private keys.
-void warn_private_keys(const RenderResult& result) {
-  std::string names;
-  for (const RenderedUnit& unit : result.units) {
-    if (!unit.compiled) continue;
-    for (const Json& object : unit.objects) {
-      const Json& metadata = object.value("metadata", Json::object());
-      if (!metadata.value("annotations", Json::object()).contains(kCreateOnlyIfAbsentAnnotation))
-        continue;
-      names += std::string(names.empty() ? "" : ", ") + string_member(metadata, "name");
-    }
-  }
+void warn_private_keys(const std::string& names) {
   if (names.empty()) return;
   std::fprintf(stderr,
                "warning: the output holds private keys (Secret %s): keep it out of Git; "
@@ -65,29 +56,44 @@ void warn_private_keys(const RenderResult& result) {
                names.c_str());
 }
 
-/// Prints the objects, or writes them under --output-dir; nothing at all on an error.
-int print_or_write(const RenderFlags& flags, OutputFormat format, const RenderResult& result,
-                   Diagnostics* diagnostics) {
-  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
+/// Where the units go: a stream for stdout, or the files of --output-dir.
+struct RenderSink {
+  explicit RenderSink(OutputFormat format) : stream(format), files(format) {}
+  SpilledStream stream;
+  OutputDirFiles files;
+  Diagnostics file_findings;  ///< --output-dir's own: said only when the inputs are fine
+  std::string private_keys;   ///< names of the Secrets with generated keys
+};
+
+/// Writes under --output-dir (or compares, with --check); nothing at all on an error.
+int write_or_check(const RenderFlags& flags, RenderSink* sink, Diagnostics* diagnostics) {
   if (flags.check) {
     std::string diffs;
-    check_output_dir(result.units, flags.output_dir, format, &diffs, diagnostics);
+    check_output_dir(sink->files.files(), flags.output_dir, &diffs, diagnostics);
     std::fwrite(diffs.data(), 1, diffs.size(), stdout);
     std::fflush(stdout);
     return report_diagnostics(diagnostics);
   }
-  if (!flags.output_dir.empty()) {
-    OutputDirOptions options;
-    options.prune = flags.prune;
-    write_output_dir(result.units, flags.output_dir, format, options, diagnostics);
-    if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(result);
-    return report_diagnostics(diagnostics);
-  }
-  std::string text = format_objects(all_objects(result.units), format);
+  OutputDirOptions options;
+  options.prune = flags.prune;
+  write_output_dir(sink->files.files(), flags.output_dir, options, diagnostics);
+  if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(sink->private_keys);
+  return report_diagnostics(diagnostics);
+}
+
+/// Prints the objects, or writes them under --output-dir; nothing at all on an error.
+int print_or_write(const RenderFlags& flags, RenderSink* sink, Diagnostics* diagnostics) {
+  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
+  for (const Diagnostic& finding : sink->file_findings.all())
+    diagnostics->add(finding);
+  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
+  if (!flags.output_dir.empty()) return write_or_check(flags, sink, diagnostics);
   report_diagnostics(diagnostics);
-  if (flags.generate_secrets) warn_private_keys(result);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitFailure;
+  if (flags.generate_secrets) warn_private_keys(sink->private_keys);
+  Diagnostics copy_findings;
+  bool ok = sink->stream.copy_to(stdout, &copy_findings);
+  report_diagnostics(&copy_findings);
+  return ok ? kExitOk : kExitFailure;
 }
 
 int run_render(const RenderFlags& flags) {
@@ -100,13 +106,22 @@ int run_render(const RenderFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request || !set_target(flags, &*request)) return kExitUsage;
   request->compile.generate_secrets = flags.generate_secrets;
-  OutputFormat format = *parse_output_format(flags.output);
   RealFileSystem fs;
   Diagnostics diagnostics;
-  RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
-  int code = print_or_write(flags, format, result, &diagnostics);
-  keep_until_exit(std::move(result));
-  return code;
+  RenderSink sink(*parse_output_format(flags.output));
+  render_stream(
+      *request, fs,
+      [&](const RenderedUnit& unit) {
+        for (const std::string& name : private_key_secrets(unit))
+          sink.private_keys += (sink.private_keys.empty() ? "" : ", ") + name;
+        if (flags.output_dir.empty()) {
+          sink.stream.add(unit, &diagnostics);
+        } else {
+          sink.files.add(unit, &sink.file_findings);
+        }
+      },
+      &diagnostics);
+  return print_or_write(flags, &sink, &diagnostics);
 }
 
 }  // namespace

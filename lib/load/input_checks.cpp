@@ -22,14 +22,21 @@ SourcePos position_of(std::string_view text, size_t offset) {
 
 bool check_control_characters(const std::string& file, std::string_view text,
                               Diagnostics* diagnostics) {
+  return check_control_characters(file, text, 0, diagnostics);
+}
+
+bool check_control_characters(const std::string& file, std::string_view text, int first_line,
+                              Diagnostics* diagnostics) {
   if (!has_control_character(text)) return true;
   for (size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
     if (is_control_character(c)) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
+      SourcePos pos = position_of(text, i);
+      pos.line += first_line;
       diagnostics->error(
-          file, position_of(text, i), "",
+          file, pos, "",
           std::string("invalid YAML: control character ") + hex + " (is this a binary file?)");
       return false;
     }
@@ -109,16 +116,24 @@ bool check_json(const std::string& file, std::string_view text, Diagnostics* dia
 
 bool check_document_count(const std::string& file, std::string_view text,
                           Diagnostics* diagnostics) {
+  size_t markers = 0;
+  return check_document_count(file, text, 0, &markers, diagnostics);
+}
+
+bool check_document_count(const std::string& file, std::string_view text, int first_line,
+                          size_t* count, Diagnostics* diagnostics) {
   // Every document after the first starts at a `---` or follows a `...` line, so counting
   // those lines bounds the documents before any is built.
-  size_t markers = 0;
+  size_t& markers = *count;
   for (size_t line = 0; line < text.size();) {
     std::string_view rest = text.substr(line, 4);
     bool marker = (rest.substr(0, 3) == "---" || rest.substr(0, 3) == "...") &&
                   (rest.size() == 3 || rest[3] == '\n' || rest[3] == ' ' || rest[3] == '\t' ||
                    rest[3] == '\r');
     if (marker && ++markers > kMaxDocuments) {
-      diagnostics->error(file, position_of(text, line), "",
+      SourcePos pos = position_of(text, line);
+      pos.line += first_line;
+      diagnostics->error(file, pos, "",
                          "more than " + std::to_string(kMaxDocuments) +
                              " documents in one stream; split the input");
       return false;

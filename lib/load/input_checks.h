@@ -15,6 +15,9 @@ SourcePos position_of(std::string_view text, size_t offset);
 /// says where the first one is. False when there is one.
 bool check_control_characters(const std::string& file, std::string_view text,
                               Diagnostics* diagnostics);
+/// The same for a piece of a stream that starts after `first_line` lines of it.
+bool check_control_characters(const std::string& file, std::string_view text, int first_line,
+                              Diagnostics* diagnostics);
 /// kubectl reads input that starts with `{` as JSON, strictly; YAML would accept more
 /// (trailing commas, comments), so JSON gets a JSON parser's verdict first. False when
 /// the JSON is not valid.
@@ -24,6 +27,10 @@ bool check_json(const std::string& file, std::string_view text, Diagnostics* dia
 inline constexpr size_t kMaxDocuments = 1000000;
 /// False, with a located error, when `text` holds more than kMaxDocuments documents.
 bool check_document_count(const std::string& file, std::string_view text, Diagnostics* diagnostics);
+/// The same for a piece of a stream that starts after `first_line` lines and `*markers`
+/// document markers of it; adds the piece's markers to `*markers`.
+bool check_document_count(const std::string& file, std::string_view text, int first_line,
+                          size_t* markers, Diagnostics* diagnostics);
 
 }  // namespace trainjob
 

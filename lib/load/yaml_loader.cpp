@@ -17,6 +17,7 @@
 #include "load/input_checks.h"
 #include "load/mark_source_map.h"
 #include "load/stream_split.h"
+#include "util/byte_scan.h"
 #include "util/parallel.h"
 
 namespace trainjob {
@@ -197,8 +198,18 @@ constexpr size_t kParallelParseBytes = 1 << 20;
 
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics) {
-  if (!check_control_characters(file, text, diagnostics) || !check_json(file, text, diagnostics) ||
-      !check_document_count(file, text, diagnostics)) {
+  StreamPosition start;
+  return load_stream_piece(file, text, &start, diagnostics);
+}
+
+std::vector<Document> load_stream_piece(const std::string& file, std::string_view text,
+                                        StreamPosition* at, Diagnostics* diagnostics) {
+  int first_line = at->line;
+  at->line += static_cast<int>(count_newlines(text));
+  // Only a stream's first piece can be JSON: the reader never cuts a JSON text.
+  if (!check_control_characters(file, text, first_line, diagnostics) ||
+      (first_line == 0 && !check_json(file, text, diagnostics)) ||
+      !check_document_count(file, text, first_line, &at->markers, diagnostics)) {
     return {};
   }
   // Several pieces per core, so a core that finishes early takes another.
@@ -206,6 +217,8 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
   size_t parts =
       text.size() < kParallelParseBytes ? 1 : kPiecesPerWorker * worker_count(text.size(), 1);
   std::vector<Chunk> chunks = split_stream(text, parts);
+  for (Chunk& chunk : chunks)
+    chunk.first_line += first_line;
   std::vector<std::vector<Document>> parsed(chunks.size());
   std::vector<Diagnostics> findings(chunks.size());
   parallel_for(
@@ -220,7 +233,6 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
       /*min_items=*/1);
   std::vector<Document> out;
   bool failed = false;
-  int index_base = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     for (const Diagnostic& finding : findings[i].all())
       diagnostics->add(finding);
@@ -228,10 +240,10 @@ std::vector<Document> load_documents(const std::string& file, std::string_view t
     int chunk_documents = 0;
     for (Document& document : parsed[i]) {
       chunk_documents = std::max(chunk_documents, document.index + 1);
-      document.index += index_base;
+      document.index += at->index;
       out.push_back(std::move(document));
     }
-    index_base += chunk_documents;
+    at->index += chunk_documents;
   }
   if (failed) out.clear();  // nothing half-read
   return out;

@@ -18,6 +18,21 @@ namespace trainjob {
 std::vector<Document> load_documents(const std::string& file, std::string_view text,
                                      Diagnostics* diagnostics);
 
+/// Where a piece of a stream starts within the whole stream of its file.
+struct StreamPosition {
+  int line = 0;        ///< lines before the piece, from 0
+  int index = 0;       ///< documents before the piece
+  size_t markers = 0;  ///< `---` and `...` lines before the piece (see kMaxDocuments)
+};
+
+/// Parses `text`, the piece of `file`'s stream that starts at `*at` (at a `---` line, or
+/// the stream's start), with the positions and document indexes of the whole stream, and
+/// moves `*at` past it. Read in pieces, a stream costs the memory of one piece; what the
+/// pieces yield is what load_documents yields for the whole, except that a syntax error
+/// drops only the documents of its own piece (the caller drops the rest of the file).
+std::vector<Document> load_stream_piece(const std::string& file, std::string_view text,
+                                        StreamPosition* at, Diagnostics* diagnostics);
+
 /// The JSON value of one plain (unquoted) YAML scalar.
 Json resolve_plain_scalar(std::string text);
 

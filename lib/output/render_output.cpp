@@ -6,6 +6,7 @@
 #include "output/output_check.h"
 #include "output/output_dir.h"
 #include "output/yaml_writer.h"
+#include "render/client_annotations.h"
 
 namespace trainjob {
 namespace {
@@ -69,39 +70,42 @@ std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
   return name + (format == OutputFormat::kYaml ? ".yaml" : ".json");
 }
 
-bool output_dir_files(const std::vector<RenderedUnit>& units, OutputFormat format,
-                      OutputFiles* files, Diagnostics* diagnostics) {
-  std::map<std::string, const RenderedUnit*> names;
-  for (const RenderedUnit& unit : units) {
-    auto [it, added] = names.emplace(output_file_name(unit, format), &unit);
-    if (!added) {
-      const Document& first = *it->second->source;
-      diagnostics->error(unit.source->file, unit.source->pos_of(""), "",
-                         "would be written to " + it->first + ", like the object from " +
-                             first.file + "; give them different names");
-      continue;
-    }
-    std::vector<const Json*> objects;
-    for (const Json& object : unit.objects)
-      objects.push_back(&object);
-    (*files)[it->first] = format_objects(objects, format);
+OutputDirFiles::OutputDirFiles(OutputFormat format) : format_(format) {}
+
+void OutputDirFiles::add(const RenderedUnit& unit, Diagnostics* diagnostics) {
+  std::string name = output_file_name(unit, format_);
+  auto [it, added] = sources_.emplace(name, unit.source->file);
+  if (!added) {
+    diagnostics->error(unit.source->file, unit.source->pos_of(""), "",
+                       "would be written to " + name + ", like the object from " + it->second +
+                           "; give them different names");
+    return;
   }
-  return !diagnostics->has_errors();
+  std::vector<const Json*> objects;
+  for (const Json& object : unit.objects)
+    objects.push_back(&object);
+  files_[name] = format_objects(objects, format_);
 }
 
-bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, const OutputDirOptions& options,
+bool write_output_dir(const OutputFiles& files, const std::string& dir,
+                      const OutputDirOptions& options, Diagnostics* diagnostics) {
+  return write_output_files(trim_slashes(dir), files, options, diagnostics);
+}
+
+bool check_output_dir(const OutputFiles& files, const std::string& dir, std::string* diffs,
                       Diagnostics* diagnostics) {
-  OutputFiles files;
-  return output_dir_files(units, format, &files, diagnostics) &&
-         write_output_files(trim_slashes(dir), files, options, diagnostics);
+  return check_output_files(trim_slashes(dir), files, diffs, diagnostics);
 }
 
-bool check_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, std::string* diffs, Diagnostics* diagnostics) {
-  OutputFiles files;
-  return output_dir_files(units, format, &files, diagnostics) &&
-         check_output_files(trim_slashes(dir), files, diffs, diagnostics);
+std::vector<std::string> private_key_secrets(const RenderedUnit& unit) {
+  std::vector<std::string> names;
+  if (!unit.compiled) return names;
+  for (const Json& object : unit.objects) {
+    const Json& metadata = object.value("metadata", Json::object());
+    if (metadata.value("annotations", Json::object()).contains(kCreateOnlyIfAbsentAnnotation))
+      names.push_back(string_member(metadata, "name"));
+  }
+  return names;
 }
 
 }  // namespace trainjob

@@ -2,6 +2,7 @@
 #ifndef TRAINJOB_OUTPUT_RENDER_OUTPUT_H_
 #define TRAINJOB_OUTPUT_RENDER_OUTPUT_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,21 +26,32 @@ std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units);
 /// `<kind>-<name>.yaml` for anything else, prefixed by `<namespace>.` when namespaced.
 std::string output_file_name(const RenderedUnit& unit, OutputFormat format);
 
-/// The files --output-dir holds for `units`, one per unit; units that share a file name
-/// are an error.
-bool output_dir_files(const std::vector<RenderedUnit>& units, OutputFormat format,
-                      OutputFiles* files, Diagnostics* diagnostics);
+/// The files --output-dir holds, collected a unit at a time: one per unit, named by
+/// output_file_name; a unit whose file name an earlier one took is an error.
+class OutputDirFiles {
+ public:
+  explicit OutputDirFiles(OutputFormat format);
+  void add(const RenderedUnit& unit, Diagnostics* diagnostics);
+  const OutputFiles& files() const { return files_; }
 
-/// Writes one file per unit into `dir`, all or nothing (see write_output_files); nothing
-/// is written when output_dir_files finds an error.
-bool write_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, const OutputDirOptions& options,
-                      Diagnostics* diagnostics);
+ private:
+  OutputFormat format_;
+  OutputFiles files_;
+  std::map<std::string, std::string> sources_;  ///< file name -> the input it came from
+};
+
+/// Writes `files` into `dir`, all or nothing (see write_output_files).
+bool write_output_dir(const OutputFiles& files, const std::string& dir,
+                      const OutputDirOptions& options, Diagnostics* diagnostics);
 
 /// `render --check`: compares `dir` with what write_output_dir would put there, changing
 /// nothing (see check_output_files).
-bool check_output_dir(const std::vector<RenderedUnit>& units, const std::string& dir,
-                      OutputFormat format, std::string* diffs, Diagnostics* diagnostics);
+bool check_output_dir(const OutputFiles& files, const std::string& dir, std::string* diffs,
+                      Diagnostics* diagnostics);
+
+/// The names of the Secrets of `unit` that hold freshly generated private keys
+/// (--generate-secrets), so that the user can be told to keep them out of Git.
+std::vector<std::string> private_key_secrets(const RenderedUnit& unit);
 
 }  // namespace trainjob
 

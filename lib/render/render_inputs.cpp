@@ -37,16 +37,13 @@ bool check_object(const Document& document, Diagnostics* diagnostics) {
   return false;
 }
 
-/// "namespace/name" of every ConfigMap among the inputs (without a namespace: the one
-/// TrainJobs without a namespace get).
+/// "namespace/name" of every ConfigMap among the inputs.
 std::set<std::string> config_maps_in(const std::vector<Document>& documents,
                                      const CompileOptions& options) {
   std::set<std::string> out;
   for (const Document& document : documents) {
-    if (document.api_version() != "v1" || document.kind() != "ConfigMap") continue;
-    std::string name_space = document.name_space();
-    out.insert((name_space.empty() ? options.default_namespace : name_space) + "/" +
-               document.name());
+    std::string key = config_map_key(document, options);
+    if (!key.empty()) out.insert(std::move(key));
   }
   return out;
 }
@@ -103,9 +100,7 @@ std::string embedded_runtime_name(std::string_view path) {
 std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
   std::set<std::string> names;
   for (const Document& document : documents) {
-    if (!is_trainjob_document(document)) continue;
-    const Json& ref = json_member(json_member(document.value, "spec"), "runtimeRef");
-    names.insert(string_member(ref, "name"));
+    if (is_trainjob_document(document)) names.insert(runtime_ref_name(document));
   }
   return names;
 }
@@ -157,6 +152,50 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   return render_documents(std::move(documents), std::move(texts), request, fs, diagnostics);
 }
 
+std::string config_map_key(const Document& document, const CompileOptions& options) {
+  if (document.api_version() != "v1" || document.kind() != "ConfigMap") return "";
+  // Without a namespace: the one TrainJobs without a namespace get.
+  const std::string& name_space = document.name_space();
+  return (name_space.empty() ? options.default_namespace : name_space) + "/" + document.name();
+}
+
+std::string runtime_ref_name(const Document& trainjob) {
+  const Json& ref = json_member(json_member(trainjob.value, "spec"), "runtimeRef");
+  return string_member(ref, "name");
+}
+
+void add_search_layers(const RenderRequest& request, const FileSystem& fs,
+                       const std::set<std::string>& referenced, RuntimeRegistry* registry,
+                       Diagnostics* diagnostics) {
+  if (!request.runtimes_dir.empty()) {
+    add_directory_runtimes(request.runtimes_dir, fs, registry, diagnostics);
+  }
+  add_embedded_runtimes(registry, diagnostics, &referenced);
+}
+
+std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
+                                       const RuntimeRegistry& registry,
+                                       const RenderRequest& request, const CompileOptions& options,
+                                       Diagnostics* diagnostics) {
+  std::vector<DocumentWork> work = check_documents(documents, registry, request, options);
+  InputCheck input_check(documents);
+  Diagnostics semantic;
+  std::vector<RenderedUnit> units;
+  for (size_t i = 0; i < work.size(); ++i) {
+    input_check.add_schema_findings(work[i].schema_findings);
+    for (const Diagnostic& finding : work[i].semantic_findings.all())
+      semantic.add(finding);
+    const Document& document = documents[i];
+    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
+    bool compiled = is_trainjob_document(document) || is_legacy_document(document);
+    RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
+    if (!unit.compiled) unit.objects.push_back(document.value);
+    units.push_back(std::move(unit));
+  }
+  input_check.merge(semantic, diagnostics);
+  return units;
+}
+
 RenderResult render_documents(std::vector<Document> documents, SourceTexts texts,
                               const RenderRequest& request, const FileSystem& fs,
                               Diagnostics* diagnostics) {
@@ -165,29 +204,11 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
   result.texts = std::move(texts);
   RuntimeRegistry registry;
   registry.add_layer("the inputs", result.documents);
-  if (!request.runtimes_dir.empty()) {
-    add_directory_runtimes(request.runtimes_dir, fs, &registry, diagnostics);
-  }
-  std::set<std::string> referenced = referenced_runtimes(result.documents);
-  add_embedded_runtimes(&registry, diagnostics, &referenced);
+  add_search_layers(request, fs, referenced_runtimes(result.documents), &registry, diagnostics);
   std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
   CompileOptions options = request.compile;
   if (!request.config_map_from_files) options.config_maps = &config_maps;
-  std::vector<DocumentWork> work = check_documents(result.documents, registry, request, options);
-  InputCheck input_check(result.documents);
-  Diagnostics semantic;
-  for (size_t i = 0; i < work.size(); ++i) {
-    input_check.add_schema_findings(work[i].schema_findings);
-    for (const Diagnostic& finding : work[i].semantic_findings.all())
-      semantic.add(finding);
-    const Document& document = result.documents[i];
-    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
-    bool compiled = is_trainjob_document(document) || is_legacy_document(document);
-    RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
-    if (!unit.compiled) unit.objects.push_back(document.value);
-    result.units.push_back(std::move(unit));
-  }
-  input_check.merge(semantic, diagnostics);
+  result.units = render_block(result.documents, registry, request, options, diagnostics);
   return result;
 }
 

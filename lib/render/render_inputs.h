@@ -50,6 +50,26 @@ void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
                            const std::set<std::string>* only = nullptr);
 
+/// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
+/// namespace get); empty for other documents.
+std::string config_map_key(const Document& document, const CompileOptions& options);
+/// The runtimeRef name of a TrainJob document.
+std::string runtime_ref_name(const Document& trainjob);
+
+/// Adds the runtime search layers after the inputs' own: `--runtimes DIR`, then the
+/// embedded runtimes of the names in `referenced`.
+void add_search_layers(const RenderRequest& request, const FileSystem& fs,
+                       const std::set<std::string>& referenced, RuntimeRegistry* registry,
+                       Diagnostics* diagnostics);
+
+/// Checks and compiles `documents` (all the inputs, or one piece of them) against
+/// `registry` with `options` (request.compile plus the inputs' ConfigMaps): one unit per
+/// document that is not a runtime, in order, pointing into `documents`.
+std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
+                                       const RuntimeRegistry& registry,
+                                       const RenderRequest& request, const CompileOptions& options,
+                                       Diagnostics* diagnostics);
+
 /// Loads, resolves and compiles. The result is only meaningful when `diagnostics`
 /// holds no errors afterwards.
 RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
