@@ -23,6 +23,8 @@ if [ "$mode" = test ] && ! command -v kubectl >/dev/null; then packages+=(kubern
 if [ "$mode" = test ]; then packages+=(json-schema-test-suite python3 python3-yaml openssl openmpi-bin libopenmpi-dev); fi
 # The completion test drives the scripts in bash (with bash-completion), zsh and fish.
 if [ "$mode" = test ]; then packages+=(bash-completion zsh fish file); fi
+# The torchrun test runs the seed's PyTorch script through the builtin launcher.
+if [ "$mode" = test ]; then packages+=(python3-torch); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -377,7 +377,9 @@ void declare(CLI::App* app, Options* options) {
            },
            setting.help)
         ->envname(setting.env)
-        ->type_name(setting.metavar);
+        ->type_name(setting.metavar)
+        // The last of a repeated flag wins, as in torchrun's argparse.
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   for (const Switch& flag : switches()) {
     CLI::Option* option = app->add_flag(flag.names, options->*flag.field, flag.help);

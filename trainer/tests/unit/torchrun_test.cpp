@@ -81,6 +81,7 @@ TEST_CASE("torchrun: --redirects, --tee and the rendezvous flags are checked as 
   CHECK(parse_options({"--rdzv_endpoint", "host:http", "x.py"}).exit_code == 2);
   CHECK(parse_options({"-m", "--no-python", "x"}).exit_code == 2);
   CHECK(parse_options({"--nnodes", "1:2", "x.py"}).exit_code == 2);
+  CHECK(parse_options({"--nnodes", "3", "--nnodes=2", "x.py"}).options.nnodes == 2);
 }
 
 TEST_CASE("torchrun: a bad PET_ variable is named and exits 1, a bad switch variable too") {
