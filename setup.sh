@@ -27,6 +27,8 @@ if [ "$mode" = test ]; then packages+=(bash-completion zsh fish file); fi
 # The trainer image is built with umoci, pushed and pulled with skopeo; its test runs a
 # local docker-registry.
 if [ "$mode" = test ] || [ "$mode" = image ]; then packages+=(umoci skopeo docker-registry); fi
+# The torchrun test runs the seed's PyTorch script through the builtin launcher.
+if [ "$mode" = test ]; then packages+=(python3-torch); fi
 
 missing=()
 for package in "${packages[@]}"; do

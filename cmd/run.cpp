@@ -30,6 +30,7 @@ struct RunFlags {
   std::string timeout = "0";
   int64_t max_pods = kDefaultMaxLocalPods;
   bool allow_host_path = false;
+  TorchrunLauncher launcher = TorchrunLauncher::kAuto;
 };
 
 bool parse_image_maps(const std::vector<std::string>& maps, LocalOptions* options) {
@@ -96,6 +97,7 @@ int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) 
   request.options.allow_host_path = flags.allow_host_path;
   request.settings.timeout_seconds = timeout;
   request.keep_work_dir = flags.keep_workdir;
+  request.torchrun_launcher = flags.launcher;
   std::error_code ec;
   request.temp_dir = fs::temp_directory_path(ec).string();
   std::string error;
@@ -176,6 +178,16 @@ CommandRunner declare_run(CLI::App* app) {
   app->add_flag("--allow-host-path", flags->allow_host_path,
                 "Allow hostPath volumes of /, /etc, /proc, /sys, /dev and paths beneath "
                 "/etc, /proc, /sys and /dev, which are refused by default");
+  app->add_option("--launcher", flags->launcher,
+                  "Who runs containers whose command is torchrun (or python3 -m "
+                  "torch.distributed.run): builtin (the trainjob-trainer built beside this "
+                  "binary, with the Python the host's torchrun uses), host (the command as "
+                  "written), auto (the host's when a one-worker trial launch of it succeeds)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, TorchrunLauncher>{{"auto", TorchrunLauncher::kAuto},
+                                                  {"builtin", TorchrunLauncher::kBuiltin},
+                                                  {"host", TorchrunLauncher::kHost}}))
+      ->default_str("auto");
   app->add_option("--timeout", flags->timeout,
                   "Stop every pod and fail after this long (e.g. 90s, 10m; 0: no limit)")
       ->capture_default_str();

@@ -14,8 +14,8 @@ GradientSync::GradientSync(std::vector<torch::Tensor> parameters, Communicator& 
     total += parameter.numel();
   }
   const auto options = parameters_.empty() ? torch::TensorOptions() : parameters_.front().options();
-  if (mode_ == DdpMode::flat) flat_ = torch::zeros({total}, options);
-  if (mode_ != DdpMode::bucketed || parameters_.empty()) return;
+  if (mode_ == DdpMode::kFlat) flat_ = torch::zeros({total}, options);
+  if (mode_ != DdpMode::kBucketed || parameters_.empty()) return;
 
   const size_t element_bytes = parameters_.front().element_size();
   slot_of_.resize(parameters_.size());
@@ -93,8 +93,8 @@ void GradientSync::launch_ready_buckets() {
 }
 
 void GradientSync::finish() {
-  if (mode_ == DdpMode::bucketed) finish_bucketed();
-  if (mode_ == DdpMode::flat) finish_flat();
+  if (mode_ == DdpMode::kBucketed) finish_bucketed();
+  if (mode_ == DdpMode::kFlat) finish_flat();
 }
 
 void GradientSync::finish_bucketed() {

@@ -48,7 +48,7 @@ sigset_t launcher_signals() {
   for (const auto& arg : worker_args)
     argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  execv(worker_path.c_str(), argv.data());
+  execvp(worker_path.c_str(), argv.data());
   std::fprintf(stderr, "trainjob-trainer: error: cannot run %s: %s\n", worker_path.c_str(),
                std::strerror(errno));
   _exit(127);

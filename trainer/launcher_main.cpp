@@ -1,17 +1,22 @@
 // trainjob-trainer: reads the PET_* settings of a TrainJob pod and launches the local
-// workers (trainjob-trainer-worker, installed beside it). Under torchrun, which has already
-// launched us as a worker, it becomes the worker.
+// workers: trainjob-trainer-worker, installed beside it, or with a SCRIPT on the command
+// line, Python running it, as torchrun would. Under torchrun, which has already launched
+// us as a worker, it becomes the worker.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <netinet/in.h>
 #include <string>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
 #include "devices.h"
 #include "launcher.h"
 #include "options.h"
+#include "worker_env.h"
 
 namespace fs = std::filesystem;
 using namespace trainjob::trainer;
@@ -29,45 +34,54 @@ int fail(const std::string& message, int exit_code) {
   return exit_code;
 }
 
+// A port on loopback nobody listens on now, for --standalone (29500 if none is found).
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+            getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  if (fd >= 0) close(fd);
+  return ok ? ntohs(address.sin_port) : 29500;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  ParsedOptions parsed = parse_options(args, process_env());
+  ParsedOptions parsed = parse_options(args);
   if (parsed.help) {
     std::fputs(help_text().c_str(), stdout);
     return 0;
   }
   if (!parsed.error.empty()) return fail(parsed.error, parsed.exit_code);
   const Options& options = parsed.options;
+  std::vector<std::string> command = script_command(options);
 
-  const std::string worker = worker_binary();
-  if (access(worker.c_str(), X_OK) != 0) {
-    return fail("cannot run the worker " + worker + ": " + std::strerror(errno), 1);
-  }
-  if (std::getenv("LOCAL_RANK") != nullptr) {
-    // torchrun (or another launcher) has already set RANK, WORLD_SIZE and the rest.
-    std::vector<char*> worker_argv(argv, argv + argc + 1);
-    worker_argv[0] = const_cast<char*>(worker.c_str());
-    execv(worker.c_str(), worker_argv.data());
-    return fail("cannot run the worker " + worker + ": " + std::strerror(errno), 1);
+  if (command.empty()) {
+    const std::string worker = worker_binary();
+    if (access(worker.c_str(), X_OK) != 0) {
+      return fail("cannot run the worker " + worker + ": " + std::strerror(errno), 1);
+    }
+    if (std::getenv("LOCAL_RANK") != nullptr) {
+      // torchrun (or another launcher) has already set RANK, WORLD_SIZE and the rest.
+      std::vector<char*> worker_argv(argv, argv + argc + 1);
+      worker_argv[0] = const_cast<char*>(worker.c_str());
+      execv(worker.c_str(), worker_argv.data());
+      return fail("cannot run the worker " + worker + ": " + std::strerror(errno), 1);
+    }
+    command.push_back(worker);
+    command.insert(command.end(), args.begin(), args.end());
   }
 
-  ResolvedCount nproc =
-      resolve_nproc(options.nproc_per_node, visible_gpu_count(), usable_cpu_count());
-  if (!nproc.error.empty()) return fail("--nproc-per-node: " + nproc.error, 1);
-  if (options.node_rank >= options.nnodes) {
-    return fail("--node-rank: expected 0 … " + std::to_string(options.nnodes - 1) +
-                    " for --nnodes " + std::to_string(options.nnodes) + ", found " +
-                    std::to_string(options.node_rank),
-                1);
-  }
   LaunchPlan plan;
-  plan.nnodes = options.nnodes;
-  plan.nproc_per_node = nproc.count;
-  plan.node_rank = options.node_rank;
-  plan.master_addr = options.master_addr;
-  plan.master_port = options.master_port;
-  plan.max_restarts = options.max_restarts;
-  return run_launcher(plan, worker, args);
+  std::string error;
+  NodeFacts node{visible_gpu_count(), usable_cpu_count(), free_port};
+  if (!plan_launch(options, node, &plan, &error)) return fail(error, 1);
+  // As torchrun: NCCL reports a peer's failure as an error instead of hanging (unless set).
+  setenv("NCCL_ASYNC_ERROR_HANDLING", "1", 0);
+  return run_launcher(plan, command.front(),
+                      std::vector<std::string>(command.begin() + 1, command.end()));
 }

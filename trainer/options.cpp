@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <string_view>
+#include <utility>
+
+#include <CLI/CLI.hpp>
 
 namespace trainjob::trainer {
 namespace {
@@ -13,11 +15,20 @@ namespace {
 using Setter = std::function<std::string(Options&, const std::string&)>;
 
 struct Setting {
-  const char* flag;  // without the leading dashes
+  const char* flag;  // without the leading dashes, words joined by '-'
   const char* env;
   const char* metavar;
   const char* help;
   Setter set;
+  const char* short_flag = nullptr;  // torchrun's -r, -t
+};
+
+// A flag without a value; its variable takes 1/0, true/false.
+struct Switch {
+  const char* names;  // CLI11 names
+  const char* env;    // nullptr: no variable
+  const char* help;
+  bool Options::*field;
 };
 
 std::optional<long long> parse_integer(const std::string& text) {
@@ -64,7 +75,7 @@ Setter one_of(std::string Options::*field, std::vector<std::string> choices) {
     std::string list;
     for (const auto& choice : choices) {
       if (choice == text) {
-        options.*field = text;
+        if (field != nullptr) options.*field = text;
         return "";
       }
       list += (list.empty() ? "" : ", ") + choice;
@@ -75,7 +86,7 @@ Setter one_of(std::string Options::*field, std::vector<std::string> choices) {
 
 Setter any_text(std::string Options::*field) {
   return [field](Options& options, const std::string& text) -> std::string {
-    options.*field = text;
+    if (field != nullptr) options.*field = text;
     return "";
   };
 }
@@ -120,7 +131,7 @@ std::string set_seed(Options& options, const std::string& text) {
 }
 
 std::string set_ddp(Options& options, const std::string& text) {
-  for (DdpMode mode : {DdpMode::bucketed, DdpMode::flat, DdpMode::none}) {
+  for (DdpMode mode : {DdpMode::kBucketed, DdpMode::kFlat, DdpMode::kNone}) {
     if (text == ddp_mode_name(mode)) {
       options.ddp = mode;
       return "";
@@ -133,6 +144,49 @@ std::string set_fail_at_step(Options& options, const std::string& text) {
   auto value = parse_integer(text);
   if (!value || *value < 0) return "expected an integer ≥ 0, found \"" + text + "\"";
   options.fail_at_step = static_cast<int>(*value);
+  return "";
+}
+
+bool is_stream_code(const std::string& text) {
+  return text.size() == 1 && text[0] >= '0' && text[0] <= '3';
+}
+
+// torchrun's --redirects/--tee: 0-3 for every local rank, or RANK:N,... per rank.
+bool valid_std_streams(const std::string& text) {
+  if (is_stream_code(text)) return true;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    std::string item = text.substr(start, comma - start);
+    size_t colon = item.find(':');
+    auto rank = parse_integer(item.substr(0, colon));
+    if (colon == std::string::npos || !rank || *rank < 0 || !is_stream_code(item.substr(colon + 1)))
+      return false;
+    start = comma + 1;
+  }
+  return true;
+}
+
+Setter std_streams(std::string Options::*field) {
+  return [field](Options& options, const std::string& text) -> std::string {
+    if (!valid_std_streams(text)) {
+      return "expected 0-3 or LOCAL_RANK:0-3,..., found \"" + text + "\"";
+    }
+    options.*field = text;
+    return "";
+  };
+}
+
+// HOST or HOST:PORT, as torchrun's --rdzv-endpoint.
+std::string set_rdzv_endpoint(Options& options, const std::string& text) {
+  size_t colon = text.rfind(':');
+  if (colon != std::string::npos && text.find(']', colon) == std::string::npos) {
+    auto port = parse_integer(text.substr(colon + 1));
+    if (colon == 0 || !port || *port < 1 || *port > 65535) {
+      return "expected HOST or HOST:PORT (port 1–65535), found \"" + text + "\"";
+    }
+  }
+  options.rdzv_endpoint = text;
   return "";
 }
 
@@ -150,6 +204,30 @@ const std::vector<Setting>& settings() {
       {"max-restarts", "PET_MAX_RESTARTS", "N",
        "restarts of the local worker group after a worker fails [0]",
        integer_at_least(&Options::max_restarts, 0)},
+      {"rdzv-backend", "PET_RDZV_BACKEND", "static|c10d",
+       "torchrun's rendezvous; c10d runs as static, at --rdzv-endpoint [static]",
+       one_of(&Options::rdzv_backend, {"static", "c10d"})},
+      {"rdzv-endpoint", "PET_RDZV_ENDPOINT", "HOST[:PORT]",
+       "the rendezvous store instead of --master-addr/--master-port (c10d's port: 29400)",
+       set_rdzv_endpoint},
+      {"rdzv-id", "PET_RDZV_ID", "ID", "the job's id, TORCHELASTIC_RUN_ID of the workers [none]",
+       any_text(&Options::rdzv_id)},
+      {"rdzv-conf", "PET_RDZV_CONF", "K=V,...", "accepted for torchrun, not used",
+       any_text(nullptr)},
+      {"role", "PET_ROLE", "NAME", "the workers' ROLE_NAME [default]", any_text(&Options::role)},
+      {"redirects", "PET_REDIRECTS", "0-3|RANK:0-3,...",
+       "accepted for torchrun; workers write to the launcher's stdout and stderr [0]",
+       std_streams(&Options::redirects), "-r"},
+      {"tee", "PET_TEE", "0-3|RANK:0-3,...", "accepted for torchrun, as --redirects [0]",
+       std_streams(&Options::tee), "-t"},
+      {"log-dir", "PET_LOG_DIR", "DIR", "accepted for torchrun, not used", any_text(nullptr)},
+      {"start-method", "PET_START_METHOD", "spawn|fork|forkserver",
+       "accepted for torchrun; workers are always started with fork and exec",
+       one_of(nullptr, {"spawn", "fork", "forkserver"})},
+      {"monitor-interval", "PET_MONITOR_INTERVAL", "SECONDS", "accepted for torchrun, not used",
+       any_text(nullptr)},
+      {"python", "TRAINER_PYTHON", "PROGRAM",
+       "the Python that runs SCRIPT (torchrun uses its own) [python3]", any_text(&Options::python)},
       {"rdzv-timeout", "PET_RDZV_TIMEOUT", "SECONDS",
        "how long to wait for the master's name and port to answer [300]",
        positive_number(&Options::rdzv_timeout_s)},
@@ -205,14 +283,116 @@ const std::vector<Setting>& settings() {
   return table;
 }
 
-const Setting* find_setting(std::string name) {
-  for (char& c : name) {
-    if (c == '_') c = '-';
+const std::vector<Switch>& switches() {
+  static const std::vector<Switch> table = {
+      {"--standalone", "PET_STANDALONE",
+       "one node on loopback with a free port; overrides --nnodes, --master-addr/-port",
+       &Options::standalone},
+      {"-m,--module", nullptr, "SCRIPT is a module, run as python3 -m", &Options::module},
+      {"--no-python,--no_python", nullptr, "SCRIPT is a program, run as it is (not by Python)",
+       &Options::no_python},
+  };
+  return table;
+}
+
+// "--nproc-per-node,--nproc_per_node": torchrun's spelling beside ours.
+std::string cli_names(const Setting& setting) {
+  std::string dashed = std::string("--") + setting.flag;
+  std::string names = setting.short_flag != nullptr ? std::string(setting.short_flag) + "," : "";
+  names += dashed;
+  std::string underscored = dashed;
+  std::replace(underscored.begin() + 2, underscored.end(), '-', '_');
+  if (underscored != dashed) names += "," + underscored;
+  return names;
+}
+
+bool is_switch_value(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return text == "0" || text == "1" || text == "true" || text == "false";
+}
+
+// The variables are checked before CLI11 reads them, so that a bad one is reported as
+// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
+bool check_environment(std::string* error) {
+  Options scratch;
+  for (const Setting& setting : settings()) {
+    const char* value = std::getenv(setting.env);
+    if (value == nullptr || *value == '\0') continue;
+    std::string problem = setting.set(scratch, value);
+    if (!problem.empty()) {
+      *error = std::string(setting.env) + ": " + problem;
+      return false;
+    }
   }
-  for (const auto& setting : settings()) {
-    if (name == setting.flag) return &setting;
+  for (const Switch& flag : switches()) {
+    const char* value = flag.env != nullptr ? std::getenv(flag.env) : nullptr;
+    if (value == nullptr || *value == '\0' || is_switch_value(value)) continue;
+    *error = std::string(flag.env) + ": expected 1, 0, true or false, found \"" + value + "\"";
+    return false;
   }
-  return nullptr;
+  return true;
+}
+
+constexpr const char* kDescription =
+    "Data-parallel training with libtorch, or a drop-in torchrun for a Python script.\n"
+    "\n"
+    "Started with the PET_* variables of a Kubeflow TrainJob pod, it launches "
+    "--nproc-per-node workers with the environment torchrun gives them (RANK, LOCAL_RANK, "
+    "WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, GROUP_WORLD_SIZE, ROLE_RANK, ROLE_NAME, "
+    "ROLE_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_RESTART_COUNT, "
+    "TORCHELASTIC_MAX_RESTARTS, TORCHELASTIC_RUN_ID, TORCHELASTIC_USE_AGENT_STORE=False: "
+    "global rank 0 hosts the store at MASTER_ADDR:MASTER_PORT), restarts them up to "
+    "--max-restarts times when one fails, and exits non-zero naming the failed rank. The "
+    "workers are trainjob-trainer-worker, or with SCRIPT `python3 -u SCRIPT ARGS...` "
+    "(`python3 -u -m MODULE` with -m, SCRIPT itself with --no-python): torchrun's static "
+    "rendezvous command line, every word after SCRIPT being the script's. Started by torchrun "
+    "(LOCAL_RANK set) without SCRIPT, it is the worker itself.\n"
+    "\n"
+    "Every flag may be given as its variable instead (Env); the flag wins.";
+
+constexpr const char* kFooter =
+    "Also read: GLOO_SOCKET_IFNAME (network interface for gloo), OMP_NUM_THREADS (set to 1 "
+    "for the workers when unset and several share the node, as torchrun does), "
+    "CUDA_VISIBLE_DEVICES, NCCL_ASYNC_ERROR_HANDLING (1 unless set); a worker reads RANK, "
+    "WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_RESTART_COUNT and "
+    "TORCHELASTIC_USE_AGENT_STORE.\n"
+    "\n"
+    "Exit status: 0 trained; 1 a failed worker, rendezvous or input (a bad variable); 2 a "
+    "usage error (a bad flag).";
+
+// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
+void declare(CLI::App* app, Options* options) {
+  app->description(kDescription);
+  app->footer(kFooter);
+  app->get_formatter()->column_width(36);
+  for (const Setting& setting : settings()) {
+    std::string name = std::string("--") + setting.flag;
+    Setter set = setting.set;
+    app->add_option_function<std::string>(
+           cli_names(setting),
+           [options, name, set](const std::string& value) {
+             std::string problem = set(*options, value);
+             if (!problem.empty()) throw CLI::ValidationError(name, problem);
+           },
+           setting.help)
+        ->envname(setting.env)
+        ->type_name(setting.metavar)
+        // The last of a repeated flag wins, as in torchrun's argparse.
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  for (const Switch& flag : switches()) {
+    CLI::Option* option = app->add_flag(flag.names, options->*flag.field, flag.help);
+    if (flag.env != nullptr) option->envname(flag.env);
+  }
+  // SCRIPT and its words: CLI11 stops at the first word that is not one of ours
+  // (prefix_command) and hands the rest back.
+  app->prefix_command();
+}
+
+// "--epochs: 1 required TEXT missing" -> "--epochs: expected a value".
+std::string missing_value(const std::string& message) {
+  return message.substr(0, message.find(':')) + ": expected a value";
 }
 
 }  // namespace
@@ -225,83 +405,69 @@ EnvLookup process_env() {
   };
 }
 
-ParsedOptions parse_options(const std::vector<std::string>& args, const EnvLookup& env) {
+ParsedOptions parse_options(const std::vector<std::string>& args) {
   ParsedOptions parsed;
-  // Environment first, then flags over it.
-  for (const auto& setting : settings()) {
-    auto value = env(setting.env);
-    if (!value || value->empty()) continue;
-    std::string problem = setting.set(parsed.options, *value);
-    if (!problem.empty()) {
-      parsed.error = std::string(setting.env) + ": " + problem;
-      parsed.exit_code = 1;
-      return parsed;
-    }
+  if (!check_environment(&parsed.error)) {
+    parsed.exit_code = 1;
+    return parsed;
   }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      parsed.help = true;
-      return parsed;
-    }
-    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
-      parsed.error = "unexpected argument \"" + arg + "\"; see --help";
-      parsed.exit_code = 2;
-      return parsed;
-    }
-    auto equals = arg.find('=');
-    std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    const Setting* setting = find_setting(name);
-    if (setting == nullptr) {
-      parsed.error = "unknown flag --" + name + "; see --help";
-      parsed.exit_code = 2;
-      return parsed;
-    }
-    std::string value;
-    if (equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      parsed.error = "--" + std::string(setting->flag) + ": expected a value";
-      parsed.exit_code = 2;
-      return parsed;
-    }
-    std::string problem = setting->set(parsed.options, value);
-    if (!problem.empty()) {
-      parsed.error = "--" + std::string(setting->flag) + ": " + problem;
-      parsed.exit_code = 2;
-      return parsed;
-    }
+  // `--` ends our flags, as for torchrun's argparse: SCRIPT follows it, or, after SCRIPT,
+  // it is one of the script's words.
+  auto dashes = std::find(args.begin(), args.end(), "--");
+  std::vector<std::string> after(dashes == args.end() ? dashes : dashes + 1, args.end());
+  CLI::App app("trainjob-trainer", "trainjob-trainer");
+  declare(&app, &parsed.options);
+  // CLI11 takes the words last first.
+  std::vector<std::string> reversed(std::make_reverse_iterator(dashes), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    parsed.help = true;
+    return parsed;
+  } catch (const CLI::ArgumentMismatch& e) {
+    parsed.error = missing_value(e.what());
+    parsed.exit_code = 2;
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    parsed.error = e.what();
+    parsed.exit_code = 2;
+    return parsed;
+  }
+  std::vector<std::string> rest = app.remaining();
+  if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
+    std::string name = rest.front().substr(0, rest.front().find('='));
+    parsed.error = "unknown flag " + name + "; see --help";
+    parsed.exit_code = 2;
+    return parsed;
+  }
+  if (!rest.empty() && dashes != args.end()) rest.emplace_back("--");
+  rest.insert(rest.end(), after.begin(), after.end());
+  Options& options = parsed.options;
+  if (!rest.empty()) {
+    options.script = rest.front();
+    options.script_args.assign(rest.begin() + 1, rest.end());
+  } else if (options.module || options.no_python) {
+    parsed.error = std::string(options.module ? "-m" : "--no-python") +
+                   ": expected a SCRIPT (or module) after the flags";
+    parsed.exit_code = 2;
+  }
+  if (options.module && options.no_python) {
+    parsed.error = "-m and --no-python exclude each other (as in torchrun)";
+    parsed.exit_code = 2;
   }
   return parsed;
 }
 
 std::string help_text() {
-  std::string text =
-      "Usage: trainjob-trainer [--FLAG VALUE]...\n"
-      "\n"
-      "Data-parallel training with libtorch. Started with the PET_* variables of a Kubeflow\n"
-      "TrainJob pod, it launches --nproc-per-node workers with the environment torchrun gives\n"
-      "them (RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR,\n"
-      "MASTER_PORT, TORCHELASTIC_RESTART_COUNT, TORCHELASTIC_MAX_RESTARTS), restarts them up\n"
-      "to --max-restarts times when one fails, and exits non-zero naming the failed rank.\n"
-      "Started by torchrun (LOCAL_RANK set), it is the worker itself.\n"
-      "\n"
-      "Every flag may be given as its variable instead; the flag wins. Defaults in [ ].\n"
-      "\n";
-  for (const auto& setting : settings()) {
-    std::string left = "  --" + std::string(setting.flag) + " " + setting.metavar;
-    text += left + "\n      " + setting.help + "\n      env " + setting.env + "\n";
-  }
-  text +=
-      "\n"
-      "Also read: GLOO_SOCKET_IFNAME (network interface for gloo), OMP_NUM_THREADS,\n"
-      "CUDA_VISIBLE_DEVICES; a worker reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,\n"
-      "MASTER_PORT, TORCHELASTIC_RESTART_COUNT and TORCHELASTIC_USE_AGENT_STORE.\n"
-      "\n"
-      "Exit status: 0 trained; 1 a failed worker, rendezvous or input; 2 a usage error.\n";
-  return text;
+  Options options;
+  CLI::App app("", "trainjob-trainer");
+  declare(&app, &options);
+  app.description("");
+  // CLI11 puts the description before the usage line; ours goes after it.
+  std::string text = app.help();
+  text = text.substr(text.find('\n', text.find("Usage:")) + 1);
+  return "Usage: trainjob-trainer [OPTIONS] [-m|--no-python] [SCRIPT [SCRIPT-ARGS...]]\n\n" +
+         std::string(kDescription) + "\n" + text;
 }
 
 ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usable_cpus) {
@@ -320,11 +486,11 @@ ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usab
 
 const char* ddp_mode_name(DdpMode mode) {
   switch (mode) {
-    case DdpMode::bucketed:
+    case DdpMode::kBucketed:
       return "bucketed";
-    case DdpMode::flat:
+    case DdpMode::kFlat:
       return "flat";
-    case DdpMode::none:
+    case DdpMode::kNone:
       return "none";
   }
   return "?";

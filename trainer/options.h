@@ -2,8 +2,11 @@
 //
 // Every setting has a flag and an environment variable; the flag wins. The launcher's
 // settings read the PET_* variables the Kubeflow Trainer torch policy injects (the same
-// names torchrun reads), the training settings read TRAINER_*.
-#pragma once
+// names torchrun reads), the training settings read TRAINER_*. A script (or -m module)
+// after the flags makes the launcher a drop-in torchrun: it starts Python workers instead
+// of the C++ trainer, and every word after the script is the script's.
+#ifndef TRAINJOB_TRAINER_OPTIONS_H_
+#define TRAINJOB_TRAINER_OPTIONS_H_
 
 #include <cstdint>
 #include <functional>
@@ -13,7 +16,7 @@
 
 namespace trainjob::trainer {
 
-enum class DdpMode { bucketed, flat, none };
+enum class DdpMode { kBucketed, kFlat, kNone };
 
 struct Options {
   // Launcher.
@@ -24,6 +27,22 @@ struct Options {
   int master_port = 29500;
   int max_restarts = 0;
   double rdzv_timeout_s = 300;
+  // torchrun's rendezvous words. Only a static rendezvous is run: c10d is taken as static
+  // with --rdzv-endpoint as the master's address (it needs a fixed node count and rank).
+  std::string rdzv_backend = "static";
+  std::string rdzv_endpoint;  // HOST[:PORT]; empty: --master-addr and --master-port
+  std::string rdzv_id = "none";
+  bool standalone = false;  // one node on loopback, a free port
+  std::string role = "default";
+  // Accepted for torchrun's command line; workers write to the launcher's own streams.
+  std::string redirects = "0";
+  std::string tee = "0";
+  // A Python script (or module) run by every worker instead of trainjob-trainer-worker.
+  std::string script;  // empty: the C++ trainer
+  std::vector<std::string> script_args;
+  bool module = false;     // -m: script is a module name, run as python3 -m
+  bool no_python = false;  // --no-python: script is an executable, run as it is
+  std::string python = "python3";
   // Training.
   std::string backend = "auto";  // auto, gloo, nccl
   // How gloo workers that all share one node sum: shm (shared memory) or gloo (loopback TCP).
@@ -37,7 +56,7 @@ struct Options {
   int samples = 0;       // synthetic training samples; 0: the model's default
   int test_samples = 0;  // synthetic test samples (mnist-cnn); 0: the model's default
   std::string checkpoint_dir;
-  DdpMode ddp = DdpMode::bucketed;
+  DdpMode ddp = DdpMode::kBucketed;
   double bucket_cap_mb = 25;
   int threads = 0;        // intra-op threads per worker; 0: OMP_NUM_THREADS or 1
   int fail_at_step = -1;  // fault injection for tests: exit 3 at this global step, attempt 0
@@ -60,8 +79,10 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 EnvLookup process_env();
 
 // `args` excludes argv[0]. Flags may be written --name value or --name=value, with '-' or
-// '_' between words (torchrun spells them --nproc_per_node).
-ParsedOptions parse_options(const std::vector<std::string>& args, const EnvLookup& env);
+// '_' between words (torchrun spells them --nproc_per_node). Variables are read from the
+// process environment (CLI11's envname), each checked before the flags are: a bad one is
+// an error even where a flag overrides it.
+ParsedOptions parse_options(const std::vector<std::string>& args);
 
 // The --help text: every flag with its variable and default.
 std::string help_text();
@@ -78,3 +99,5 @@ ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usab
 const char* ddp_mode_name(DdpMode mode);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_OPTIONS_H_

@@ -26,8 +26,7 @@ int fail(const std::string& message, int exit_code) {
 int main(int argc, char** argv) {
   // Lines from several workers share one stream; keep each whole.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  ParsedOptions parsed =
-      parse_options(std::vector<std::string>(argv + 1, argv + argc), process_env());
+  ParsedOptions parsed = parse_options(std::vector<std::string>(argv + 1, argv + argc));
   if (parsed.help) {
     std::fputs(help_text().c_str(), stdout);
     return 0;

@@ -105,6 +105,16 @@ void announce(const LocalPlan& plan, const LocalOptions& options, std::FILE* log
     std::fprintf(log, "  %s\n", rewrite.c_str());
 }
 
+TorchrunSettings torchrun_settings(const LocalRunRequest& request) {
+  TorchrunSettings settings;
+  settings.launcher = request.torchrun_launcher;
+  std::string trainer = trainer_dir_beside_self();
+  if (!trainer.empty()) settings.trainer = trainer + "/trainjob-trainer";
+  settings.marker = request.settings.marker;
+  settings.log = request.log;
+  return settings;
+}
+
 /// Plans, writes the volumes and runs, in the work directory the watchdog made.
 bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, std::string* error) {
   LocalPlan plan;
@@ -116,6 +126,7 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
   }
   if (!materialize_volumes(plan, work, request->options.allow_host_path, error)) return false;
   announce(plan, request->options, request->log);
+  if (!choose_torchrun_launcher(&plan, torchrun_settings(*request), error)) return false;
   request->settings.prefix = plan.stages.size() > 1 || plan.stages.front().size() > 1;
   request->settings.log = request->log;
   return run_local_plan(plan, request->settings, error);

@@ -11,6 +11,7 @@
 #include "load/json.h"
 #include "local/local_plan.h"
 #include "local/local_runner.h"
+#include "local/local_torchrun.h"
 
 namespace trainjob {
 
@@ -20,6 +21,8 @@ struct LocalRunRequest {
   /// image_dirs, max_pods, allow_host_path; work_dir and master_port are chosen here.
   LocalOptions options;
   RunSettings settings;  ///< timeout, output; marker and groups are set here
+  /// Who runs containers whose command is torchrun (--launcher).
+  TorchrunLauncher torchrun_launcher = TorchrunLauncher::kAuto;
   bool keep_work_dir = false;
   std::string temp_dir;     ///< where the work directory is made (TMPDIR, else /tmp)
   std::FILE* log = stderr;  ///< announcements and warnings

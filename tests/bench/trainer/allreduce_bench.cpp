@@ -87,14 +87,14 @@ void run_shape(Communicator& communicator, const Shape& shape) {
   torch::Tensor flat = torch::randn({total});
   const double plain = time_step(communicator, [&] { communicator.allreduce_sum(flat)->wait(); });
   size_t buckets = 0;
-  const double baseline = time_sync(communicator, shape, DdpMode::none, 0, buckets);
+  const double baseline = time_sync(communicator, shape, DdpMode::kNone, 0, buckets);
   if (communicator.rank() == 0) {
     std::printf("%-20s %6.2f MB  %-24s %8.2f ms  %5.2f GB/s\n", shape.name, bytes / 1e6,
                 "one all-reduce", plain * 1e3, bytes / plain / 1e9);
   }
-  for (auto [label, mode, cap_mb] : {std::tuple{"bucketed 25 MiB", DdpMode::bucketed, 25.0},
-                                     std::tuple{"bucketed 1 MiB", DdpMode::bucketed, 1.0},
-                                     std::tuple{"flat", DdpMode::flat, 0.0}}) {
+  for (auto [label, mode, cap_mb] : {std::tuple{"bucketed 25 MiB", DdpMode::kBucketed, 25.0},
+                                     std::tuple{"bucketed 1 MiB", DdpMode::kBucketed, 1.0},
+                                     std::tuple{"flat", DdpMode::kFlat, 0.0}}) {
     const double seconds = time_sync(communicator, shape, mode, cap_mb, buckets) - baseline;
     if (communicator.rank() == 0) {
       std::printf("%-20s %6.2f MB  %-15s (%zu bucket%s) %8.2f ms  %5.2f GB/s  %.2f of one\n",

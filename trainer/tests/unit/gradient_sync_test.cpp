@@ -90,15 +90,15 @@ void check_averaged(DdpMode mode, size_t cap_bytes, bool shared_memory) {
 
 TEST_CASE("gradient sync: bucketed, one bucket") {
   for (bool shared_memory : {false, true})
-    check_averaged(DdpMode::bucketed, 25u << 20, shared_memory);
+    check_averaged(DdpMode::kBucketed, 25u << 20, shared_memory);
 }
 
 TEST_CASE("gradient sync: bucketed, a bucket per parameter or two") {
   for (bool shared_memory : {false, true})
-    check_averaged(DdpMode::bucketed, 64, shared_memory);
+    check_averaged(DdpMode::kBucketed, 64, shared_memory);
 }
 
 TEST_CASE("gradient sync: flat") {
   for (bool shared_memory : {false, true})
-    check_averaged(DdpMode::flat, 0, shared_memory);
+    check_averaged(DdpMode::kFlat, 0, shared_memory);
 }

@@ -1,6 +1,7 @@
 // Flags and PET_* / TRAINER_* variables: flags win, bad values are named.
 #include "options.h"
 
+#include <cstdlib>
 #include <map>
 
 #include <doctest/doctest.h>
@@ -9,22 +10,38 @@ using namespace trainjob::trainer;
 
 namespace {
 
-EnvLookup env_of(const std::map<std::string, std::string>& values) {
-  return [values](const std::string& name) -> std::optional<std::string> {
-    auto found = values.find(name);
-    if (found == values.end()) return std::nullopt;
-    return found->second;
-  };
+// Sets variables for one test (CLI11 reads the process environment) and unsets them after.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(std::map<std::string, std::string> values) : values_(std::move(values)) {
+    for (const auto& [name, value] : values_)
+      setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    for (const auto& entry : values_)
+      unsetenv(entry.first.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+ParsedOptions parse_with(const std::vector<std::string>& args,
+                         std::map<std::string, std::string> env) {
+  ScopedEnv scoped(std::move(env));
+  return parse_options(args);
 }
 
 }  // namespace
 
 TEST_CASE("options: the PET_* variables the torch policy injects configure the launcher") {
-  ParsedOptions parsed = parse_options({}, env_of({{"PET_NNODES", "2"},
-                                                   {"PET_NPROC_PER_NODE", "auto"},
-                                                   {"PET_NODE_RANK", "1"},
-                                                   {"PET_MASTER_ADDR", "job-node-0-0.job"},
-                                                   {"PET_MASTER_PORT", "29500"}}));
+  ParsedOptions parsed = parse_with({}, {{"PET_NNODES", "2"},
+                                         {"PET_NPROC_PER_NODE", "auto"},
+                                         {"PET_NODE_RANK", "1"},
+                                         {"PET_MASTER_ADDR", "job-node-0-0.job"},
+                                         {"PET_MASTER_PORT", "29500"}});
   REQUIRE(parsed.error.empty());
   CHECK(parsed.options.nnodes == 2);
   CHECK(parsed.options.nproc_per_node == "auto");
@@ -34,38 +51,38 @@ TEST_CASE("options: the PET_* variables the torch policy injects configure the l
 }
 
 TEST_CASE("options: a flag wins over its variable, in either spelling") {
-  auto env = env_of({{"PET_NODE_RANK", "1"}, {"TRAINER_EPOCHS", "7"}});
-  ParsedOptions parsed = parse_options({"--node_rank", "0", "--epochs=3", "--ddp", "flat"}, env);
+  ParsedOptions parsed = parse_with({"--node_rank", "0", "--epochs=3", "--ddp", "flat"},
+                                    {{"PET_NODE_RANK", "1"}, {"TRAINER_EPOCHS", "7"}});
   REQUIRE(parsed.error.empty());
   CHECK(parsed.options.node_rank == 0);
   CHECK(parsed.options.epochs == 3);
-  CHECK(parsed.options.ddp == DdpMode::flat);
+  CHECK(parsed.options.ddp == DdpMode::kFlat);
 }
 
 TEST_CASE("options: PET_NNODES accepts N and N:N, and refuses elastic ranges") {
-  CHECK(parse_options({}, env_of({{"PET_NNODES", "3:3"}})).options.nnodes == 3);
-  ParsedOptions elastic = parse_options({}, env_of({{"PET_NNODES", "1:4"}}));
+  CHECK(parse_with({}, {{"PET_NNODES", "3:3"}}).options.nnodes == 3);
+  ParsedOptions elastic = parse_with({}, {{"PET_NNODES", "1:4"}});
   CHECK(elastic.exit_code == 1);
   CHECK(elastic.error.find("PET_NNODES: elastic ranges are not supported") == 0);
 }
 
 TEST_CASE("options: a bad variable exits 1, a bad flag 2, and both name the setting") {
-  ParsedOptions env_error = parse_options({}, env_of({{"PET_NPROC_PER_NODE", "npu"}}));
+  ParsedOptions env_error = parse_with({}, {{"PET_NPROC_PER_NODE", "npu"}});
   CHECK(env_error.exit_code == 1);
   CHECK(env_error.error ==
         "PET_NPROC_PER_NODE: expected an integer ≥ 1 or one of auto, cpu, gpu, found \"npu\"");
-  ParsedOptions flag_error = parse_options({"--master-port", "70000"}, env_of({}));
+  ParsedOptions flag_error = parse_options({"--master-port", "70000"});
   CHECK(flag_error.exit_code == 2);
   CHECK(flag_error.error == "--master-port: expected a port number 1–65535, found \"70000\"");
-  CHECK(parse_options({"--bogus", "1"}, env_of({})).error == "unknown flag --bogus; see --help");
-  CHECK(parse_options({"--epochs"}, env_of({})).error == "--epochs: expected a value");
-  CHECK(parse_options({"train.py"}, env_of({})).exit_code == 2);
-  CHECK(parse_options({"--model", "resnet"}, env_of({})).error ==
+  CHECK(parse_options({"--bogus", "1"}).error == "unknown flag --bogus; see --help");
+  CHECK(parse_options({"--epochs"}).error == "--epochs: expected a value");
+  CHECK(parse_options({"-m"}).exit_code == 2);
+  CHECK(parse_options({"--model", "resnet"}).error ==
         "--model: expected one of linear, mnist-cnn, found \"resnet\"");
 }
 
 TEST_CASE("options: --help lists every flag with its variable") {
-  CHECK(parse_options({"--help"}, env_of({})).help);
+  CHECK(parse_options({"--help"}).help);
   const std::string help = help_text();
   for (const char* name :
        {"--nnodes", "PET_NNODES", "--nproc-per-node", "PET_NPROC_PER_NODE", "--node-rank",
