@@ -68,7 +68,9 @@ start=$(date +%s%N)
 "$helper" status "" > "$work/down" 2> "$work/down.err"
 elapsed=$((($(date +%s%N) - start) / 1000000))
 check "the helper: no names, nothing on stderr" bash -c "[ \"\$(cat '$work/down')\" = :4 ] && [ ! -s '$work/down.err' ]"
-check "... at once (${elapsed} ms)" [ "$elapsed" -lt 1500 ]
+# Refused at once, so well before the 5 s completion deadline (a bound on the deadline, not a
+# timing of this machine).
+check "... without waiting for the deadline (${elapsed} ms)" [ "$elapsed" -lt 4500 ]
 # A server that accepts connections and never answers: completion gives up in time.
 /usr/bin/python3 -c '
 import socket, sys, time
