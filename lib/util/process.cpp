@@ -7,9 +7,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include <unistd.h>  // environ (with _GNU_SOURCE, as g++ defines it)
 
 namespace trainjob {
 namespace {
