@@ -40,11 +40,17 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   return out;
 }
 
-/// Writes `parts` to stderr with write(2) alone, which is safe between fork and exec.
+/// Writes `parts` to stderr as one write(2), safe between fork and exec, so that the line
+/// reaches a pipe whole.
 void say(std::initializer_list<const char*> parts) {
+  char line[1024];
+  size_t length = 0;
   for (const char* part : parts) {
-    [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, part, std::strlen(part));
+    size_t size = std::min(std::strlen(part), sizeof line - length);
+    std::memcpy(line + length, part, size);
+    length += size;
   }
+  [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line, length);
 }
 
 /// Makes `fd` (kInheritFd, kDevNullFd or a descriptor) the child's `target`.

@@ -79,11 +79,12 @@ TEST_CASE("process: a program that cannot run") {
   pid_t pid = spawn_process(request, &error);
   ::close(fds[1]);
   REQUIRE(pid > 0);
+  std::string said;
   char buffer[256];
-  ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+    said.append(buffer, static_cast<size_t>(n));
   ::close(fds[0]);
-  CHECK(std::string(buffer, n > 0 ? static_cast<size_t>(n) : 0) ==
-        "prog: cannot run /nonexistent/program: No such file or directory\n");
+  CHECK(said == "prog: cannot run /nonexistent/program: No such file or directory\n");
   CHECK(describe_status(wait_for_exit(pid)) == "exit status 127");
 }
 
