@@ -258,7 +258,6 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
           batch + 1 < batches) {
         const double batch_samples =
             static_cast<double>(batch + 1) * setup.batch_size * communicator.world_size();
-        if (world > 1) print_rank_times(epoch, totals, world);
         report_progress(pace, epoch, options.epochs, step + 1, loss_sum / (batch + 1),
                         batch_samples / seconds_since(started));
       }
