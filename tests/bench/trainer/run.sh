@@ -18,7 +18,12 @@ last_rate() { grep -o '[0-9.]* samples/s' | tail -1 | awk '{print $1}'; }
 now() { date +%s.%N; }
 
 cnn=(--samples 8192 --epochs 2 --batch-size 64)
-ratio() { echo "scale=2; ${1%%(*} / ${2%%(*}" | bc; }
+# A ratio over a figure marked "(starved)" is put in parentheses: it does not count.
+ratio() {
+  local r
+  r=$(echo "scale=2; ${1%%(*} / ${2%%(*}" | bc)
+  case "$1$2" in *starved*) echo "($r)" ;; *) echo "$r" ;; esac
+}
 echo "== MNIST-shaped CNN, 2 ranks x 1 thread, samples/s of epoch 2 (8192 samples, batch 64/rank)"
 echo "   efficiency: with sync / without (no-sync timed to the slowest rank, as the job's pace,"
 echo "   in a try where that rank had its core: wall within 1.5x its CPU time)"
