@@ -2,7 +2,8 @@
 // reverse parameter order, because backward produces the last layer's gradients first, and
 // closed once they reach their cap. The first bucket's cap is small (1 MiB), so the
 // all-reduce of the last layers starts early and overlaps the backward of the first ones.
-#pragma once
+#ifndef TRAINJOB_TRAINER_BUCKET_PLAN_H_
+#define TRAINJOB_TRAINER_BUCKET_PLAN_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -30,3 +31,5 @@ std::vector<Bucket> plan_buckets(const std::vector<std::int64_t>& parameter_nume
                                  size_t element_bytes, size_t cap_bytes);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_BUCKET_PLAN_H_

@@ -23,7 +23,7 @@ std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& opti
 }
 
 bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& network,
-                        torch::optim::Optimizer& optimizer, int& epochs_done, std::string& error) {
+                        torch::optim::Optimizer& optimizer, int* epochs_done, std::string* error) {
   try {
     torch::serialize::InputArchive archive;
     archive.load_from(bytes.data(), bytes.size(), device);
@@ -35,12 +35,12 @@ bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& n
     archive.read("epochs_done", epochs);
     network.load(model_archive);
     optimizer.load(optimizer_archive);
-    epochs_done = static_cast<int>(epochs.item<std::int64_t>());
+    *epochs_done = static_cast<int>(epochs.item<std::int64_t>());
     return true;
   } catch (const c10::Error& e) {
-    error = e.what_without_backtrace();
+    *error = e.what_without_backtrace();
   } catch (const std::exception& e) {
-    error = e.what();
+    *error = e.what();
   }
   return false;
 }

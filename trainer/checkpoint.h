@@ -1,5 +1,6 @@
 // Model and optimizer state with the number of finished epochs, as bytes.
-#pragma once
+#ifndef TRAINJOB_TRAINER_CHECKPOINT_H_
+#define TRAINJOB_TRAINER_CHECKPOINT_H_
 
 #include <string>
 #include <torch/optim/optimizer.h>
@@ -11,9 +12,11 @@ namespace trainjob::trainer {
 std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
                                  int epochs_done);
 
-// Loads onto `device`. Returns false with `error` when the bytes are not a checkpoint of
+// Loads onto `device`. Returns false with `*error` when the bytes are not a checkpoint of
 // this model.
 bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& network,
-                        torch::optim::Optimizer& optimizer, int& epochs_done, std::string& error);
+                        torch::optim::Optimizer& optimizer, int* epochs_done, std::string* error);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_CHECKPOINT_H_

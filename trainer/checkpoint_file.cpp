@@ -46,35 +46,35 @@ std::string checkpoint_file_name(int epoch) {
 }
 
 bool write_file_atomically(const std::string& dir, const std::string& name,
-                           const std::string& bytes, std::string& error) {
+                           const std::string& bytes, std::string* error) {
   std::error_code fs_error;
   fs::create_directories(dir, fs_error);
   if (fs_error) {
-    error = dir + ": cannot create: " + fs_error.message();
+    *error = dir + ": cannot create: " + fs_error.message();
     return false;
   }
   const std::string final_path = (fs::path(dir) / name).string();
   const std::string temp_path = final_path + ".tmp." + std::to_string(getpid());
   int fd = open(temp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    error = temp_path + ": cannot create: " + std::strerror(errno);
+    *error = temp_path + ": cannot create: " + std::strerror(errno);
     return false;
   }
   bool ok = write_all(fd, bytes) && fsync(fd) == 0;
   const int write_errno = errno;
   ok = close(fd) == 0 && ok;
   if (!ok) {
-    error = temp_path + ": cannot write: " + std::strerror(write_errno);
+    *error = temp_path + ": cannot write: " + std::strerror(write_errno);
     unlink(temp_path.c_str());
     return false;
   }
   if (rename(temp_path.c_str(), final_path.c_str()) != 0) {
-    error = final_path + ": cannot rename into place: " + std::strerror(errno);
+    *error = final_path + ": cannot rename into place: " + std::strerror(errno);
     unlink(temp_path.c_str());
     return false;
   }
   if (!sync_directory(dir)) {
-    error = dir + ": cannot sync: " + std::strerror(errno);
+    *error = dir + ": cannot sync: " + std::strerror(errno);
     return false;
   }
   return true;
@@ -103,15 +103,15 @@ std::vector<CheckpointEntry> list_checkpoints(const std::string& dir) {
   return entries;
 }
 
-bool read_whole_file(const std::string& path, std::string& bytes, std::string& error) {
+bool read_whole_file(const std::string& path, std::string* bytes, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
+    *error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
   std::ostringstream text;
   text << in.rdbuf();
-  bytes = text.str();
+  *bytes = text.str();
   return true;
 }
 

@@ -1,6 +1,7 @@
 // Checkpoint files: checkpoint-<epoch>.pt in one directory, each written whole or not at all
 // (temporary file, fsync, rename, fsync of the directory), so a reader never sees half a file.
-#pragma once
+#ifndef TRAINJOB_TRAINER_CHECKPOINT_FILE_H_
+#define TRAINJOB_TRAINER_CHECKPOINT_FILE_H_
 
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@ std::string checkpoint_file_name(int epoch);
 
 // Writes `bytes` to dir/name atomically, creating dir if needed.
 bool write_file_atomically(const std::string& dir, const std::string& name,
-                           const std::string& bytes, std::string& error);
+                           const std::string& bytes, std::string* error);
 
 // Checkpoint files in `dir`, newest epoch first; temporary files are ignored.
 struct CheckpointEntry {
@@ -20,6 +21,8 @@ struct CheckpointEntry {
 };
 std::vector<CheckpointEntry> list_checkpoints(const std::string& dir);
 
-bool read_whole_file(const std::string& path, std::string& bytes, std::string& error);
+bool read_whole_file(const std::string& path, std::string* bytes, std::string* error);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_CHECKPOINT_FILE_H_

@@ -13,6 +13,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include "devices.h"
 #include "local_allreduce.h"
 #include "master_probe.h"
 
@@ -94,7 +95,7 @@ std::string agreed_attempt_prefix(const WorkerIdentity& identity, c10d::Store& s
 }
 
 c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, double timeout_s,
-                                           std::string& error) {
+                                           std::string* error) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(identity.master_port);
   options.timeout = to_milliseconds(timeout_s);
@@ -106,23 +107,23 @@ c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, doubl
     try {
       return c10::make_intrusive<c10d::TCPStore>(identity.master_addr, options);
     } catch (const std::exception& e) {
-      error = "rendezvous: rank 0 cannot serve the store on port " +
-              std::to_string(identity.master_port) + ": " + e.what();
+      *error = "rendezvous: rank 0 cannot serve the store on port " +
+               std::to_string(identity.master_port) + ": " + e.what();
       return {};
     }
   }
   std::string last_error;
-  if (!wait_for_master(identity.master_addr, identity.master_port, timeout_s, last_error)) {
+  if (!wait_for_master(identity.master_addr, identity.master_port, timeout_s, &last_error)) {
     std::ostringstream message;
     message << "rendezvous: the master " << address << " did not answer within " << timeout_s
             << " s (" << last_error << ")";
-    error = message.str();
+    *error = message.str();
     return {};
   }
   try {
     return c10::make_intrusive<c10d::TCPStore>(identity.master_addr, options);
   } catch (const std::exception& e) {
-    error = "rendezvous: cannot connect to the store at " + address + ": " + e.what();
+    *error = "rendezvous: cannot connect to the store at " + address + ": " + e.what();
     return {};
   }
 }
@@ -137,7 +138,7 @@ std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> 
   std::unique_ptr<LocalAllreduce> local;
   if (shared_memory) {
     std::string why;
-    local = LocalAllreduce::connect(*store, rank, world_size, LocalAllreduceLimits(), why);
+    local = LocalAllreduce::connect(*store, rank, world_size, LocalAllreduceLimits(), &why);
     if (!local && rank == 0) {
       std::fprintf(stderr, "trainjob-trainer: warning: all-reduce over gloo instead: %s\n",
                    why.c_str());
@@ -147,38 +148,16 @@ std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> 
       group, "gloo", rank, world_size, c10::Device(c10::kCPU), std::move(store), std::move(local));
 }
 
-bool nccl_compiled() {
+BackendSupport backend_support() {
 #ifdef USE_C10D_NCCL
-  return true;
+  return {true, torch::cuda::is_available()};
 #else
-  return false;
+  return {false, false};
 #endif
 }
 
-bool choose_backend(const std::string& requested, std::string& chosen, std::string& error) {
-  if (requested == "gloo") {
-    chosen = "gloo";
-    return true;
-  }
-  const bool gpu = nccl_compiled() && torch::cuda::is_available();
-  if (requested == "auto") {
-    chosen = gpu ? "nccl" : "gloo";
-    return true;
-  }
-  if (!nccl_compiled()) {
-    error = "--backend nccl: this build has no NCCL (its libtorch was built without CUDA)";
-    return false;
-  }
-  if (!gpu) {
-    error = "--backend nccl: no GPU is visible";
-    return false;
-  }
-  chosen = "nccl";
-  return true;
-}
-
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
-                                              const ConnectOptions& options, std::string& error) {
+                                              const ConnectOptions& options, std::string* error) {
   const std::string& backend = options.backend;
   c10::intrusive_ptr<c10d::Store> root = open_store(identity, options.rdzv_timeout_s, error);
   if (!root) return nullptr;
@@ -187,14 +166,16 @@ std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
         c10::make_intrusive<c10d::PrefixStore>(agreed_attempt_prefix(identity, *root), root);
 #ifdef USE_C10D_NCCL
     if (backend == "nccl") {
-      c10::cuda::set_device(static_cast<c10::DeviceIndex>(identity.local_rank));
+      const int gpu = gpu_for_local_rank(identity.local_rank,
+                                         static_cast<int>(torch::cuda::device_count()), error);
+      if (gpu < 0) return nullptr;
+      c10::cuda::set_device(static_cast<c10::DeviceIndex>(gpu));
       auto group_store = c10::make_intrusive<c10d::PrefixStore>("default_pg", attempt_store);
       auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(group_store, identity.rank,
                                                                identity.world_size);
       return std::make_unique<C10dCommunicator<c10d::ProcessGroupNCCL>>(
           group, "nccl", identity.rank, identity.world_size,
-          c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(identity.local_rank)),
-          attempt_store);
+          c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(gpu)), attempt_store);
     }
 #endif
     const bool one_node = identity.local_world_size == identity.world_size;
@@ -202,10 +183,10 @@ std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
         attempt_store, identity.rank, identity.world_size,
         one_node && identity.world_size > 1 && options.local_allreduce == "shm");
   } catch (const c10::Error& e) {
-    error =
+    *error =
         "rendezvous: cannot form the " + backend + " process group: " + e.what_without_backtrace();
   } catch (const std::exception& e) {
-    error = "rendezvous: cannot form the " + backend + " process group: " + e.what();
+    *error = "rendezvous: cannot form the " + backend + " process group: " + e.what();
   }
   return nullptr;
 }

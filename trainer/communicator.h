@@ -1,7 +1,8 @@
 // The process group of all workers: rendezvous through a c10d TCPStore, then gloo (CPU) or
 // NCCL (GPU) collectives. Kept apart so the c10d API, which moves between libtorch releases,
 // is touched in one place.
-#pragma once
+#ifndef TRAINJOB_TRAINER_COMMUNICATOR_H_
+#define TRAINJOB_TRAINER_COMMUNICATOR_H_
 
 #include <ATen/core/Tensor.h>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <torch/csrc/distributed/c10d/Work.hpp>
 
+#include "devices.h"
 #include "worker_identity.h"
 
 namespace trainjob::trainer {
@@ -40,11 +42,9 @@ class Communicator {
   c10::intrusive_ptr<c10d::Store> store_;
 };
 
-// True when this build can use NCCL (libtorch built with CUDA and NCCL).
-bool nccl_compiled();
-
-// Picks the backend for --backend auto|gloo|nccl; fails for nccl without NCCL or GPU.
-bool choose_backend(const std::string& requested, std::string& chosen, std::string& error);
+// Whether this build has NCCL (libtorch built with CUDA and NCCL) and CUDA sees a GPU, for
+// choose_backend (devices.h).
+BackendSupport backend_support();
 
 // A gloo group over an existing store (tests run several ranks in one process this way).
 // With `shared_memory`, CPU all-reduces go through shared memory instead (all ranks must be
@@ -61,6 +61,8 @@ struct ConnectOptions {
 // Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
 // wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
-                                              const ConnectOptions& options, std::string& error);
+                                              const ConnectOptions& options, std::string* error);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_COMMUNICATOR_H_

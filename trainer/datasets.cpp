@@ -39,7 +39,7 @@ DataSplits synthetic_digits(std::uint64_t seed, int samples, int test_samples) {
 }
 
 bool read_mnist_split(const std::string& dir, const char* images_file, const char* labels_file,
-                      Dataset& data, std::string& error) {
+                      Dataset& data, std::string* error) {
   IdxArray images;
   IdxArray labels;
   const std::string images_path = (std::filesystem::path(dir) / images_file).string();
@@ -47,18 +47,18 @@ bool read_mnist_split(const std::string& dir, const char* images_file, const cha
   if (!read_idx_file(images_path, 3, images, error)) return false;
   if (!read_idx_file(labels_path, 1, labels, error)) return false;
   if (images.dims[1] != 28 || images.dims[2] != 28) {
-    error = images_path + ": expected 28×28 images, found " + std::to_string(images.dims[1]) + "×" +
-            std::to_string(images.dims[2]);
+    *error = images_path + ": expected 28×28 images, found " + std::to_string(images.dims[1]) +
+             "×" + std::to_string(images.dims[2]);
     return false;
   }
   if (images.dims[0] != labels.dims[0]) {
-    error = labels_path + ": " + std::to_string(labels.dims[0]) + " labels for " +
-            std::to_string(images.dims[0]) + " images in " + images_path;
+    *error = labels_path + ": " + std::to_string(labels.dims[0]) + " labels for " +
+             std::to_string(images.dims[0]) + " images in " + images_path;
     return false;
   }
   for (std::uint8_t label : labels.data) {
     if (label > 9) {
-      error = labels_path + ": label " + std::to_string(label) + " is not a digit 0–9";
+      *error = labels_path + ": label " + std::to_string(label) + " is not a digit 0–9";
       return false;
     }
   }
@@ -73,10 +73,10 @@ bool read_mnist_split(const std::string& dir, const char* images_file, const cha
 
 }  // namespace
 
-bool load_data(const DataRequest& request, DataSplits& splits, std::string& error) {
+bool load_data(const DataRequest& request, DataSplits& splits, std::string* error) {
   if (request.model == "linear") {
     if (!request.data_dir.empty()) {
-      error = "--data-dir: the linear model trains on synthetic data only; use --model mnist-cnn";
+      *error = "--data-dir: the linear model trains on synthetic data only; use --model mnist-cnn";
       return false;
     }
     splits.train = linear_data(request.seed, request.samples);

@@ -1,6 +1,7 @@
 // Training and test data as whole tensors: synthetic data drawn from the seed, or MNIST
 // read from its IDX files.
-#pragma once
+#ifndef TRAINJOB_TRAINER_DATASETS_H_
+#define TRAINJOB_TRAINER_DATASETS_H_
 
 #include <string>
 #include <torch/types.h>
@@ -28,9 +29,11 @@ struct DataRequest {
 
 // Every worker builds the same data from the same request. On a missing or malformed file,
 // returns false with `error` naming it.
-bool load_data(const DataRequest& request, DataSplits& splits, std::string& error);
+bool load_data(const DataRequest& request, DataSplits& splits, std::string* error);
 
 // The MNIST file names inside --data-dir.
 extern const char* const kMnistFiles[4];
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_DATASETS_H_

@@ -45,4 +45,35 @@ int usable_cpu_count() {
   return count > 0 ? count : 1;
 }
 
+bool choose_backend(const std::string& requested, const BackendSupport& support,
+                    std::string* chosen, std::string* error) {
+  if (requested == "gloo") {
+    *chosen = "gloo";
+    return true;
+  }
+  const bool gpu = support.nccl_compiled && support.cuda_available;
+  if (requested == "auto") {
+    *chosen = gpu ? "nccl" : "gloo";
+    return true;
+  }
+  if (!support.nccl_compiled) {
+    *error = "--backend nccl: this build has no NCCL (its libtorch was built without CUDA)";
+    return false;
+  }
+  if (!gpu) {
+    *error = "--backend nccl: no GPU is visible";
+    return false;
+  }
+  *chosen = "nccl";
+  return true;
+}
+
+int gpu_for_local_rank(int local_rank, int gpu_count, std::string* error) {
+  if (local_rank >= 0 && local_rank < gpu_count) return local_rank;
+  *error = "local rank " + std::to_string(local_rank) +
+           " has no GPU of its own: " + std::to_string(gpu_count) +
+           " visible (one per local rank; lower --nproc-per-node)";
+  return -1;
+}
+
 }  // namespace trainjob::trainer

@@ -1,7 +1,9 @@
-// What this node offers the workers: GPUs and CPUs, counted without loading CUDA.
-#pragma once
+// What this node offers the workers: GPUs and CPUs, counted without loading CUDA, and the
+// decisions that follow from them (which backend, which GPU a rank drives), kept free of
+// libtorch so that they are tested on machines without a GPU.
+#ifndef TRAINJOB_TRAINER_DEVICES_H_
+#define TRAINJOB_TRAINER_DEVICES_H_
 
-#include <optional>
 #include <string>
 
 namespace trainjob::trainer {
@@ -16,4 +18,24 @@ int count_cuda_visible_devices(const std::string& value);
 // CPUs in this process's affinity mask.
 int usable_cpu_count();
 
+// What the collective backend can use here: NCCL needs both a libtorch built with it and a
+// GPU that CUDA sees.
+struct BackendSupport {
+  bool nccl_compiled = false;
+  bool cuda_available = false;
+};
+
+// The backend for --backend auto|gloo|nccl: auto takes NCCL when it can run, gloo otherwise;
+// nccl where it cannot run is an error (the worker exits 1 with it), not a quiet fallback to a
+// backend many times slower.
+bool choose_backend(const std::string& requested, const BackendSupport& support,
+                    std::string* chosen, std::string* error);
+
+// The GPU a NCCL worker drives: one per local rank, as torchrun's LOCAL_RANK convention has
+// it. -1 with `*error` set when the node has fewer GPUs than local ranks, which CUDA would
+// otherwise report as an invalid device ordinal in the middle of the rendezvous.
+int gpu_for_local_rank(int local_rank, int gpu_count, std::string* error);
+
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_DEVICES_H_

@@ -2,7 +2,8 @@
 // each gradient, divided by the world size, into its bucket as backward produces it, and a
 // full bucket's all-reduce starts at once, overlapping the rest of backward. finish() waits
 // for them and points .grad at the averages before the optimizer step.
-#pragma once
+#ifndef TRAINJOB_TRAINER_GRADIENT_SYNC_H_
+#define TRAINJOB_TRAINER_GRADIENT_SYNC_H_
 
 #include <torch/types.h>
 #include <vector>
@@ -57,3 +58,5 @@ class GradientSync {
 };
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_GRADIENT_SYNC_H_

@@ -20,11 +20,11 @@ std::uint32_t big_endian_u32(const std::string& bytes, size_t at) {
 }  // namespace
 
 bool parse_idx(const std::string& name, const std::string& bytes, size_t expected_dims,
-               IdxArray& out, std::string& error) {
+               IdxArray& out, std::string* error) {
   const size_t header_bytes = 4 + 4 * expected_dims;
   if (bytes.size() < header_bytes) {
-    error = name + ": truncated IDX header: expected " + std::to_string(header_bytes) +
-            " bytes, found " + std::to_string(bytes.size());
+    *error = name + ": truncated IDX header: expected " + std::to_string(header_bytes) +
+             " bytes, found " + std::to_string(bytes.size());
     return false;
   }
   const std::uint32_t magic = big_endian_u32(bytes, 0);
@@ -34,8 +34,8 @@ bool parse_idx(const std::string& name, const std::string& bytes, size_t expecte
     std::snprintf(found, sizeof found, "0x%08x", magic);
     char wanted[16];
     std::snprintf(wanted, sizeof wanted, "0x%08x", expected_magic);
-    error = name + ": not an unsigned-byte IDX file with " + std::to_string(expected_dims) +
-            " dimensions: magic number " + found + ", expected " + wanted;
+    *error = name + ": not an unsigned-byte IDX file with " + std::to_string(expected_dims) +
+             " dimensions: magic number " + found + ", expected " + wanted;
     return false;
   }
   out.dims.clear();
@@ -47,9 +47,9 @@ bool parse_idx(const std::string& name, const std::string& bytes, size_t expecte
   }
   const std::uint64_t available = bytes.size() - header_bytes;
   if (available != count) {
-    error = name + ": " + (available < count ? "truncated" : "trailing bytes") + ": expected " +
-            std::to_string(count) + " data bytes after the header, found " +
-            std::to_string(available);
+    *error = name + ": " + (available < count ? "truncated" : "trailing bytes") + ": expected " +
+             std::to_string(count) + " data bytes after the header, found " +
+             std::to_string(available);
     return false;
   }
   out.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header_bytes), bytes.end());
@@ -57,10 +57,10 @@ bool parse_idx(const std::string& name, const std::string& bytes, size_t expecte
 }
 
 bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray& out,
-                   std::string& error) {
+                   std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
+    *error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
   std::ostringstream bytes;

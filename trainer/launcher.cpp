@@ -1,15 +1,17 @@
 #include "launcher.h"
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
-#include <signal.h>
 #include <string>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
+
+#include "util/process.h"
 
 namespace trainjob::trainer {
 namespace {
@@ -32,38 +34,6 @@ sigset_t launcher_signals() {
   return set;
 }
 
-[[noreturn]] void exec_worker(const LaunchPlan& plan, int local_rank, int attempt,
-                              const std::string& worker_path,
-                              const std::vector<std::string>& worker_args,
-                              const sigset_t& original_mask) {
-  // A worker must not outlive a launcher killed with SIGKILL.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  sigprocmask(SIG_SETMASK, &original_mask, nullptr);
-  const bool omp_set = std::getenv("OMP_NUM_THREADS") != nullptr;
-  for (const auto& [name, value] : worker_env(plan, local_rank, attempt, omp_set)) {
-    setenv(name.c_str(), value.c_str(), 1);
-  }
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(worker_path.c_str()));
-  for (const auto& arg : worker_args)
-    argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  execvp(worker_path.c_str(), argv.data());
-  std::fprintf(stderr, "trainjob-trainer: error: cannot run %s: %s\n", worker_path.c_str(),
-               std::strerror(errno));
-  _exit(127);
-}
-
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    int signal_number = WTERMSIG(status);
-    return "was killed by signal " + std::to_string(signal_number) + " (" +
-           strsignal(signal_number) + ")";
-  }
-  return "stopped with wait status " + std::to_string(status);
-}
-
 class WorkerGroup {
  public:
   WorkerGroup(const LaunchPlan& plan, std::string worker_path, std::vector<std::string> args)
@@ -71,14 +41,28 @@ class WorkerGroup {
 
   bool start(int attempt, const sigset_t& original_mask) {
     workers_.clear();
+    const bool omp_set = std::getenv("OMP_NUM_THREADS") != nullptr;
     for (int local_rank = 0; local_rank < plan_.nproc_per_node; ++local_rank) {
-      pid_t pid = fork();
+      SpawnRequest request;
+      request.argv.push_back(worker_path_);
+      request.argv.insert(request.argv.end(), args_.begin(), args_.end());
+      // python3 for a script (torchrun's command line), looked up on PATH; the worker binary
+      // is an absolute path.
+      request.env = worker_env(plan_, local_rank, attempt, omp_set);
+      // A group of its own, so that stopping a worker stops what it started (a data loader,
+      // a script's subprocesses) too; SIGINT from the terminal reaches the launcher alone,
+      // which forwards it once.
+      request.own_group = true;
+      request.die_with_parent = true;  // no worker outlives a launcher killed with SIGKILL
+      request.signal_mask = &original_mask;
+      request.error_prefix = "trainjob-trainer: error: ";
+      std::string error;
+      pid_t pid = spawn_process(request, &error);
       if (pid < 0) {
-        std::fprintf(stderr, "trainjob-trainer: error: fork: %s\n", std::strerror(errno));
+        std::fprintf(stderr, "trainjob-trainer: error: %s\n", error.c_str());
         signal_all(SIGKILL);
         return false;
       }
-      if (pid == 0) exec_worker(plan_, local_rank, attempt, worker_path_, args_, original_mask);
       workers_.push_back({local_rank, pid, 0});
     }
     return true;
@@ -103,33 +87,34 @@ class WorkerGroup {
     return failed;
   }
 
-  bool all_exited() const {
+  bool all_exited() const { return running().empty(); }
+
+  std::vector<pid_t> running() const {
+    std::vector<pid_t> pids;
     for (const auto& worker : workers_) {
-      if (worker.pid > 0) return false;
+      if (worker.pid > 0) pids.push_back(worker.pid);
     }
-    return true;
+    return pids;
   }
 
   void signal_all(int signal_number) {
-    for (const auto& worker : workers_) {
-      if (worker.pid > 0) kill(worker.pid, signal_number);
-    }
+    for (pid_t pid : running())
+      signal_process(pid, true, signal_number);
   }
 
   // SIGTERM to the workers still running, SIGKILL to those that outlast the grace period.
   void stop(const sigset_t& signals) {
-    signal_all(SIGTERM);
-    const time_t deadline = std::time(nullptr) + kStopGraceSeconds;
-    while (reap(), !all_exited()) {
-      if (std::time(nullptr) >= deadline) {
-        signal_all(SIGKILL);
-        while (reap(), !all_exited())
-          usleep(10'000);
-        return;
+    stop_groups(running(), kStopGraceSeconds, [&](SteadyTime until) {
+      auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(
+          until - std::chrono::steady_clock::now());
+      if (left.count() > 0) {
+        timespec wait_time{static_cast<time_t>(left.count() / 1'000'000'000),
+                           static_cast<long>(left.count() % 1'000'000'000)};
+        sigtimedwait(&signals, nullptr, &wait_time);
       }
-      timespec wait_time{0, 100'000'000};
-      sigtimedwait(&signals, nullptr, &wait_time);
-    }
+      reap();
+      return running();
+    });
   }
 
  private:
@@ -174,7 +159,7 @@ int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
     group.stop(signals);
     const std::string what =
         "worker rank " + std::to_string(global_rank(plan, culprit.local_rank)) + " (local rank " +
-        std::to_string(culprit.local_rank) + ") " + describe_status(culprit.status);
+        std::to_string(culprit.local_rank) + ") failed with " + describe_status(culprit.status);
     if (attempt >= plan.max_restarts) {
       std::fprintf(stderr, "trainjob-trainer: error: %s; no restarts left (--max-restarts %d)\n",
                    what.c_str(), plan.max_restarts);

@@ -1,5 +1,6 @@
 // The launcher: one worker process per local rank, restarted as a group when one fails.
-#pragma once
+#ifndef TRAINJOB_TRAINER_LAUNCHER_H_
+#define TRAINJOB_TRAINER_LAUNCHER_H_
 
 #include <string>
 #include <vector>
@@ -15,3 +16,5 @@ int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
                  const std::vector<std::string>& worker_args);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_LAUNCHER_H_

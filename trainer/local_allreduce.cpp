@@ -77,11 +77,11 @@ class LocalAllreduce::Work final : public c10d::Work {
 std::unique_ptr<LocalAllreduce> LocalAllreduce::connect(c10d::Store& store, int rank,
                                                         int world_size,
                                                         const LocalAllreduceLimits& limits,
-                                                        std::string& error) {
+                                                        std::string* error) {
   const size_t slot_bytes = (limits.segment_bytes / world_size) / kPage * kPage;
   const size_t bytes = header_bytes(world_size, sizeof(Progress)) + slot_bytes * world_size;
   if (world_size < 2 || slot_bytes == 0) {
-    error = "shared-memory all-reduce needs 2 or more workers and room for their slots";
+    *error = "shared-memory all-reduce needs 2 or more workers and room for their slots";
     return nullptr;
   }
   std::unique_ptr<SharedSegment> segment;
@@ -92,7 +92,7 @@ std::unique_ptr<LocalAllreduce> LocalAllreduce::connect(c10d::Store& store, int 
   } else {
     const std::string name = store_text(store, "local_allreduce/segment");
     if (name.empty()) {
-      error = "worker 0 could not create the shared segment";
+      *error = "worker 0 could not create the shared segment";
     } else {
       segment = SharedSegment::open(name, bytes, error);
     }
@@ -104,7 +104,7 @@ std::unique_ptr<LocalAllreduce> LocalAllreduce::connect(c10d::Store& store, int 
   for (int other = 0; other < world_size; ++other) {
     if (store_text(store, "local_allreduce/mapped/" + std::to_string(other)) != "1") {
       all_mapped = false;
-      if (error.empty()) error = "worker " + std::to_string(other) + " could not map the segment";
+      if (error->empty()) *error = "worker " + std::to_string(other) + " could not map the segment";
     }
   }
   if (segment) segment->unlink();

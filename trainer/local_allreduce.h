@@ -6,7 +6,8 @@
 // tensor into its own slot of a shared segment, sums its share of all slots (every element
 // is summed once, by one worker, so all workers end bit-identical), and copies the other
 // shares' sums back. Workers wait on each other with futexes, never spinning.
-#pragma once
+#ifndef TRAINJOB_TRAINER_LOCAL_ALLREDUCE_H_
+#define TRAINJOB_TRAINER_LOCAL_ALLREDUCE_H_
 
 #include <ATen/core/Tensor.h>
 #include <atomic>
@@ -35,7 +36,7 @@ class LocalAllreduce {
   // null, with `error` saying why, so that all sum the same way.
   static std::unique_ptr<LocalAllreduce> connect(c10d::Store& store, int rank, int world_size,
                                                  const LocalAllreduceLimits& limits,
-                                                 std::string& error);
+                                                 std::string* error);
   ~LocalAllreduce();
   LocalAllreduce(const LocalAllreduce&) = delete;
   LocalAllreduce& operator=(const LocalAllreduce&) = delete;
@@ -77,3 +78,5 @@ class LocalAllreduce {
 };
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_LOCAL_ALLREDUCE_H_

@@ -12,14 +12,14 @@
 namespace trainjob::trainer {
 namespace {
 
-bool try_connect(const std::string& host, int port, std::string& error) {
+bool try_connect(const std::string& host, int port, std::string* error) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* addresses = nullptr;
   int resolved = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &addresses);
   if (resolved != 0) {
-    error = "cannot resolve " + host + ": " + gai_strerror(resolved);
+    *error = "cannot resolve " + host + ": " + gai_strerror(resolved);
     return false;
   }
   bool connected = false;
@@ -30,7 +30,7 @@ bool try_connect(const std::string& host, int port, std::string& error) {
     if (connect(fd, address->ai_addr, address->ai_addrlen) == 0) {
       connected = true;
     } else {
-      error = "connect to " + host + ":" + std::to_string(port) + ": " + std::strerror(errno);
+      *error = "connect to " + host + ":" + std::to_string(port) + ": " + std::strerror(errno);
     }
     close(fd);
   }
@@ -40,7 +40,7 @@ bool try_connect(const std::string& host, int port, std::string& error) {
 
 }  // namespace
 
-bool wait_for_master(const std::string& host, int port, double timeout_s, std::string& last_error) {
+bool wait_for_master(const std::string& host, int port, double timeout_s, std::string* last_error) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
   // Short first, since the master is usually a moment away; capped to spare its DNS.

@@ -1,5 +1,6 @@
 // The two networks: the seed demo's Linear(1,1) and the MNIST CNN.
-#pragma once
+#ifndef TRAINJOB_TRAINER_MODELS_H_
+#define TRAINJOB_TRAINER_MODELS_H_
 
 #include <memory>
 #include <string>
@@ -31,3 +32,5 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const std::string& model
                                                         double lr);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_MODELS_H_

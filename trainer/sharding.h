@@ -4,7 +4,8 @@
 //
 // So the shards are disjoint (up to the padding), equal in length, and the union of the
 // ranks' k-th batches is the k-th batch of one process whose batch is world times larger.
-#pragma once
+#ifndef TRAINJOB_TRAINER_SHARDING_H_
+#define TRAINJOB_TRAINER_SHARDING_H_
 
 #include <cstdint>
 #include <vector>
@@ -32,3 +33,5 @@ std::vector<std::int64_t> batch_slice(const std::vector<std::int64_t>& shard, in
 int batch_count(std::int64_t shard_size, int batch_size);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_SHARDING_H_

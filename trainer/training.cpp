@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <torch/torch.h>
 
 #include "checkpoint.h"
@@ -47,9 +48,9 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   std::string error;
   if (communicator.rank() == 0) {
     for (const CheckpointEntry& entry : list_checkpoints(options.checkpoint_dir)) {
-      if (read_whole_file(entry.path, bytes, error) &&
-          restore_checkpoint(bytes, communicator.device(), network, optimizer, epochs_done,
-                             error)) {
+      if (read_whole_file(entry.path, &bytes, &error) &&
+          restore_checkpoint(bytes, communicator.device(), network, optimizer, &epochs_done,
+                             &error)) {
         std::printf("[rank 0] resuming from %s: %d epochs done\n", entry.path.c_str(), epochs_done);
         break;
       }
@@ -63,7 +64,7 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   std::vector<std::uint8_t> shared = communicator.store().get("checkpoint");
   if (shared.empty()) return 0;
   bytes.assign(shared.begin(), shared.end());
-  if (!restore_checkpoint(bytes, communicator.device(), network, optimizer, epochs_done, error)) {
+  if (!restore_checkpoint(bytes, communicator.device(), network, optimizer, &epochs_done, &error)) {
     throw std::runtime_error("cannot restore rank 0's checkpoint: " + error);
   }
   return epochs_done;
@@ -73,7 +74,7 @@ void save_checkpoint(const Options& options, Network& network, torch::optim::Opt
                      int epochs_done) {
   std::string error;
   if (!write_file_atomically(options.checkpoint_dir, checkpoint_file_name(epochs_done),
-                             serialize_checkpoint(network, optimizer, epochs_done), error)) {
+                             serialize_checkpoint(network, optimizer, epochs_done), &error)) {
     throw std::runtime_error("checkpoint: " + error);
   }
 }
@@ -131,6 +132,32 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// CPU time of this thread, which does the training: a worker whose epoch took far longer
+// than its CPU time was waiting for a core, not computing.
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
+// train() sums them): a job's pace is its slowest worker's, and this says whether that one
+// computed longer or waited.
+void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
+  auto values = totals.accessor<double, 1>();
+  int slowest = 0;
+  int fastest = 0;
+  for (int rank = 1; rank < world; ++rank) {
+    if (values[2 + rank] > values[2 + slowest]) slowest = rank;
+    if (values[2 + rank] < values[2 + fastest]) fastest = rank;
+  }
+  std::printf(
+      "[rank 0] epoch %d per worker: slowest rank %d %.2f s (CPU %.2f s), fastest rank %d "
+      "%.2f s (CPU %.2f s)\n",
+      epoch + 1, slowest, values[2 + slowest], values[2 + world + slowest], fastest,
+      values[2 + fastest], values[2 + world + fastest]);
+}
+
 /// Where this run started: its time and the steps a checkpoint had done, for the pace.
 struct ProgressPace {
   std::chrono::steady_clock::time_point started;
@@ -163,7 +190,7 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
 
   DataSplits data;
   std::string error;
-  if (!load_data(setup.data, data, error)) {
+  if (!load_data(setup.data, data, &error)) {
     std::fprintf(stderr, "trainjob-trainer: error: %s\n", error.c_str());
     return 1;
   }
@@ -206,6 +233,7 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
     const int batches = batch_count(static_cast<std::int64_t>(shard.size()), setup.batch_size);
     double loss_sum = 0;
     const auto started = std::chrono::steady_clock::now();
+    const double cpu_started = thread_cpu_seconds();
     for (int batch = 0; batch < batches; ++batch) {
       const int step = epoch * batches + batch;
       if (identity.attempt == 0 && step == options.fail_at_step &&
@@ -234,9 +262,15 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
                         batch_samples / seconds_since(started));
       }
     }
-    // The loss averaged over every worker's batches.
-    torch::Tensor totals = torch::tensor({loss_sum, static_cast<double>(batches)},
-                                         torch::TensorOptions(torch::kDouble).device(device));
+    // The loss averaged over every worker's batches, and each worker's own time for the
+    // epoch, all in one all-reduce.
+    const int world = communicator.world_size();
+    torch::Tensor totals = torch::zeros({2 + 2 * world}, torch::kDouble);
+    totals[0] = loss_sum;
+    totals[1] = static_cast<double>(batches);
+    totals[2 + communicator.rank()] = seconds_since(started);
+    totals[2 + world + communicator.rank()] = thread_cpu_seconds() - cpu_started;
+    totals = totals.to(device);
     communicator.allreduce_sum(totals)->wait();
     // Timed once every worker is through the epoch: the job's pace is its slowest worker's,
     // which matters when workers do not wait for each other (--ddp none).
@@ -248,6 +282,7 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
       const double average = totals[0].item<double>() / totals[1].item<double>();
       std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, options.epochs,
                   average, samples / seconds);
+      if (world > 1) print_rank_times(epoch, totals, world);
       report_progress(pace, epoch, options.epochs,
                       static_cast<std::int64_t>(epoch + 1) * epoch_batches, average,
                       samples / seconds);

@@ -1,5 +1,6 @@
 // The training loop of one worker.
-#pragma once
+#ifndef TRAINJOB_TRAINER_TRAINING_H_
+#define TRAINJOB_TRAINER_TRAINING_H_
 
 #include "communicator.h"
 #include "options.h"
@@ -11,3 +12,5 @@ namespace trainjob::trainer {
 int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_TRAINING_H_

@@ -1,5 +1,6 @@
 // Who a worker is, from the variables its launcher (ours or torchrun) set.
-#pragma once
+#ifndef TRAINJOB_TRAINER_WORKER_IDENTITY_H_
+#define TRAINJOB_TRAINER_WORKER_IDENTITY_H_
 
 #include <string>
 
@@ -21,12 +22,14 @@ struct WorkerIdentity {
 };
 
 // Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
-// TORCHELASTIC_RESTART_COUNT and TORCHELASTIC_USE_AGENT_STORE. Returns false with `error`
+// TORCHELASTIC_RESTART_COUNT and TORCHELASTIC_USE_AGENT_STORE. Returns false with `*error`
 // naming the variable when one is missing or out of range.
-bool read_worker_identity(const EnvLookup& env, WorkerIdentity& identity, std::string& error);
+bool read_worker_identity(const EnvLookup& env, WorkerIdentity* identity, std::string* error);
 
 // Prefix of every store key of one restart attempt, as torchrun names it, so a restarted
 // group never reads addresses its previous attempt left in a store that outlived it.
 std::string attempt_key_prefix(int attempt);
 
 }  // namespace trainjob::trainer
+
+#endif  // TRAINJOB_TRAINER_WORKER_IDENTITY_H_

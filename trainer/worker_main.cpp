@@ -34,16 +34,17 @@ int main(int argc, char** argv) {
   if (!parsed.error.empty()) return fail(parsed.error, parsed.exit_code);
   WorkerIdentity identity;
   std::string error;
-  if (!read_worker_identity(process_env(), identity, error)) return fail(error, 1);
+  if (!read_worker_identity(process_env(), &identity, &error)) return fail(error, 1);
   std::printf("[init] RANK=%d, WORLD_SIZE=%d, LOCAL_RANK=%d, MASTER_ADDR=%s, MASTER_PORT=%d\n",
               identity.rank, identity.world_size, identity.local_rank, identity.master_addr.c_str(),
               identity.master_port);
 
   std::string backend;
-  if (!choose_backend(parsed.options.backend, backend, error)) return fail(error, 1);
+  if (!choose_backend(parsed.options.backend, backend_support(), &backend, &error))
+    return fail(error, 1);
   const ConnectOptions connect{backend, parsed.options.rdzv_timeout_s,
                                parsed.options.local_allreduce};
-  auto communicator = connect_workers(identity, connect, error);
+  auto communicator = connect_workers(identity, connect, &error);
   if (!communicator) return fail(error, 1);
   std::string failure;
   try {

@@ -7,39 +7,17 @@
 #include <fcntl.h>
 #include <optional>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 #include "kube/environment.h"
+#include "util/process.h"
 
 namespace trainjob {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-/// argv or envp for posix_spawn: pointers into `strings`, which must outlive them.
-std::vector<char*> pointers_to(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  out.reserve(strings.size() + 1);
-  for (std::string& text : strings)
-    out.push_back(text.data());
-  out.push_back(nullptr);
-  return out;
-}
-
-std::vector<std::string> environment_with(const ProcessRequest& request) {
-  std::vector<std::string> out;
-  for (char** entry = environ; *entry != nullptr; ++entry)
-    out.emplace_back(*entry);
-  for (const auto& [name, value] : request.extra_env) {
-    std::string entry = name;
-    entry.append("=").append(value);
-    out.push_back(std::move(entry));
-  }
-  return out;
-}
 
 /// Milliseconds left before `deadline` for poll(); -1 (wait for ever) without one.
 int poll_timeout(const std::optional<SteadyClock::time_point>& deadline) {
@@ -103,12 +81,6 @@ bool append_within(std::string* into, const char* data, size_t size, size_t limi
 
 ProcessResult RealEnvironment::run(const ProcessRequest& request) const {
   ProcessResult result;
-  std::vector<std::string> env_strings = environment_with(request);
-  std::vector<std::string> arg_strings{request.command};
-  arg_strings.insert(arg_strings.end(), request.args.begin(), request.args.end());
-  std::vector<char*> envp = pointers_to(env_strings);
-  std::vector<char*> argv = pointers_to(arg_strings);
-
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0) return result;
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -116,36 +88,29 @@ ProcessResult RealEnvironment::run(const ProcessRequest& request) const {
     close(out_pipe[1]);
     return result;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  if (!request.pass_stdin)
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  SpawnRequest spawn;
+  spawn.argv.push_back(request.command);
+  spawn.argv.insert(spawn.argv.end(), request.args.begin(), request.args.end());
+  spawn.env = request.extra_env;
   // A group of its own, so that killing it reaches what it started too. Not when it shares
   // our terminal: a background group that reads the terminal is stopped (SIGTTIN).
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  if (!request.pass_stdin) {
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-  }
-  pid_t pid = 0;
-  int failed =
-      posix_spawnp(&pid, request.command.c_str(), &actions, &attributes, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
+  spawn.own_group = !request.pass_stdin;
+  spawn.stdin_fd = request.pass_stdin ? kInheritFd : kDevNullFd;
+  spawn.stdout_fd = out_pipe[1];
+  spawn.stderr_fd = err_pipe[1];
+  spawn.fail_if_not_run = true;  // a missing plugin is reported as not started
+  std::string ignored;
+  pid_t pid = spawn_process(spawn, &ignored);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (failed == 0) result.end = pump(out_pipe[0], err_pipe[0], request, &result.out);
+  if (pid > 0) result.end = pump(out_pipe[0], err_pipe[0], request, &result.out);
   close(out_pipe[0]);
   close(err_pipe[0]);
-  if (failed != 0) return result;
-  if (result.end != ProcessEnd::kExited) kill(request.pass_stdin ? pid : -pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  // posix_spawnp may report a missing command as exit 127 of the child.
+  if (pid < 0) return result;
+  if (result.end != ProcessEnd::kExited) signal_process(pid, spawn.own_group, SIGKILL);
+  int status = wait_for_exit(pid);
+  // A program that cannot run is caught above; a wrapper (env, a shell script) whose own
+  // program is missing exits 127 with nothing on stdout, and is not found either.
   result.started = !(WIFEXITED(status) && WEXITSTATUS(status) == 127 && result.out.empty());
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;

@@ -6,23 +6,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
+#include <optional>
 #include <unistd.h>
+#include <utility>
 #include <vector>
+
+#include "util/process.h"
 
 namespace trainjob {
 namespace {
 
 constexpr int kCaughtSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
-
-sigset_t caught_signal_set() {
-  sigset_t set;
-  sigemptyset(&set);
-  for (int number : kCaughtSignals)
-    sigaddset(&set, number);
-  return set;
-}
 
 /// Signals reach the poll loop through this pipe.
 int g_signal_pipe[2] = {-1, -1};
@@ -35,43 +29,25 @@ void on_signal(int signal_number) {
   errno = saved;
 }
 
-[[noreturn]] void exec_container(const LocalContainer& container, const std::string& marker,
-                                 int output) {
-  // The parent's handlers would swallow a SIGTERM sent before exec: a signal blocked
-  // across the fork is delivered here, with its default action, once unblocked.
-  for (int number : kCaughtSignals)
-    ::signal(number, SIG_DFL);
-  sigset_t caught = caught_signal_set();
-  ::sigprocmask(SIG_UNBLOCK, &caught, nullptr);
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  int null = ::open("/dev/null", O_RDONLY);
-  ::dup2(null, STDIN_FILENO);
-  ::dup2(output, STDOUT_FILENO);
-  ::dup2(output, STDERR_FILENO);
-  // Containers start from the host environment (so PATH, HOME and a virtualenv work),
-  // then get their own variables on top, and the marker last, so a pod cannot unset it
-  // by defining it.
-  for (const auto& [name, value] : container.env)
-    ::setenv(name.c_str(), value.c_str(), 1);
-  ::putenv(const_cast<char*>(marker.c_str()));
+/// The container's environment on top of ours (so PATH, HOME and a virtualenv work), the
+/// marker after it, so a pod cannot unset it by defining it, and the PATH prefix last, before
+/// the container's own PATH if it sets one.
+std::vector<std::pair<std::string, std::string>> container_environment(
+    const LocalContainer& container, const std::string& marker) {
+  std::vector<std::pair<std::string, std::string>> env = container.env;
+  size_t equals = marker.find('=');
+  env.emplace_back(marker.substr(0, equals),
+                   equals == std::string::npos ? "" : marker.substr(equals + 1));
   if (!container.path_prefix.empty()) {
-    const char* path = std::getenv("PATH");
-    std::string joined = container.path_prefix + (path != nullptr ? ":" + std::string(path) : "");
-    ::setenv("PATH", joined.c_str(), 1);
+    const char* host_path = std::getenv("PATH");
+    std::optional<std::string> path;
+    if (host_path != nullptr) path = host_path;
+    for (const auto& [name, value] : container.env) {
+      if (name == "PATH") path = value;
+    }
+    env.emplace_back("PATH", container.path_prefix + (path ? ":" + *path : ""));
   }
-  if (!container.working_dir.empty() && ::chdir(container.working_dir.c_str()) != 0) {
-    std::fprintf(stderr, "kubectl-trainjob: cannot enter workingDir %s: %s\n",
-                 container.working_dir.c_str(), std::strerror(errno));
-    std::_Exit(127);
-  }
-  std::vector<char*> argv;
-  for (const std::string& word : container.argv)
-    argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  ::execvp(argv[0], argv.data());
-  std::fprintf(stderr, "kubectl-trainjob: cannot run %s: %s\n", argv[0], std::strerror(errno));
-  std::_Exit(127);
+  return env;
 }
 
 }  // namespace
@@ -115,35 +91,24 @@ pid_t start_container(const LocalContainer& container, const std::string& marker
     *error = "cannot create a pipe: " + std::string(std::strerror(errno));
     return -1;
   }
-  std::fflush(nullptr);
-  sigset_t caught = caught_signal_set();
-  sigset_t previous;
-  ::sigprocmask(SIG_BLOCK, &caught, &previous);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    exec_container(container, marker, fds[1]);
-  }
-  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  SpawnRequest request;
+  request.argv = container.argv;
+  request.env = container_environment(container, marker);
+  request.working_dir = container.working_dir;
+  request.die_with_parent = true;
+  request.stdin_fd = kDevNullFd;
+  request.stdout_fd = fds[1];
+  request.stderr_fd = fds[1];
+  request.error_prefix = "kubectl-trainjob: ";
+  pid_t pid = spawn_process(request, error);
   ::close(fds[1]);
   if (pid < 0) {
     ::close(fds[0]);
-    *error = "cannot start a process: " + std::string(std::strerror(errno));
     return -1;
   }
-  ::setpgid(pid, pid);  // also here, so a signal sent at once reaches the group
   ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
   *output = fds[0];
   return pid;
-}
-
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    return std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" +
-           ::strsignal(WTERMSIG(status)) + ")";
-  }
-  return "status " + std::to_string(status);
 }
 
 }  // namespace trainjob

@@ -25,15 +25,12 @@ class SignalCatcher {
   static bool stop_requested();
 };
 
-/// Forks and execs `container` in a new process group (whose id is the returned pid),
+/// Starts `container` in a new process group (whose id is the returned pid),
 /// stdin from /dev/null, stdout and stderr into a pipe whose read end goes to `*output`,
 /// with `marker` ("NAME=value") added to its environment so that its descendants can be
 /// found after they left the group. -1 with `*error` set when it cannot.
 pid_t start_container(const LocalContainer& container, const std::string& marker, int* output,
                       std::string* error);
-
-/// "exit status 3", "signal 9 (Killed)".
-std::string describe_status(int status);
 
 }  // namespace trainjob
 

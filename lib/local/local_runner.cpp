@@ -12,6 +12,7 @@
 
 #include "local/local_process.h"
 #include "local/process_sweep.h"
+#include "util/process.h"
 
 namespace trainjob {
 namespace {
@@ -196,7 +197,7 @@ class StageRunner {
   /// group, and its descendants that left the group (setsid, a double fork), which the
   /// plugin finds among its own descendants by the container's marker.
   void end_container(const Process& process) const {
-    ::kill(-process.pid, SIGKILL);
+    signal_process(process.pid, true, SIGKILL);
     std::string marker = process.marker;
     kill_until_gone(
         [&] {
@@ -267,27 +268,30 @@ class StageRunner {
     }
   }
 
-  /// SIGTERM to every process group still running, SIGKILL after the grace period.
+  /// SIGTERM to every process group still running, SIGKILL after the grace period; then
+  /// the rest of their output.
   void stop_all() {
-    for (const Process& process : processes_) {
-      if (!process.exited) {
-        ::kill(-process.pid, SIGTERM);
-        stopped_any_ = true;
-      }
-    }
-    auto kill_at = Clock::now() +
-                   std::chrono::milliseconds(static_cast<int64_t>(settings_.grace_seconds * 1000));
-    while (running_count() > 0) {
-      if (Clock::now() >= kill_at) {
-        for (const Process& process : processes_) {
-          if (!process.exited) ::kill(-process.pid, SIGKILL);
-        }
-      }
-      std::string ignored = failure_;
-      deadline_ = std::min(kill_at, Clock::now() + std::chrono::milliseconds(100));
+    std::string kept = failure_;  // the first failure is the one to report
+    auto wait_until = [&](SteadyTime until) {
+      deadline_ = until;
       wait_for_events();
-      failure_ = ignored;
+      failure_ = kept;
+      return running_groups();
+    };
+    std::vector<pid_t> groups = running_groups();
+    stopped_any_ = stopped_any_ || !groups.empty();
+    stop_groups(groups, settings_.grace_seconds, wait_until);
+    // A process that left its group may hold the output open a little longer.
+    while (running_count() > 0)
+      wait_until(Clock::now() + std::chrono::milliseconds(100));
+  }
+
+  std::vector<pid_t> running_groups() const {
+    std::vector<pid_t> groups;
+    for (const Process& process : processes_) {
+      if (!process.exited) groups.push_back(process.pid);
     }
+    return groups;
   }
 
   const std::vector<LocalPod>& pods_;

@@ -30,6 +30,12 @@ check "node rank out of range: named" has "$work/rank.err" \
 "$trainer" --backend nccl --master-port "$(free_port)" >/dev/null 2>"$work/nccl.err"
 check "nccl on a CPU build: exit 1" [ $? -eq 1 ]
 check "nccl on a CPU build: said" has "$work/nccl.err" 'backend nccl: '
+check "nccl on a CPU build: the launcher names the worker" has "$work/nccl.err" \
+  'worker rank 0 (local rank 0) failed with exit status 1; no restarts left'
+CUDA_VISIBLE_DEVICES= "$trainer" --nproc-per-node gpu >/dev/null 2>"$work/gpu.err"
+check "one worker per GPU without a GPU: exit 1" [ $? -eq 1 ]
+check "one worker per GPU without a GPU: said" has "$work/gpu.err" \
+  '^trainjob-trainer: error: --nproc-per-node: gpu: no GPU is visible on this node$'
 
 # As torchrun starts it: LOCAL_RANK and the rest set, no launcher of ours.
 port=$(free_port)

@@ -12,7 +12,7 @@ check "unreachable master: exit 1" [ $? -eq 1 ]
 check "unreachable master: the error names the address" has "$work/unreachable.err" \
   "rendezvous: the master 127.0.0.1:$port did not answer within 1.5 s (connect to 127.0.0.1:$port: Connection refused)"
 check "unreachable master: the launcher names the rank" has "$work/unreachable.err" \
-  'worker rank 1 (local rank 0) exited with status 1; no restarts left'
+  'worker rank 1 (local rank 0) failed with exit status 1; no restarts left'
 PET_NNODES=2 PET_NODE_RANK=1 PET_MASTER_ADDR=master.invalid PET_MASTER_PORT=$port \
   "$trainer" --rdzv-timeout 1 >/dev/null 2>"$work/dns.err"
 check "unresolvable master: exit 1" [ $? -eq 1 ]
@@ -30,7 +30,7 @@ check "a checkpoint per epoch" [ "$(ls "$work/clean" | grep -c '^checkpoint-0000
   --max-restarts 2 --fail-at-step 7 --fail-rank 1 >"$work/restart.out" 2>"$work/restart.err"
 check "restarted run exits 0" [ $? -eq 0 ]
 check "the launcher restarts the group" has "$work/restart.err" \
-  'worker rank 1 (local rank 1) exited with status 3; restarting the workers (restart 1 of 2)'
+  'worker rank 1 (local rank 1) failed with exit status 3; restarting the workers (restart 1 of 2)'
 check "attempt 1 started" has "$work/restart.err" 'starting workers 0-1 of 2 (attempt 1)'
 check "resumed after epoch 1" has "$work/restart.out" 'resuming from .*checkpoint-000001.pt: 1 epochs done'
 check "restarted run ends where the uninterrupted one does" \
@@ -55,7 +55,7 @@ wait "${pids[1]}"
 status1=$?
 check "two nodes, rank 3 fails: node 0 exits 0" [ "$status0" -eq 0 ]
 check "two nodes, rank 3 fails: node 1 exits 0" [ "$status1" -eq 0 ]
-check "two nodes: node 1 restarted" has "$work/restart1.err" 'worker rank 3 (local rank 1) exited with status 3; restarting'
+check "two nodes: node 1 restarted" has "$work/restart1.err" 'worker rank 3 (local rank 1) failed with exit status 3; restarting'
 check "two nodes: resumed from a checkpoint" has "$work/restart0.out" 'resuming from'
 check "two nodes: same result as an uninterrupted run" \
   [ "$(final_parameters "$work/restart0.out")" = "$(final_parameters "$work/four.out")" ]
@@ -66,7 +66,7 @@ check "two nodes: 4 replicas identical" checksums_agree 4 "$work"/restart0.out "
   --fail-rank 1 >"$work/norestart.out" 2>"$work/norestart.err"
 check "no restarts left: exit 1" [ $? -eq 1 ]
 check "no restarts left: names the rank and status" has "$work/norestart.err" \
-  'error: worker rank 1 (local rank 1) exited with status 3; no restarts left (--max-restarts 0)'
+  'error: worker rank 1 (local rank 1) failed with exit status 3; no restarts left (--max-restarts 0)'
 check "no restarts left: no final line" [ -z "$(final_parameters "$work/norestart.out")" ]
 
 # SIGTERM reaches the workers and ends the launcher.

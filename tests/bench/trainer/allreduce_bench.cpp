@@ -110,14 +110,14 @@ int main() {
   torch::set_num_threads(1);
   WorkerIdentity identity;
   std::string error;
-  if (!read_worker_identity(process_env(), identity, error)) {
+  if (!read_worker_identity(process_env(), &identity, &error)) {
     std::fprintf(stderr, "allreduce-bench: %s\n", error.c_str());
     return 1;
   }
   // TRAINER_LOCAL_ALLREDUCE picks the path, as for the trainer (shm unless set to gloo).
   const char* local = std::getenv("TRAINER_LOCAL_ALLREDUCE");
   const ConnectOptions options{"gloo", 60, local != nullptr ? local : "shm"};
-  auto communicator = connect_workers(identity, options, error);
+  auto communicator = connect_workers(identity, options, &error);
   if (!communicator) {
     std::fprintf(stderr, "allreduce-bench: %s\n", error.c_str());
     return 1;

@@ -20,7 +20,7 @@ void on_ranks(int world, const LocalAllreduceLimits& limits, Body body) {
   for (int rank = 0; rank < world; ++rank) {
     ranks.emplace_back([&, rank] {
       std::string error;
-      auto allreduce = LocalAllreduce::connect(*store, rank, world, limits, error);
+      auto allreduce = LocalAllreduce::connect(*store, rank, world, limits, &error);
       REQUIRE_MESSAGE(allreduce, error);
       body(rank, *allreduce);
     });
@@ -97,7 +97,7 @@ TEST_CASE("local all-reduce: a worker that never comes is an error naming it") {
 TEST_CASE("local all-reduce: too few workers for shared memory") {
   auto store = c10::make_intrusive<c10d::HashStore>();
   std::string error;
-  CHECK_FALSE(LocalAllreduce::connect(*store, 0, 1, LocalAllreduceLimits(), error));
+  CHECK_FALSE(LocalAllreduce::connect(*store, 0, 1, LocalAllreduceLimits(), &error));
   CHECK(error.find("2 or more workers") != std::string::npos);
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("local all-reduce: a segment /dev/shm cannot hold leaves every worker 
   std::vector<std::thread> ranks;
   for (int rank = 0; rank < 2; ++rank) {
     ranks.emplace_back([&, rank] {
-      connected[rank] = LocalAllreduce::connect(*store, rank, 2, limits, errors[rank]) != nullptr;
+      connected[rank] = LocalAllreduce::connect(*store, rank, 2, limits, &errors[rank]) != nullptr;
     });
   }
   for (auto& thread : ranks)

@@ -51,7 +51,7 @@ TEST_CASE("worker identity: read back from the launcher's variables") {
         if (found == env.end()) return std::nullopt;
         return found->second;
       },
-      identity, error));
+      &identity, &error));
   CHECK(identity.rank == 2);
   CHECK(identity.world_size == 4);
   CHECK(identity.local_rank == 0);
@@ -72,13 +72,13 @@ TEST_CASE("worker identity: a missing or out-of-range variable is named") {
       return found->second;
     };
   };
-  CHECK_FALSE(read_worker_identity(only({{"RANK", "0"}}), identity, error));
+  CHECK_FALSE(read_worker_identity(only({{"RANK", "0"}}), &identity, &error));
   CHECK(error == "WORLD_SIZE is not set; start workers with trainjob-trainer or torchrun");
-  CHECK_FALSE(read_worker_identity(only({{"RANK", "4"}, {"WORLD_SIZE", "4"}}), identity, error));
+  CHECK_FALSE(read_worker_identity(only({{"RANK", "4"}, {"WORLD_SIZE", "4"}}), &identity, &error));
   CHECK(error == "RANK: expected an integer 0 … 3, found \"4\"");
   CHECK(read_worker_identity(
       only({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"TORCHELASTIC_USE_AGENT_STORE", "True"}}),
-      identity, error));
+      &identity, &error));
   CHECK(identity.agent_store);
 }
 
