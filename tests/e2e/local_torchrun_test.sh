@@ -85,7 +85,7 @@ PROBE_FAIL=1 "$trainer" --python "$python" --nproc_per_node 2 --master_port "$po
   "$work/probe.py" >"$work/fail.out" 2>&1
 check "direct: a failed worker exits 1" test $? -eq 1
 check "direct: the failed worker is named" \
-  grep -q 'worker rank 1 (local rank 1) exited with status 3; no restarts left' "$work/fail.out"
+  grep -q 'worker rank 1 (local rank 1) failed with exit status 3; no restarts left' "$work/fail.out"
 
 # -m runs a module, as python3 -m.
 "$trainer" --python "$python" --nproc_per_node 1 --master_port "$port" -m json.tool --help \
