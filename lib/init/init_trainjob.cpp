@@ -157,7 +157,7 @@ bool config_map_yaml(const InitOptions& options, const std::string& script, std:
                      {"data", {{options.script_name, script}}}};
   *out += "# The training script, mounted at /workspace/" + options.script_name +
           ". After editing it, `kubectl trainjob submit --from-file` updates the cluster's copy.\n";
-  write_yaml(config_map, YamlStyle{}, out);
+  write_yaml(config_map, out);
   *out += "---\n";
   return true;
 }

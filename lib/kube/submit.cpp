@@ -9,7 +9,7 @@
 #include "kube/trainjob_objects.h"
 #include "kube/trainjob_status.h"
 #include "kube/watcher.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {

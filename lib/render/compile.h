@@ -39,9 +39,6 @@ struct CompileOptions {
 std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics);
 
-/// Sorts the keys of every mapping in `value`, as kubectl prints objects.
-void sort_keys(Json* value);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_COMPILE_H_
