@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "cluster_flags.h"
-#include "cluster_output.h"
 #include "command.h"
+#include "kube/cluster_output.h"
 #include "kube/resources.h"
 #include "kube/status_query.h"
 #include "kube/watcher.h"

@@ -84,7 +84,7 @@ void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
 }
 
 std::string suspended_message(const std::string& name, const std::vector<Json>& jobs) {
-  std::string queue = label_of(jobs[0], kQueueNameLabel);
+  std::string queue = label_of(jobs[0], kKueueQueueLabel);
   if (!queue.empty()) return "waiting for Kueue admission in queue " + queue;
   return "suspended; `kubectl trainjob resume " + name + "` starts it";
 }

@@ -38,10 +38,6 @@ inline const std::string& string_member_ref(const Json& object, const char* key)
   return it != object.end() && it->is_string() ? it->get_ref<const std::string&>() : empty;
 }
 
-/// Sorts the keys of every mapping in `value` bytewise, as kubectl prints objects: the one
-/// key order of the plugin's output besides the input's own.
-void sort_keys(Json* value);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_LOAD_JSON_H_

@@ -300,7 +300,7 @@ class Emitter {
   }
 
   void write_mapping(const Json& obj, int indent, bool inline_first) {
-    // Keys in the order they are in: sort_keys (load/json.h) sorts them first where the
+    // Keys in the order they are in: sort_keys (load/json_keys.h) sorts them first where the
     // output needs kubectl's order.
     for (const auto& entry : obj.get_ref<const Json::object_t&>())
       write_entry(entry, indent, std::exchange(inline_first, false));

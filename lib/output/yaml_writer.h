@@ -9,7 +9,7 @@
 namespace trainjob {
 
 /// Appends one YAML document (no leading "---") for `value` to *out, keys in the order they
-/// are in (sort_keys in load/json.h sorts them as kubectl does), block style, in the style
+/// are in (sort_keys in load/json_keys.h sorts them as kubectl does), block style, in the style
 /// `kubectl get -o yaml` prints: 2-space indentation, sequences NOT indented under their parent key
 ///   spec:
 ///     containers:

@@ -9,6 +9,7 @@
 
 #include "diag/diagnostic.h"
 #include "load/document.h"
+#include "load/json_keys.h"
 #include "model/dialect.h"
 #include "model/runtime_registry.h"
 #include "render/render_target.h"

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "load/json_keys.h"
 #include "load/yaml_loader.h"
 
 namespace trainjob {

@@ -1,4 +1,4 @@
-#include "load/json.h"
+#include "load/json_keys.h"
 
 #include <algorithm>
 #include <utility>
