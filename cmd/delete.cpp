@@ -8,6 +8,7 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/trainjob_objects.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {

@@ -1,14 +1,10 @@
 // `kubectl trainjob init`: writes a starting TrainJob for one of the three script modes.
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "command.h"
-#include "embed/embedded.h"
+#include "init/init_script.h"
 #include "init/init_trainjob.h"
-#include "load/file_system.h"
-#include "render/render_inputs.h"
 
 namespace trainjob {
 namespace {
@@ -20,48 +16,6 @@ struct InitFlags {
   std::string script;
 };
 
-bool read_script(const std::string& path, InitOptions* options) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    std::fprintf(stderr, "error: --script %s: cannot read the file\n", path.c_str());
-    return false;
-  }
-  size_t slash = path.rfind('/');
-  options->script_name = slash == std::string::npos ? path : path.substr(slash + 1);
-  options->script_text = text.str();
-  if (options->script_text->find('\0') != std::string::npos) {
-    std::fprintf(stderr, "error: --script %s: expected a text file\n", path.c_str());
-    return false;
-  }
-  return true;
-}
-
-bool is_embedded_runtime(const std::string& name) {
-  for (const EmbeddedFile& file : embedded_runtimes()) {
-    if (file.path == name + ".yaml") return true;
-  }
-  return false;
-}
-
-/// Runs every check of `validate` on what init wrote: what it prints must be valid.
-bool check_generated(const std::string& yaml) {
-  RenderRequest request;
-  request.inputs = {{"-"}, false};
-  request.compile.check_only = true;
-  Diagnostics diagnostics;
-  RealFileSystem fs;
-  render_inputs(
-      request, fs, [&] { return yaml; }, &diagnostics);
-  if (!diagnostics.has_errors()) return true;
-  std::fprintf(stderr, "error: these options make a TrainJob that does not validate:\n");
-  diagnostics.sort();
-  for (const Diagnostic& diagnostic : diagnostics.all())
-    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
-  return false;
-}
-
 int run_init(InitFlags flags) {
   std::optional<InitMode> mode = parse_init_mode(flags.mode);
   if (!mode) return usage_error("--mode: expected configmap, hostpath or image");
@@ -69,22 +23,21 @@ int run_init(InitFlags flags) {
   std::optional<Dialect> version = parse_dialect(flags.trainer_version);
   if (!version) return usage_error("--trainer-version: expected one of " + dialect_names());
   flags.options.trainer_version = *version;
-  if (!flags.script.empty()) {
-    // Only a ConfigMap carries the script; in the other modes it is already where the
-    // pods look, so only its name matters.
-    if (*mode == InitMode::kConfigMap) {
-      if (!read_script(flags.script, &flags.options)) return kExitFailure;
-    } else {
-      size_t slash = flags.script.rfind('/');
-      flags.options.script_name =
-          slash == std::string::npos ? flags.script : flags.script.substr(slash + 1);
-    }
+  std::string error;
+  if (!flags.script.empty() && !add_init_script(flags.script, &flags.options, &error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return kExitFailure;
   }
   std::string yaml;
-  std::string error;
   if (!init_trainjob(flags.options, &yaml, &error)) return usage_error(error);
   if (is_embedded_runtime(flags.options.runtime)) {
-    if (!check_generated(yaml)) return kExitFailure;
+    Diagnostics diagnostics = check_generated_trainjob(yaml);
+    if (diagnostics.has_errors()) {
+      std::fprintf(stderr, "error: these options make a TrainJob that does not validate:\n");
+      for (const Diagnostic& diagnostic : diagnostics.all())
+        std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
+      return kExitFailure;
+    }
   } else {
     std::fprintf(stderr,
                  "warning: runtime \"%s\" is not built in: check the TrainJob with "

@@ -9,7 +9,7 @@
 
 namespace trainjob {
 
-void add_input_flags(CLI::App* app, InputFlags* flags) {
+void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
   app->add_option("-f,--filename", flags->files,
                   "TrainJob files or directories (.yaml, .yml, .json); - reads stdin")
       ->required()
@@ -24,8 +24,16 @@ void add_input_flags(CLI::App* app, InputFlags* flags) {
                       "); when unset, the newest release the fields and values allow, 2.3 when "
                       "nothing pins one")
       ->type_name("VERSION");
+  if (!declare_namespace) return;
   app->add_option("-n,--namespace", flags->name_space,
                   "Namespace for TrainJobs that do not set one");
+}
+
+void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {
+  app->add_option("--from-file", *paths,
+                  "Put FILE into the ConfigMap the TrainJob mounts (or a new one mounted at "
+                  "/workspace); repeatable")
+      ->type_name("FILE");
 }
 
 std::optional<RenderRequest> make_request(const InputFlags& flags) {

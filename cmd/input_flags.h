@@ -1,4 +1,5 @@
-// The input flags `render` and `validate` share, declared once.
+// The input flags of every command that reads TrainJobs (render, validate, run, submit),
+// declared once.
 #ifndef TRAINJOB_CMD_INPUT_FLAGS_H_
 #define TRAINJOB_CMD_INPUT_FLAGS_H_
 
@@ -20,8 +21,11 @@ struct InputFlags {
   std::string name_space;
 };
 
-/// Declares -f, -R, --runtimes, --trainer-version and -n on `app`.
-void add_input_flags(CLI::App* app, InputFlags* flags);
+/// Declares -f, -R, --runtimes, --trainer-version and, with `declare_namespace`, -n on
+/// `app` (the cluster commands take -n from their connection flags).
+void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = true);
+/// Declares --from-file (of run and submit; see render/config_map_files.h).
+void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths);
 /// The request the flags describe; nullopt (after printing a usage error) when a value is
 /// not understood.
 std::optional<RenderRequest> make_request(const InputFlags& flags);

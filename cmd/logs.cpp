@@ -5,6 +5,7 @@
 #include "cluster_flags.h"
 #include "command.h"
 #include "kube/pod_logs.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {

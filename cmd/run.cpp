@@ -1,25 +1,16 @@
 // `kubectl trainjob run --local`: a TrainJob compiled as `render` compiles it, then run on
 // this machine, every pod a process, before it goes near a cluster.
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "command.h"
 #include "input_flags.h"
-#include "kube/config_map_files.h"
-#include "kube/rest_config.h"
 #include "load/file_system.h"
 #include "local/local_run.h"
-#include "output/render_output.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {
-
-namespace fs = std::filesystem;
-
-/// The image of the embedded cpp-trainer runtime (what dist/push-trainer-image.sh pushes by
-/// default), run from the trainer built beside us; a digest pin of it maps the same way.
-constexpr const char* kTrainerImage = "localhost:5000/trainjob-trainer";
 
 struct RunFlags {
   InputFlags inputs;
@@ -33,75 +24,18 @@ struct RunFlags {
   TorchrunLauncher launcher = TorchrunLauncher::kAuto;
 };
 
-bool parse_image_maps(const std::vector<std::string>& maps, LocalOptions* options) {
-  std::string trainer = trainer_dir_beside_self();
-  if (!trainer.empty()) options->image_dirs[kTrainerImage] = trainer;
-  for (const std::string& map : maps) {
-    size_t equals = map.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == map.size()) {
-      usage_error("--image-map: expected IMAGE=DIR, found \"" + map + "\"");
-      return false;
-    }
-    std::error_code ec;
-    fs::path dir = fs::absolute(map.substr(equals + 1), ec);
-    options->image_dirs[map.substr(0, equals)] = dir.string();
-  }
-  return true;
-}
-
-std::string namespace_or_default(const std::string& name_space, const std::string& fallback) {
-  if (!name_space.empty()) return name_space;
-  return fallback.empty() ? "default" : fallback;
-}
-
-/// `--from-file`: the files as the ConfigMap the TrainJob mounts, as `submit` builds it.
-bool add_files_config_map(const RunFlags& flags, const RenderResult& result,
-                          std::vector<Json>* objects) {
-  const Document* trainjob = nullptr;
-  std::vector<std::string> inputs;
-  for (const RenderedUnit& unit : result.units) {
-    if (unit.compiled) {
-      if (trainjob != nullptr) {
-        std::fprintf(stderr, "error: --from-file takes exactly one TrainJob among the inputs\n");
-        return false;
-      }
-      trainjob = unit.source;
-    } else if (unit.objects[0].value("kind", "") == "ConfigMap") {
-      inputs.push_back(unit.objects[0].value("metadata", Json::object()).value("name", ""));
-    }
-  }
-  if (trainjob == nullptr) return true;  // plan_local_run says there is nothing to run
-  std::string error;
-  std::optional<Json> config_map =
-      config_map_for_files(flags.from_files, trainjob->name(),
-                           namespace_or_default(trainjob->name_space(), flags.inputs.name_space),
-                           inputs, objects, &error);
-  if (!config_map) {
-    std::fprintf(stderr, "error: --from-file%s\n", error.c_str());
-    return false;
-  }
-  objects->push_back(std::move(*config_map));
-  return true;
-}
-
 int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
   LocalRunRequest request;
-  if (!parse_image_maps(flags.image_maps, &request.options)) return kExitUsage;
-  for (const Json* object : all_objects(result.units))
-    request.objects.push_back(*object);
-  if (!flags.from_files.empty() && !add_files_config_map(flags, result, &request.objects)) {
-    return kExitFailure;
-  }
+  std::string error;
+  if (!parse_image_maps(flags.image_maps, &request.options.image_dirs, &error))
+    return usage_error(error);
   request.default_namespace = flags.inputs.name_space;
   request.options.max_pods = flags.max_pods;
   request.options.allow_host_path = flags.allow_host_path;
   request.settings.timeout_seconds = timeout;
   request.keep_work_dir = flags.keep_workdir;
   request.torchrun_launcher = flags.launcher;
-  std::error_code ec;
-  request.temp_dir = fs::temp_directory_path(ec).string();
-  std::string error;
-  if (run_local_job(std::move(request), &error)) return kExitOk;
+  if (run_rendered_locally(result, flags.from_files, std::move(request), &error)) return kExitOk;
   std::fprintf(stderr, "error: %s\n", error.c_str());
   return kExitFailure;
 }
@@ -163,10 +97,7 @@ CommandRunner declare_run(CLI::App* app) {
                   "IMAGE=DIR: run containers of IMAGE (with or without its tag) with DIR "
                   "first on PATH")
       ->type_name("IMAGE=DIR");
-  app->add_option("--from-file", flags->from_files,
-                  "Put FILE into the ConfigMap the TrainJob mounts (or a new one mounted at "
-                  "/workspace), as submit --from-file does")
-      ->type_name("FILE");
+  add_from_file_flag(app, &flags->from_files);
   app->add_flag("--keep-workdir", flags->keep_workdir,
                 "Keep the directory holding the pods' volumes, and print where it is");
   app->add_option("--max-pods", flags->max_pods,

@@ -5,6 +5,7 @@
 #include "command.h"
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 #include "render/render_inputs.h"
 
 namespace trainjob {
@@ -15,7 +16,7 @@ std::string framework_of(const Document& runtime) {
   if (metadata == runtime.value.end() || !metadata->is_object()) return "-";
   auto labels = metadata->find("labels");
   if (labels == metadata->end()) return "-";
-  return string_member(*labels, "trainer.kubeflow.org/framework", "-");
+  return string_member(*labels, kRuntimeFrameworkLabel, "-");
 }
 
 int run_runtimes() {

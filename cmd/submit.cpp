@@ -1,30 +1,22 @@
 // `kubectl trainjob submit`: render, then server-side apply, all or nothing.
 #include "kube/submit.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "cluster_flags.h"
 #include "command.h"
 #include "input_flags.h"
-#include "kube/config_map_files.h"
-#include "kube/environment.h"
-#include "kube/objects.h"
-#include "kube/resources.h"
-#include "kube/trainjob_status.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {
 
 struct SubmitFlags {
   ConnectionFlags connection;
-  std::vector<std::string> files;
-  bool recursive = false;
-  std::string runtimes_dir;
-  std::string trainer_version;
+  InputFlags inputs;  ///< -n comes from the connection flags
   std::string dry_run = "none";
   bool wait = false;
   std::string timeout = "0";
@@ -33,67 +25,6 @@ struct SubmitFlags {
   std::vector<std::string> from_files;
   std::string output;
 };
-
-/// Adds the ConfigMap of --from-file files; false (after saying why) when it cannot be built.
-bool add_files_config_map(const SubmitFlags& flags, const RenderResult& rendered,
-                          SubmitPlan* plan) {
-  std::vector<std::string> inputs;  // ConfigMaps given as inputs are not ours to fill
-  for (const RenderedUnit& unit : rendered.units) {
-    if (!unit.compiled && string_member(unit.objects[0], "kind") == "ConfigMap")
-      inputs.push_back(name_of(unit.objects[0]));
-  }
-  std::string error;
-  std::optional<Json> config_map = config_map_for_files(
-      flags.from_files, plan->trainjob, plan->name_space, inputs, &plan->objects, &error);
-  if (!config_map) {
-    std::fprintf(stderr, "error: --from-file%s\n", error.c_str());
-    return false;
-  }
-  plan->objects.push_back(std::move(*config_map));
-  return true;
-}
-
-/// The one TrainJob's objects, plus the other input documents labelled as its own.
-std::optional<SubmitPlan> make_plan(const SubmitFlags& flags, const RenderResult& rendered,
-                                    const std::string& name_space) {
-  SubmitPlan plan;
-  int trainjobs = 0;
-  for (const RenderedUnit& unit : rendered.units) {
-    if (!unit.compiled) continue;
-    ++trainjobs;
-    plan.trainjob = unit.source->name();
-    std::string own = unit.source->name_space();
-    plan.name_space = own.empty() ? name_space : own;
-  }
-  if (trainjobs != 1) {
-    std::fprintf(stderr,
-                 "error: submit takes exactly one TrainJob (or PyTorchJob, TFJob, ...); the "
-                 "inputs hold %d\n",
-                 trainjobs);
-    return std::nullopt;
-  }
-  for (const RenderedUnit& unit : rendered.units) {
-    for (Json object : unit.objects) {
-      Json& metadata = object["metadata"];
-      if (!metadata.contains("namespace")) metadata["namespace"] = plan.name_space;
-      if (string_member(metadata, "namespace") != plan.name_space) {
-        std::fprintf(stderr, "error: %s is in namespace %s, the TrainJob in %s\n",
-                     display_name(object).c_str(), string_member(metadata, "namespace").c_str(),
-                     plan.name_space.c_str());
-        return std::nullopt;
-      }
-      metadata["labels"][kTrainJobNameLabel] = plan.trainjob;
-      metadata["labels"][kManagedByLabel] = kManagedByValue;
-      plan.objects.push_back(std::move(object));
-    }
-  }
-  if (!flags.from_files.empty() && !add_files_config_map(flags, rendered, &plan))
-    return std::nullopt;
-  plan.kind = source_kind_of(plan.objects);
-  plan.objects = order_for_apply(std::move(plan.objects));
-  mark_as_submitted(&plan);
-  return plan;
-}
 
 int run_submit(const SubmitFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
@@ -104,8 +35,8 @@ int run_submit(const SubmitFlags& flags) {
     return usage_error("--dry-run cannot be combined with --wait or --replace");
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
-    InputFlags inputs{flags.files, flags.recursive, flags.runtimes_dir, flags.trainer_version,
-                      session.name_space()};
+    InputFlags inputs = flags.inputs;
+    inputs.name_space = session.name_space();
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
     request->config_map_from_files = !flags.from_files.empty();
@@ -116,8 +47,13 @@ int run_submit(const SubmitFlags& flags) {
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
-    std::optional<SubmitPlan> plan = make_plan(flags, rendered, session.name_space());
-    if (!plan) return static_cast<int>(kExitFailure);
+    std::string error;
+    std::optional<SubmitPlan> plan =
+        plan_submit(rendered, flags.from_files, session.name_space(), &error);
+    if (!plan) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return static_cast<int>(kExitFailure);
+    }
     if (flags.dry_run == "client") {
       std::vector<const Json*> objects;
       for (const Json& object : plan->objects)
@@ -137,14 +73,7 @@ int run_submit(const SubmitFlags& flags) {
 
 CommandRunner declare_submit(CLI::App* app) {
   auto flags = std::make_shared<SubmitFlags>();
-  app->add_option("-f,--filename", flags->files, "The TrainJob (files, directories, - for stdin)")
-      ->required()
-      ->type_name("PATH");
-  app->add_flag("-R,--recursive", flags->recursive, "Walk directories given with -f recursively");
-  app->add_option("--runtimes", flags->runtimes_dir, "Directory of (Cluster)TrainingRuntimes")
-      ->type_name("DIR");
-  app->add_option("--trainer-version", flags->trainer_version, "Kubeflow Trainer API to follow")
-      ->type_name("VERSION");
+  add_input_flags(app, &flags->inputs, /*declare_namespace=*/false);
   app->add_option("--dry-run", flags->dry_run,
                   "none: apply; client: print what would be applied; server: ask the server to "
                   "check every object and change nothing")
@@ -159,9 +88,7 @@ CommandRunner declare_submit(CLI::App* app) {
                 "Leave what was created when an apply fails half way");
   app->add_flag("--replace", flags->replace,
                 "When the submitted Jobs differ (Jobs are immutable): delete them, wait, submit");
-  app->add_option("--from-file", flags->from_files,
-                  "Put this file in the ConfigMap the TrainJob mounts (repeatable)")
-      ->type_name("PATH");
+  add_from_file_flag(app, &flags->from_files);
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
       ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);

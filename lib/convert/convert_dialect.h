@@ -8,11 +8,9 @@
 #include "load/document.h"
 #include "model/dialect.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
-
-/// The runtimePatches manager convert writes: each patch needs one, unique in its TrainJob.
-inline constexpr const char* kConvertPatchManager = "kubectl-trainjob/convert";
 
 /// `trainjob` in `target`'s dialect. What the target cannot express is a located error in
 /// `diagnostics`; a harmless change is a warning. Equal to the input when it already is in

@@ -7,6 +7,7 @@
 #include "convert/convert_v1.h"
 #include "convert/yaml_edit.h"
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 #include "output/yaml_writer.h"
 
 namespace trainjob {
@@ -22,7 +23,7 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
                            Diagnostics* diagnostics) {
   Converted out;
   const std::string& kind = document.kind();
-  bool trainer_api = document.api_version().rfind("trainer.kubeflow.org/", 0) == 0;
+  bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
   if (is_v1_job(document)) {
     V1Options options{request.target.value_or(Dialect::kV2_3), request.runtime_name,
                       request.with_runtime};
@@ -97,7 +98,7 @@ void write_chunk(const Chunk& chunk, const std::vector<std::string_view>& lines,
   for (size_t index : chunk.documents) {
     for (const Json& value : converted[index].values) {
       if (!first || starts_document(lines[static_cast<size_t>(chunk.begin)])) *out += "---\n";
-      write_yaml(value, YamlStyle{}, out);
+      write_yaml(value, out);
       first = false;
     }
   }

@@ -13,6 +13,7 @@
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 
 namespace trainjob {
@@ -180,7 +181,7 @@ Json own_runtime(const MpiJobShape& shape, const Document& document, const Field
        Json::array({replicated_job("node", node_pod(shape, reader), Json::object()), launcher})}};
   Json metadata = {{"name", document.name()}};
   if (!document.name_space().empty()) metadata["namespace"] = document.name_space();
-  return Json{{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+  return Json{{"apiVersion", kTrainerApiVersion},
               {"kind", kTrainingRuntime},
               {"metadata", std::move(metadata)},
               {"spec",
@@ -191,7 +192,7 @@ Json own_runtime(const MpiJobShape& shape, const Document& document, const Field
 }
 
 bool read_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagnostics) {
-  return document.api_version() == "kubeflow.org/v1"
+  return document.api_version() == kKubeflowV1ApiVersion
              ? read_mpi_v1_shape(document, shape, diagnostics)
              : read_mpi_v2beta1_shape(document, shape, diagnostics);
 }

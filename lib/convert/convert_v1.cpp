@@ -14,6 +14,7 @@
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 #include "render/render_inputs.h"
 
 namespace trainjob {
@@ -28,13 +29,13 @@ struct V1Kind {
 };
 
 constexpr V1Kind kKinds[] = {
-    {"PyTorchJob", "kubeflow.org/v1", "pytorchReplicaSpecs", "pytorch", "torch-distributed"},
-    {"XGBoostJob", "kubeflow.org/v1", "xgbReplicaSpecs", "xgboost", "xgboost-distributed"},
-    {"JAXJob", "kubeflow.org/v1", "jaxReplicaSpecs", "jax", "jax-distributed"},
-    {"TFJob", "kubeflow.org/v1", "tfReplicaSpecs", "tensorflow", nullptr},
-    {"PaddleJob", "kubeflow.org/v1", "paddleReplicaSpecs", "paddle", nullptr},
-    {"MPIJob", "kubeflow.org/v1", "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
-    {"MPIJob", "kubeflow.org/v2beta1", "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
+    {"PyTorchJob", kKubeflowV1ApiVersion, "pytorchReplicaSpecs", "pytorch", "torch-distributed"},
+    {"XGBoostJob", kKubeflowV1ApiVersion, "xgbReplicaSpecs", "xgboost", "xgboost-distributed"},
+    {"JAXJob", kKubeflowV1ApiVersion, "jaxReplicaSpecs", "jax", "jax-distributed"},
+    {"TFJob", kKubeflowV1ApiVersion, "tfReplicaSpecs", "tensorflow", nullptr},
+    {"PaddleJob", kKubeflowV1ApiVersion, "paddleReplicaSpecs", "paddle", nullptr},
+    {"MPIJob", kKubeflowV1ApiVersion, "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
+    {"MPIJob", kKubeflowV2beta1ApiVersion, "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
 };
 
 const V1Kind* find_kind(const Document& document) {
@@ -98,7 +99,7 @@ void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect t
     if (key == "suspend") {
       (*spec)["suspend"] = entry.value();
     } else if (key == "managedBy") {
-      if (entry.value() == "kueue.x-k8s.io/multikueue") (*spec)["managedBy"] = entry.value();
+      if (entry.value() == kMultiKueueControllerName) (*spec)["managedBy"] = entry.value();
     } else if (key == "activeDeadlineSeconds" && target >= Dialect::kV2_2) {
       (*spec)["activeDeadlineSeconds"] = entry.value();
     } else if (key == "activeDeadlineSeconds") {
@@ -134,7 +135,7 @@ std::string trainer_job_name(const Document* runtime) {
   for (const Json& job : jobs) {
     const Json& labels =
         json_member(json_member(json_member(job, "template"), "metadata"), "labels");
-    if (string_member(labels, "trainer.kubeflow.org/trainjob-ancestor-step") == "trainer")
+    if (string_member(labels, kAncestorLabel) == "trainer")
       return string_member(job, "name", "node");
   }
   return "node";
@@ -275,7 +276,7 @@ Json v1_trainjob(const Document& job, const FieldReader& reader, const V1Options
   spec["trainer"] = std::move(trainer);
   if (!overrides.empty()) spec["podTemplateOverrides"] = overrides;
   Json trainjob = Json::object();
-  trainjob["apiVersion"] = "trainer.kubeflow.org/v1alpha1";
+  trainjob["apiVersion"] = kTrainerApiVersion;
   trainjob["kind"] = kTrainJob;
   trainjob["metadata"] = trainjob_metadata(json_member(job.value, "metadata"));
   trainjob["spec"] = move_overrides(spec, Dialect::kV2_1, options.target);

@@ -138,7 +138,7 @@ std::string emit_entry(const std::string& key, const Json& value, int indent) {
   Json entry = Json::object();
   entry[key] = value;
   std::string yaml;
-  write_yaml(entry, YamlStyle{}, &yaml);
+  write_yaml(entry, &yaml);
   std::string out;
   std::string margin(static_cast<size_t>(indent), ' ');
   for (std::string_view line : split_lines(yaml)) {

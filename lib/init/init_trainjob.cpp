@@ -6,6 +6,7 @@
 #include "embed/embedded.h"
 #include "load/json.h"
 #include "model/quantity.h"
+#include "model/vocabulary.h"
 #include "output/json_text.h"
 #include "output/yaml_writer.h"
 #include "render/names.h"
@@ -17,9 +18,6 @@ namespace {
 constexpr size_t kConfigMapLimitBytes = size_t{1024} * 1024;
 /// The runtime whose node container runs the C++ trainer itself, not a script.
 constexpr const char* kTrainerRuntime = "cpp-trainer";
-/// The runtime's own image, as dist/push-trainer-image.sh pushes it by default
-/// (docs/trainer-image.md); --image pins another, e.g. REPOSITORY@sha256:DIGEST.
-constexpr const char* kTrainerImage = "localhost:5000/trainjob-trainer:0.1.0";
 constexpr const char* kPlaceholderImage = "registry.example.com/team/train:latest";
 
 std::string embedded_template(const std::string& path) {
@@ -159,7 +157,7 @@ bool config_map_yaml(const InitOptions& options, const std::string& script, std:
                      {"data", {{options.script_name, script}}}};
   *out += "# The training script, mounted at /workspace/" + options.script_name +
           ". After editing it, `kubectl trainjob submit --from-file` updates the cluster's copy.\n";
-  write_yaml(config_map, YamlStyle{}, out);
+  write_yaml(config_map, out);
   *out += "---\n";
   return true;
 }
@@ -192,7 +190,10 @@ bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* err
   std::string script_path = "/workspace/" + options.script_name;
   bool runs_script = options.runtime != kTrainerRuntime;
   std::string image = options.image;
-  if (image.empty()) image = runs_script ? kPlaceholderImage : kTrainerImage;
+  if (image.empty())
+    image = runs_script
+                ? kPlaceholderImage
+                : std::string(kTrainerImage) + ":" + TRAINJOB_VERSION;  // --image pins a digest
   bool executable = !ends_with(script_path, ".py") && !ends_with(script_path, ".sh");
   std::map<std::string, std::string> values = {
       {"name", options.name},

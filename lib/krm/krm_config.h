@@ -8,13 +8,10 @@
 
 #include "diag/diagnostic.h"
 #include "load/document.h"
+#include "model/vocabulary.h"
 #include "render/render_inputs.h"
 
 namespace trainjob {
-
-/// The documented kind of the configuration (any kind is accepted).
-inline constexpr const char* kKrmConfigApiVersion = "kubectl-trainjob/v1";
-inline constexpr const char* kKrmConfigKind = "TrainJobRenderer";
 
 /// Reads the configuration at `path` of `document` (empty: the whole document) into
 /// `request`. The options are top-level fields (`namespace`, `trainerVersion`, `target`,

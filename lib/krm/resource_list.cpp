@@ -124,17 +124,17 @@ std::string format_resource_list(const std::string& api_version,
     return list.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   }
   std::string out;
-  write_yaml(Json{{"apiVersion", api_version}, {"kind", kResourceListKind}}, YamlStyle{}, &out);
+  write_yaml(Json{{"apiVersion", api_version}, {"kind", kResourceListKind}}, &out);
   out += items.empty() ? "items: []\n" : "items:\n";
   for (const OutputItem& item : items) {
     if (item.text.empty()) {
-      write_yaml(Json::array({*item.value}), YamlStyle{}, &out);
+      write_yaml(Json::array({*item.value}), &out);
       continue;
     }
     out += item.text;
     if (out.back() != '\n') out += '\n';
   }
-  if (!results.empty()) write_yaml(Json{{"results", results}}, YamlStyle{}, &out);
+  if (!results.empty()) write_yaml(Json{{"results", results}}, &out);
   return out;
 }
 

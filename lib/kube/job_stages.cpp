@@ -7,13 +7,11 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/trainjob_status.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {
-
-constexpr const char kReplicasKey[] = "jobset.sigs.k8s.io/replicatedjob-replicas";
 
 /// The annotation parsed, or null when it is absent or not JSON (Jobs on a cluster may have
 /// been edited by hand: never trust them to be well formed).
@@ -79,8 +77,8 @@ void read_strings(const Json& list, std::vector<std::string>* out) {
 
 /// How many Jobs the step of `job` has, as its labels or annotations say (1 when unsaid).
 int64_t step_job_count(const Json& job) {
-  std::string replicas = label_of(job, kReplicasKey);
-  if (replicas.empty()) replicas = annotation_of(job, kReplicasKey);
+  std::string replicas = label_of(job, kReplicatedJobReplicasKey);
+  if (replicas.empty()) replicas = annotation_of(job, kReplicatedJobReplicasKey);
   if (replicas.empty()) replicas = annotation_of(job, kReplicasAnnotation);
   if (!replicas.empty() && replicas.size() < 10 &&
       replicas.find_first_not_of("0123456789") == std::string::npos)

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kube/client.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -19,11 +20,11 @@ const std::vector<ResourceType>& known_types() {
       {"v1", "PersistentVolumeClaim", "persistentvolumeclaims", true},
       {"v1", "ServiceAccount", "serviceaccounts", true},
       {"batch/v1", "Job", "jobs", true},
-      {"scheduling.x-k8s.io/v1alpha1", "PodGroup", "podgroups", true},
+      {kSchedulingApiVersion, "PodGroup", "podgroups", true},
       {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
-      {"trainer.kubeflow.org/v1alpha1", "TrainJob", "trainjobs", true},
-      {"trainer.kubeflow.org/v1alpha1", "TrainingRuntime", "trainingruntimes", true},
-      {"trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime", "clustertrainingruntimes", false},
+      {kTrainerApiVersion, "TrainJob", "trainjobs", true},
+      {kTrainerApiVersion, "TrainingRuntime", "trainingruntimes", true},
+      {kTrainerApiVersion, "ClusterTrainingRuntime", "clustertrainingruntimes", false},
   };
   return types;
 }
@@ -105,7 +106,7 @@ const ResourceType& event_type() {
   return known("v1", "Event");
 }
 const ResourceType& coscheduling_pod_group_type() {
-  return known("scheduling.x-k8s.io/v1alpha1", "PodGroup");
+  return known(kSchedulingApiVersion, "PodGroup");
 }
 const ResourceType& volcano_pod_group_type() {
   return known("scheduling.volcano.sh/v1beta1", "PodGroup");

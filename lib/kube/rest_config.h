@@ -57,10 +57,6 @@ struct RestConfig {
 RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& flags,
                                const Environment& env);
 
-/// kubectl's --request-timeout: "0" (none), a bare number of seconds, or a Go duration
-/// such as 1s, 500ms, 2m, 1h30m. nullopt when not understood.
-std::optional<double> parse_duration(const std::string& text);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_KUBE_REST_CONFIG_H_

@@ -9,7 +9,7 @@
 #include "kube/trainjob_objects.h"
 #include "kube/trainjob_status.h"
 #include "kube/watcher.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -172,7 +172,7 @@ bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& op
   });
   if (!suspended) return false;
   std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
-  std::string queue = label_of(*jobs[0], kQueueNameLabel);
+  std::string queue = label_of(*jobs[0], kKueueQueueLabel);
   if (!queue.empty()) {
     std::fprintf(to, "%s %s: suspended, waiting for Kueue admission in queue %s\n",
                  plan.kind.c_str(), plan.trainjob.c_str(), queue.c_str());
@@ -231,7 +231,7 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   for (const Json& object : plan.objects)
     if (first_job == nullptr && string_member(object, "kind") == "Job") first_job = &object;
   bool manual_resume = first_job != nullptr && member(*first_job, "spec").value("suspend", false) &&
-                       label_of(*first_job, kQueueNameLabel).empty();
+                       label_of(*first_job, kKueueQueueLabel).empty();
   bool staged = options.wait && !manual_resume;
   // Waiting, a Job with dependsOn starts only once what it depends on got there, as JobSet does.
   std::vector<Json> now, later;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "kube/environment.h"
 #include "kube/job_stages.h"
 #include "load/json.h"
+#include "render/render_inputs.h"
 
 namespace trainjob {
 
@@ -39,6 +41,15 @@ struct SubmitPlan {
 /// Labels every object as the TrainJob's and as applied by `submit`, and records on each the
 /// kinds applied, so that `delete` finds exactly these (see resources.h).
 void mark_as_submitted(SubmitPlan* plan);
+
+/// What `submit` applies for `rendered`: the one TrainJob's objects and the other input
+/// documents, in its namespace (else `name_space`) and labelled as its own, with the
+/// ConfigMap of `from_files` (render/config_map_files.h), ordered for apply and marked as
+/// submitted. nullopt with `*error` when the inputs hold no or several TrainJobs, a document
+/// names another namespace, or the ConfigMap cannot be built.
+std::optional<SubmitPlan> plan_submit(const RenderResult& rendered,
+                                      const std::vector<std::string>& from_files,
+                                      const std::string& name_space, std::string* error);
 
 class Submitter {
  public:

@@ -15,7 +15,7 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
     throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space +
                     "\" (no Job carries the label " + kTrainJobNameLabel + "=" + name + ")");
   for (const Json& job : jobs) {
-    std::string queue = label_of(job, kQueueNameLabel);
+    std::string queue = label_of(job, kKueueQueueLabel);
     if (queue.empty()) continue;
     std::fprintf(err,
                  "error: the Jobs of TrainJob %s are managed by Kueue (job.batch/%s is in queue "

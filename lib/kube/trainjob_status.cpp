@@ -8,7 +8,7 @@
 #include "kube/job_stages.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/operator_labels.h"
 
 namespace trainjob {
@@ -84,7 +84,7 @@ void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
 }
 
 std::string suspended_message(const std::string& name, const std::vector<Json>& jobs) {
-  std::string queue = label_of(jobs[0], kQueueNameLabel);
+  std::string queue = label_of(jobs[0], kKueueQueueLabel);
   if (!queue.empty()) return "waiting for Kueue admission in queue " + queue;
   return "suspended; `kubectl trainjob resume " + name + "` starts it";
 }
@@ -110,10 +110,10 @@ std::string source_kind_of(const std::vector<Json>& jobs) {
 }
 
 std::string source_api_version_of(const std::vector<Json>& jobs) {
-  if (source_kind_of(jobs) == "TrainJob") return "trainer.kubeflow.org/v1alpha1";
+  if (source_kind_of(jobs) == "TrainJob") return kTrainerApiVersion;
   for (const Json& job : jobs)
-    if (label_of(job, kOperatorNameLabel) == "mpi-operator") return "kubeflow.org/v2beta1";
-  return "kubeflow.org/v1";
+    if (label_of(job, kOperatorNameLabel) == "mpi-operator") return kKubeflowV2beta1ApiVersion;
+  return kKubeflowV1ApiVersion;
 }
 
 std::string job_state(const Json& job) {

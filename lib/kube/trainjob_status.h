@@ -9,6 +9,7 @@
 
 #include "kube/trainer_progress.h"
 #include "load/json.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 
@@ -35,7 +36,7 @@ struct StepStatus {
 
 struct TrainJobStatus {
   std::string kind = "TrainJob";  ///< or the legacy kind its Jobs came from (PyTorchJob)
-  std::string api_version = "trainer.kubeflow.org/v1alpha1";  ///< of `kind`
+  std::string api_version = kTrainerApiVersion;  ///< of `kind`
   std::string name;
   std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
   std::string message;  ///< why it failed or waits

@@ -1,6 +1,7 @@
 // JAXJob: Workers only; worker-0 coordinates jax.distributed.initialize.
 #include "legacy/legacy_job.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -32,7 +33,7 @@ Json jax_success(const LegacyJob&) {
 }  // namespace
 
 const LegacyKind kJAXJobKind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "JAXJob",
     "jaxReplicaSpecs",
     {kWorker},

@@ -9,7 +9,7 @@
 #include "legacy/legacy_run_policy.h"
 #include "legacy/mpi_legacy_files.h"
 #include "legacy/mpi_legacy_job.h"
-#include "legacy/operator_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -239,7 +239,7 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
 }
 
 const LegacyKind kMPIJobV1Kind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "MPIJob",
     "mpiReplicaSpecs",
     {"Launcher", "Worker"},

@@ -7,8 +7,7 @@
 #include "legacy/legacy_run_policy.h"
 #include "legacy/mpi_legacy_files.h"
 #include "legacy/mpi_legacy_job.h"
-#include "legacy/operator_labels.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/mpi_policy.h"
 #include "render/policy_objects.h"
 
@@ -308,7 +307,7 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
 
 // mpi-operator has no default container and no port: container 0 is the main one.
 const LegacyKind kMPIJobV2beta1Kind = {
-    "kubeflow.org/v2beta1",
+    kKubeflowV2beta1ApiVersion,
     "MPIJob",
     "mpiReplicaSpecs",
     {"Launcher", "Worker"},

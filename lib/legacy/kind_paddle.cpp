@@ -2,6 +2,7 @@
 // mode (a Master is the rendezvous); the rendezvous pod names itself by its own pod IP.
 #include "legacy/legacy_job.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -50,7 +51,7 @@ Json paddle_success(const LegacyJob& job) {
 }  // namespace
 
 const LegacyKind kPaddleJobKind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "PaddleJob",
     "paddleReplicaSpecs",
     {kMaster, kWorker},

@@ -4,6 +4,7 @@
 
 #include "legacy/legacy_job.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -136,7 +137,7 @@ Json pytorch_success(const LegacyJob& job) {
 }  // namespace
 
 const LegacyKind kPyTorchJobKind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "PyTorchJob",
     "pytorchReplicaSpecs",
     {kMaster, kWorker},

@@ -5,6 +5,7 @@
 
 #include "legacy/legacy_job.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -113,7 +114,7 @@ Json tensorflow_success(const LegacyJob& job) {
 }  // namespace
 
 const LegacyKind kTFJobKind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "TFJob",
     "tfReplicaSpecs",
     {kChief, kMaster, kPS, kWorker, "Evaluator"},

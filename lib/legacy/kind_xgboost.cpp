@@ -1,6 +1,7 @@
 // XGBoostJob: one Master and Workers, Rabit's tracker address and ranks in the env.
 #include "legacy/legacy_job.h"
 #include "model/field.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -57,7 +58,7 @@ Json xgboost_success(const LegacyJob&) {
 }  // namespace
 
 const LegacyKind kXGBoostJobKind = {
-    "kubeflow.org/v1",
+    kKubeflowV1ApiVersion,
     "XGBoostJob",
     "xgbReplicaSpecs",
     {kMaster, kWorker},

@@ -2,10 +2,9 @@
 
 #include "legacy/legacy_job.h"
 #include "legacy/legacy_run_policy.h"
-#include "legacy/operator_labels.h"
 #include "load/field_path.h"
 #include "model/field.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 #include "render/names.h"
 

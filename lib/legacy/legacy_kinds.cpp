@@ -1,5 +1,7 @@
 #include "legacy/legacy_kinds.h"
 
+#include "model/vocabulary.h"
+
 namespace trainjob {
 namespace {
 
@@ -9,7 +11,7 @@ const LegacyKind* const kLegacyKinds[] = {
     &kJAXJobKind,     &kMPIJobV1Kind, &kMPIJobV2beta1Kind,
 };
 
-constexpr std::string_view kLegacyGroup = "kubeflow.org/";
+constexpr std::string_view kLegacyGroup = kKubeflowGroupPrefix;
 
 }  // namespace
 

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "legacy/operator_labels.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 #include "render/pod_group.h"
 
@@ -137,7 +137,7 @@ std::optional<Json> legacy_pod_group(const LegacyJob& job, LegacyGang gang) {
       min_available.is_number_integer() ? min_available : Json(job.total_replicas());
   const Json& min_resources = json_member(policy, "minResources");
   if (min_resources.is_object()) spec["minResources"] = min_resources;
-  const char* api_version = "scheduling.x-k8s.io/v1alpha1";
+  const char* api_version = kSchedulingApiVersion;
   if (gang == LegacyGang::kVolcano) {
     api_version = "scheduling.volcano.sh/v1beta1";
     const std::string& queue = string_member_ref(policy, "queue");

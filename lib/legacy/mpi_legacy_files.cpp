@@ -1,6 +1,6 @@
 #include "legacy/mpi_legacy_files.h"
 
-#include "legacy/operator_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 #include "render/names.h"
 

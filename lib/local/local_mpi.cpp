@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "legacy/mpi_legacy_job.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 #include "render/mpi_policy.h"
 #include "render/operator_labels.h"

@@ -7,6 +7,7 @@
 #include "local/expand.h"
 #include "local/local_checks.h"
 #include "local/plan_volumes.h"
+#include "model/vocabulary.h"
 #include "render/operator_labels.h"
 
 namespace trainjob {
@@ -23,9 +24,6 @@ bool is_rendezvous_port(const std::string& name) {
 bool is_rendezvous_address(const std::string& name) {
   return name == "JAX_COORDINATOR_ADDRESS";
 }
-
-constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
-constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
 
 bool is_job(const Json& object) {
   return string_member(object, "kind") == "Job" &&
@@ -228,10 +226,10 @@ class PodPlanner {
     // What the Job controller adds to the pods of an Indexed Job.
     std::string index = std::to_string(pod.index);
     if (indexed) {
-      facts.annotations[kCompletionIndex] = index;
-      facts.labels[kCompletionIndex] = index;
+      facts.annotations[kCompletionIndexAnnotation] = index;
+      facts.labels[kCompletionIndexAnnotation] = index;
     }
-    facts.labels["batch.kubernetes.io/job-name"] = pod.job;
+    facts.labels[kJobNameLabel] = pod.job;
     facts.labels["job-name"] = pod.job;
     const Json& account = json_member(json_member(template_, "spec"), "serviceAccountName");
     if (account.is_string()) facts.service_account = account.get<std::string>();

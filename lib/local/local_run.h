@@ -5,6 +5,7 @@
 #define TRAINJOB_LOCAL_LOCAL_RUN_H_
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "local/local_plan.h"
 #include "local/local_runner.h"
 #include "local/local_torchrun.h"
+#include "render/render_inputs.h"
 
 namespace trainjob {
 
@@ -34,6 +36,19 @@ struct LocalRunRequest {
 /// started is ended and the work directory removed before it returns, unless
 /// `keep_work_dir`.
 bool run_local_job(LocalRunRequest request, std::string* error);
+
+/// `run --local` for what render made of the inputs: every rendered object, with the
+/// ConfigMap of `from_files` (render/config_map_files.h), run by run_local_job in a work
+/// directory under the system's temporary directory; `request.objects` and
+/// `request.temp_dir` are filled here.
+bool run_rendered_locally(const RenderResult& rendered, const std::vector<std::string>& from_files,
+                          LocalRunRequest request, std::string* error);
+
+/// `--image-map IMAGE=DIR...` into `image_dirs` (DIR made absolute), after the
+/// trainjob-trainer built beside this binary for kTrainerImage. False with `*error` for a
+/// value that is not IMAGE=DIR.
+bool parse_image_maps(const std::vector<std::string>& maps,
+                      std::map<std::string, std::string>* image_dirs, std::string* error);
 
 /// ConfigMaps among `objects` by "namespace/name".
 ConfigMapIndex config_maps_among(const std::vector<Json>& objects, const std::string& default_ns);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 #include "render/operator_labels.h"
 
 namespace trainjob {

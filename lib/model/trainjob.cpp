@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -152,8 +153,7 @@ void read_overrides(const FieldReader& reader, const Field& spec, TrainJob* job)
 }
 
 /// Only these controllers may own a TrainJob (the Trainer's CRD rule).
-constexpr const char* kManagers[] = {"trainer.kubeflow.org/trainjob-controller",
-                                     "kueue.x-k8s.io/multikueue"};
+constexpr const char* kManagers[] = {kTrainJobControllerName, kMultiKueueControllerName};
 
 bool check_managed_by(const FieldReader& reader, const Field& field) {
   if (!field) return true;

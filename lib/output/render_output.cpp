@@ -21,7 +21,7 @@ std::string format_yaml(const std::vector<const Json*>& objects) {
   std::string out;
   for (size_t i = 0; i < objects.size(); ++i) {
     if (i > 0) out += "---\n";
-    write_yaml(*objects[i], YamlStyle{}, &out);
+    write_yaml(*objects[i], &out);
   }
   return out;
 }

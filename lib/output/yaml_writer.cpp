@@ -282,7 +282,7 @@ bool is_collection(const Json& v) {
 
 class Emitter {
  public:
-  Emitter(const YamlStyle& style, std::string* out) : style_(style), out_(out) {}
+  explicit Emitter(std::string* out) : out_(out) {}
 
   void write_document(const Json& value) { write_node(value, 0, false); }
 
@@ -300,21 +300,10 @@ class Emitter {
   }
 
   void write_mapping(const Json& obj, int indent, bool inline_first) {
-    const auto& entries = obj.get_ref<const Json::object_t&>();
-    if (!style_.sort_keys) {
-      for (const auto& entry : entries)
-        write_entry(entry, indent, std::exchange(inline_first, false));
-      return;
-    }
-    std::vector<const Json::object_t::value_type*> sorted;
-    sorted.reserve(entries.size());
-    for (const auto& entry : entries)
-      sorted.push_back(&entry);
-    // std::string compares through char_traits<char>, i.e. as unsigned bytes.
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto* a, const auto* b) { return a->first < b->first; });
-    for (const auto* entry : sorted)
-      write_entry(*entry, indent, std::exchange(inline_first, false));
+    // Keys in the order they are in: sort_keys (load/json_keys.h) sorts them first where the
+    // output needs kubectl's order.
+    for (const auto& entry : obj.get_ref<const Json::object_t&>())
+      write_entry(entry, indent, std::exchange(inline_first, false));
   }
 
   void write_entry(const Json::object_t::value_type& entry, int indent, bool inline_first) {
@@ -379,14 +368,13 @@ class Emitter {
 
   void write_indent(int n) { out_->append(static_cast<size_t>(n), ' '); }
 
-  const YamlStyle& style_;
   std::string* out_;
 };
 
 }  // namespace
 
-void write_yaml(const Json& value, const YamlStyle& style, std::string* out) {
-  Emitter(style, out).write_document(value);
+void write_yaml(const Json& value, std::string* out) {
+  Emitter(out).write_document(value);
 }
 
 }  // namespace trainjob

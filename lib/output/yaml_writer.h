@@ -8,12 +8,8 @@
 
 namespace trainjob {
 
-struct YamlStyle {
-  /// Sort object keys bytewise at every level instead of keeping insertion order.
-  bool sort_keys = false;
-};
-
-/// Appends one YAML document (no leading "---") for `value` to *out, block style, in the style
+/// Appends one YAML document (no leading "---") for `value` to *out, keys in the order they
+/// are in (sort_keys in load/json_keys.h sorts them as kubectl does), block style, in the style
 /// `kubectl get -o yaml` prints: 2-space indentation, sequences NOT indented under their parent key
 ///   spec:
 ///     containers:
@@ -29,7 +25,7 @@ struct YamlStyle {
 /// Invalid UTF-8 bytes are written as `\xNN` escapes (YAML text is Unicode, so they read back
 /// as U+00NN). Throws std::invalid_argument for binary or discarded values, which have no YAML
 /// form.
-void write_yaml(const Json& value, const YamlStyle& style, std::string* out);
+void write_yaml(const Json& value, std::string* out);
 
 }  // namespace trainjob
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/trainjob.h"
+#include "model/vocabulary.h"
 #include "render/advisories.h"
 #include "render/emit.h"
 #include "render/emit_jobset.h"
@@ -80,7 +81,7 @@ void warn_without_trainer(const CompileState& state, const TrainerSettings& trai
 }
 
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
-  Field support = rt.root()["metadata"]["labels"]["trainer.kubeflow.org/support"];
+  Field support = rt.root()["metadata"]["labels"][kRuntimeSupportLabel];
   if (!support || *support.value != "deprecated") return;
   tj.warning(job.runtime_name.path(), job.runtime_kind + " \"" + rt.document().name() +
                                           "\" is deprecated and will be removed in a future "
@@ -120,30 +121,6 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
 }
 
 }  // namespace
-
-void sort_keys(Json* value) {
-  if (value->is_array()) {
-    for (Json& item : *value)
-      sort_keys(&item);
-    return;
-  }
-  if (!value->is_object()) return;
-  // ordered_json keeps entries in a vector of pairs with const keys, so they cannot be
-  // sorted in place: move them out, sort, and move them back.
-  auto& entries = value->get_ref<Json::object_t&>();
-  std::vector<std::pair<std::string, Json>> sorted;
-  sorted.reserve(entries.size());
-  for (auto& entry : entries)
-    sorted.emplace_back(entry.first, std::move(entry.second));
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  entries.clear();
-  using Entries = Json::object_t::Container;
-  for (auto& [key, item] : sorted) {
-    sort_keys(&item);
-    static_cast<Entries&>(entries).emplace_back(std::move(key), std::move(item));
-  }
-}
 
 std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics) {

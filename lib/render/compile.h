@@ -9,6 +9,7 @@
 
 #include "diag/diagnostic.h"
 #include "load/document.h"
+#include "load/json_keys.h"
 #include "model/dialect.h"
 #include "model/runtime_registry.h"
 #include "render/render_target.h"
@@ -38,9 +39,6 @@ struct CompileOptions {
 /// only checks were asked for.
 std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics);
-
-/// Sorts the keys of every mapping in `value`, as kubectl prints objects.
-void sort_keys(Json* value);
 
 }  // namespace trainjob
 

@@ -8,17 +8,17 @@ Json jobset_keys(const JobPlacement& p) {
   Json keys = Json::object();
   keys[kJobSetNameLabel] = p.trainjob;
   keys[kReplicatedJobNameLabel] = p.replicated_job;
-  keys["jobset.sigs.k8s.io/restart-attempt"] = "0";
+  keys[kRestartAttemptKey] = "0";
   keys[kReplicatedJobReplicasKey] = std::to_string(p.replicated_job_replicas);
-  keys["jobset.sigs.k8s.io/global-replicas"] = std::to_string(p.global_replicas);
+  keys[kGlobalReplicasKey] = std::to_string(p.global_replicas);
   keys[kJobIndexKey] = std::to_string(p.job_index);
-  keys["jobset.sigs.k8s.io/job-global-index"] = std::to_string(p.job_global_index);
+  keys[kJobGlobalIndexKey] = std::to_string(p.job_global_index);
   if (!p.name_space.empty()) {
-    keys["jobset.sigs.k8s.io/job-key"] = sha1_hex(p.name_space + "/" + p.job_name);
+    keys[kJobKeyKey] = sha1_hex(p.name_space + "/" + p.job_name);
   }
-  keys["jobset.sigs.k8s.io/group-name"] = p.group;
-  keys["jobset.sigs.k8s.io/group-replicas"] = std::to_string(p.group_replicas);
-  keys["jobset.sigs.k8s.io/job-group-index"] = std::to_string(p.job_group_index);
+  keys[kGroupNameKey] = p.group;
+  keys[kGroupReplicasKey] = std::to_string(p.group_replicas);
+  keys[kJobGroupIndexKey] = std::to_string(p.job_group_index);
   return keys;
 }
 

@@ -1,4 +1,5 @@
-// The labels and annotations the JobSet controller puts on each child Job and its pods.
+// The labels and annotations the JobSet controller puts on each child Job and its pods
+// (their keys are in model/vocabulary.h).
 #ifndef TRAINJOB_RENDER_JOBSET_LABELS_H_
 #define TRAINJOB_RENDER_JOBSET_LABELS_H_
 
@@ -6,21 +7,10 @@
 #include <string>
 
 #include "load/json.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 
-inline constexpr const char* kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
-inline constexpr const char* kTrainJobNameLabel = "trainer.kubeflow.org/trainjob-name";
-inline constexpr const char* kReplicatedJobNameLabel = "jobset.sigs.k8s.io/replicatedjob-name";
-inline constexpr const char* kJobIndexKey = "jobset.sigs.k8s.io/job-index";
-inline constexpr const char* kReplicatedJobReplicasKey =
-    "jobset.sigs.k8s.io/replicatedjob-replicas";
-inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
-inline constexpr const char* kManagedByValue = "kubectl-trainjob";
-inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
-inline constexpr const char* kCompletionIndexAnnotation =
-    "batch.kubernetes.io/job-completion-index";
 /// Where one Job sits in its JobSet.
 struct JobPlacement {
   std::string trainjob;

@@ -2,12 +2,10 @@
 #ifndef TRAINJOB_RENDER_KUEUE_H_
 #define TRAINJOB_RENDER_KUEUE_H_
 
+#include "model/vocabulary.h"
 #include "render/compile_state.h"
 
 namespace trainjob {
-
-inline constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
-inline constexpr const char* kKueuePriorityLabel = "kueue.x-k8s.io/priority-class";
 
 /// The TrainJob's Kueue labels (queue name, workload priority class) that every Job gets,
 /// so Kueue admits each Job; an empty object when it has none.

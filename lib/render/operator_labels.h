@@ -1,13 +1,13 @@
 // Where a Job or pod sits among the objects of a submitted job, read from the JobSet labels
-// of a TrainJob's objects or the Training Operator labels (legacy/operator_labels.h) of a
+// of a TrainJob's objects or the Training Operator labels (model/vocabulary.h) of a
 // PyTorchJob's, TFJob's, ...: what `status`, `logs`, `submit --wait` and `run --local` use.
 #ifndef TRAINJOB_RENDER_OPERATOR_LABELS_H_
 #define TRAINJOB_RENDER_OPERATOR_LABELS_H_
 
 #include <string>
 
-#include "legacy/operator_labels.h"
 #include "load/json.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 

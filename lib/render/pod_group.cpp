@@ -3,6 +3,7 @@
 #include <map>
 
 #include "model/quantity.h"
+#include "model/vocabulary.h"
 #include "render/jobset_labels.h"
 #include "render/pod_edit.h"
 #include "render/trainer.h"
@@ -97,7 +98,7 @@ Json pod_group_object(const CompileState& state, const char* api_version) {
 
 void coscheduling(CompileState* state, const Field& policy, int64_t members, Json resources) {
   state->pod_labels[kCoschedulingPodGroupLabel] = state->job.name;
-  Json group = pod_group_object(*state, "scheduling.x-k8s.io/v1alpha1");
+  Json group = pod_group_object(*state, kSchedulingApiVersion);
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   group["spec"]["scheduleTimeoutSeconds"] =
       state->runtime.integer(policy["scheduleTimeoutSeconds"]).value_or(60);

@@ -5,6 +5,7 @@
 #include "load/field_path.h"
 #include "model/runtime_registry.h"
 #include "model/trainjob.h"
+#include "model/vocabulary.h"
 #include "schema/input_schemas.h"
 
 namespace trainjob {
@@ -36,8 +37,8 @@ void InputCheck::check_schema(const Document& document, std::optional<Dialect> f
     if (dialect) problems = schemas->check_trainjob(document.value, *dialect);
   } else if (is_runtime_document(document)) {
     problems = schemas->check_runtime(document.value, forced.value_or(Dialect::kV2_1));
-  } else if (document.api_version() == "kubeflow.org/v1" ||
-             document.api_version() == "kubeflow.org/v2beta1") {
+  } else if (document.api_version() == kKubeflowV1ApiVersion ||
+             document.api_version() == kKubeflowV2beta1ApiVersion) {
     problems = schemas->check_legacy(document.value, document.api_version(), document.kind());
   }
   report_schema_problems(document, problems, findings);

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "embed/embedded.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -21,7 +22,6 @@ const char* dialect_dir(Dialect dialect) {
 /// The folder of the Training Operator v1 schemas (legacy-v1/; mpi-operator's kubeflow.org/
 /// v2beta1 MPIJob is in legacy-v2beta1/), and the pod template the v1 kinds share.
 constexpr const char* kLegacyDirPrefix = "legacy-";
-constexpr const char* kLegacyGroupPrefix = "kubeflow.org/";
 constexpr const char* kLegacyPodTemplate = "legacy-pod-template";
 
 const EmbeddedFile* embedded_schema(const std::string& path) {
@@ -65,7 +65,7 @@ std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job,
   std::string lower = kind;
   for (char& c : lower)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::string version = api_version.substr(std::string(kLegacyGroupPrefix).size());
+  const std::string version = api_version.substr(std::string(kKubeflowGroupPrefix).size());
   const Schema* schema = embedded(kLegacyDirPrefix + version + "/" + lower + ".json");
   if (schema == nullptr) return {};
   if (!set_.has(kLegacyPodTemplate)) {

@@ -11,6 +11,7 @@
 #include "kube/kube_error.h"
 #include "kube/kubeconfig.h"
 #include "kube/rest_config.h"
+#include "util/duration.h"
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include "kube/rest_config.h"
 #include "kube_fakes.h"
 #include "util/base64.h"
+#include "util/duration.h"
 
 using namespace trainjob;
 

@@ -18,6 +18,7 @@
 #include "kube/submit.h"
 #include "kube/trainjob_objects.h"
 #include "kube_fakes.h"
+#include "util/duration.h"
 
 using namespace trainjob;
 

@@ -1,4 +1,4 @@
-#include "cluster_output.h"
+#include "kube/cluster_output.h"
 
 #include <algorithm>
 

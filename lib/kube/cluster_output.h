@@ -1,6 +1,6 @@
 // Printing for the cluster commands: kubectl's ages and YAML/JSON of computed objects.
-#ifndef TRAINJOB_CMD_CLUSTER_OUTPUT_H_
-#define TRAINJOB_CMD_CLUSTER_OUTPUT_H_
+#ifndef TRAINJOB_KUBE_CLUSTER_OUTPUT_H_
+#define TRAINJOB_KUBE_CLUSTER_OUTPUT_H_
 
 #include <string>
 #include <vector>
@@ -20,4 +20,4 @@ std::string format_columns(const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_CMD_CLUSTER_OUTPUT_H_
+#endif  // TRAINJOB_KUBE_CLUSTER_OUTPUT_H_

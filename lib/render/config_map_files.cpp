@@ -1,24 +1,15 @@
-#include "kube/config_map_files.h"
+#include "render/config_map_files.h"
 
 #include <algorithm>
 
-#include <openssl/evp.h>
-
-#include "kube/environment.h"
-#include "kube/objects.h"
-#include "kube/resources.h"
-#include "kube/rest_config.h"
+#include "load/file_system.h"
+#include "model/vocabulary.h"
+#include "render/input_names.h"
 #include "render/operator_labels.h"
 #include "util/base64.h"
+#include "util/digest.h"
 
 namespace trainjob {
-
-bool valid_config_map_key(const std::string& key) {
-  if (key.empty() || key == "." || key == ".." || key.size() > 253) return false;
-  return std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-}
 
 bool valid_utf8(const std::string& bytes) {
   size_t i = 0;
@@ -73,41 +64,25 @@ size_t config_map_size(const Json& config_map) {
 
 std::string hashed_config_map_name(const std::string& trainjob,
                                    const std::vector<FileEntry>& files) {
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(context, EVP_sha256(), nullptr);
+  // Name and contents of each file, a NUL after the name so that "ab"+"c" and "a"+"bc" differ.
+  std::string hashed;
   for (const FileEntry& file : files) {
-    EVP_DigestUpdate(context, file.key.data(), file.key.size());
-    EVP_DigestUpdate(context, "\0", 1);
-    EVP_DigestUpdate(context, file.bytes.data(), file.bytes.size());
+    hashed += file.key;
+    hashed.push_back('\0');
+    hashed += file.bytes;
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(context, digest, &length);
-  EVP_MD_CTX_free(context);
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (int i = 0; i < 5; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 15]);
-  }
-  return trainjob + "-files-" + hex;
+  return trainjob + "-files-" + sha256_hex(hashed).substr(0, 10);
 }
 
 std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects) {
   std::vector<std::string> names;
   for (const Json& object : objects) {
     if (string_member(object, "kind") != "Job") continue;
-    const Json* volumes = &object;
-    for (const char* key : {"spec", "template", "spec", "volumes"}) {
-      if (!volumes->is_object() || !volumes->contains(key)) {
-        volumes = nullptr;
-        break;
-      }
-      volumes = &(*volumes)[key];
-    }
-    if (volumes == nullptr || !volumes->is_array()) continue;
-    for (const Json& volume : *volumes) {
-      std::string name = string_member(member(volume, "configMap"), "name");
+    const Json& volumes = json_member(
+        json_member(json_member(json_member(object, "spec"), "template"), "spec"), "volumes");
+    if (!volumes.is_array()) continue;
+    for (const Json& volume : volumes) {
+      std::string name = string_member(json_member(volume, "configMap"), "name");
       if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
         names.push_back(name);
     }
@@ -140,16 +115,16 @@ std::string file_key(const std::string& path) {
 /// The files, keyed by base name; nullopt with `*error` on the first that cannot be used.
 std::optional<std::vector<FileEntry>> read_entries(const std::vector<std::string>& paths,
                                                    std::string* error) {
-  RealEnvironment env;
+  RealFileSystem fs;
   std::vector<FileEntry> files;
   for (const std::string& path : paths) {
-    std::optional<std::string> bytes = env.read_file(path);
-    if (!bytes) {
+    FileEntry entry{file_key(path), {}};
+    std::string unused;
+    if (!fs.read_file(path, &entry.bytes, &unused)) {
       *error = " " + path + ": cannot read the file";
       return std::nullopt;
     }
-    FileEntry entry{file_key(path), std::move(*bytes)};
-    if (!valid_config_map_key(entry.key)) {
+    if (!is_config_map_key(entry.key)) {
       *error =
           " " + path + ": \"" + entry.key + "\" is not a valid ConfigMap key ([-._a-zA-Z0-9]+)";
       return std::nullopt;
@@ -194,6 +169,36 @@ std::optional<Json> config_map_for_files(const std::vector<std::string>& paths,
     return std::nullopt;
   }
   return config_map;
+}
+
+bool add_files_config_map(const std::vector<std::string>& paths, const RenderResult& rendered,
+                          const std::string& default_namespace, std::vector<Json>* objects,
+                          std::string* error) {
+  if (paths.empty()) return true;
+  const Document* trainjob = nullptr;
+  std::vector<std::string> inputs;  // ConfigMaps given as inputs are not ours to fill
+  for (const RenderedUnit& unit : rendered.units) {
+    if (unit.compiled) {
+      if (trainjob != nullptr) {
+        *error = "--from-file takes exactly one TrainJob among the inputs";
+        return false;
+      }
+      trainjob = unit.source;
+    } else if (string_member(unit.objects[0], "kind") == "ConfigMap") {
+      inputs.push_back(string_member(json_member(unit.objects[0], "metadata"), "name"));
+    }
+  }
+  if (trainjob == nullptr) return true;  // nothing mounts the files; the caller says so
+  std::string name_space = trainjob->name_space();
+  if (name_space.empty()) name_space = default_namespace.empty() ? "default" : default_namespace;
+  std::optional<Json> config_map =
+      config_map_for_files(paths, trainjob->name(), name_space, inputs, objects, error);
+  if (!config_map) {
+    *error = "--from-file" + *error;
+    return false;
+  }
+  objects->push_back(std::move(*config_map));
+  return true;
 }
 
 }  // namespace trainjob

@@ -1,12 +1,14 @@
-// `submit --from-file`: the ConfigMap a TrainJob mounts, built from local files.
-#ifndef TRAINJOB_KUBE_CONFIG_MAP_FILES_H_
-#define TRAINJOB_KUBE_CONFIG_MAP_FILES_H_
+// `--from-file` of `run --local` and `submit`: the ConfigMap a TrainJob mounts, built from
+// local files. Offline, so that `run --local` needs nothing of lib/kube.
+#ifndef TRAINJOB_RENDER_CONFIG_MAP_FILES_H_
+#define TRAINJOB_RENDER_CONFIG_MAP_FILES_H_
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "load/json.h"
+#include "render/render_inputs.h"
 
 namespace trainjob {
 
@@ -18,8 +20,6 @@ struct FileEntry {
   std::string bytes;
 };
 
-/// Whether `key` is a valid ConfigMap key ([-._a-zA-Z0-9]+, not "." or "..").
-bool valid_config_map_key(const std::string& key);
 bool valid_utf8(const std::string& bytes);
 
 /// data for UTF-8 files, binaryData (base64) for the rest; labelled for the TrainJob.
@@ -47,6 +47,16 @@ std::optional<Json> config_map_for_files(const std::vector<std::string>& paths,
                                          const std::vector<std::string>& input_config_maps,
                                          std::vector<Json>* objects, std::string* error);
 
+/// `--from-file PATH...` of `run --local` and `submit`: adds to `objects` (the rendered
+/// objects of `rendered`) the ConfigMap of the files for the one TrainJob among
+/// `rendered`, in its namespace (else `default_namespace`, else "default"), and mounts it
+/// when the Jobs mount none. Nothing when `paths` is empty or there is no TrainJob. False
+/// with `*error` (starting "--from-file") when there are several TrainJobs or
+/// config_map_for_files refuses.
+bool add_files_config_map(const std::vector<std::string>& paths, const RenderResult& rendered,
+                          const std::string& default_namespace, std::vector<Json>* objects,
+                          std::string* error);
+
 }  // namespace trainjob
 
-#endif  // TRAINJOB_KUBE_CONFIG_MAP_FILES_H_
+#endif  // TRAINJOB_RENDER_CONFIG_MAP_FILES_H_

@@ -1,0 +1,130 @@
+// Every label, annotation, API version and well-known name the plugin reads or writes,
+// in one place below render, kube and local, so that a key is spelled once and any two
+// stages can use it together. The values are the upstream projects' (Kubeflow Trainer,
+// JobSet, Kubernetes, the Training Operator, Kueue, the scheduler plugins), except the
+// `kubectl-trainjob/` ones, which are the plugin's own.
+#ifndef TRAINJOB_MODEL_VOCABULARY_H_
+#define TRAINJOB_MODEL_VOCABULARY_H_
+
+namespace trainjob {
+
+// --- API versions -----------------------------------------------------------------------
+
+/// TrainJob, TrainingRuntime and ClusterTrainingRuntime.
+inline constexpr const char* kTrainerApiVersion = "trainer.kubeflow.org/v1alpha1";
+/// The prefix of every Trainer apiVersion.
+inline constexpr const char* kTrainerGroupPrefix = "trainer.kubeflow.org/";
+/// The Training Operator v1 kinds (PyTorchJob, TFJob, ..., MPIJob v1).
+inline constexpr const char* kKubeflowV1ApiVersion = "kubeflow.org/v1";
+/// The mpi-operator's MPIJob.
+inline constexpr const char* kKubeflowV2beta1ApiVersion = "kubeflow.org/v2beta1";
+/// The prefix of every Training Operator and mpi-operator apiVersion.
+inline constexpr const char* kKubeflowGroupPrefix = "kubeflow.org/";
+/// The coscheduling plugin's PodGroup.
+inline constexpr const char* kSchedulingApiVersion = "scheduling.x-k8s.io/v1alpha1";
+
+// --- Kubeflow Trainer -------------------------------------------------------------------
+
+/// On every object of a TrainJob, so that status, logs and delete find them.
+inline constexpr const char* kTrainJobNameLabel = "trainer.kubeflow.org/trainjob-name";
+/// The step of a pod template in a runtime (dataset-initializer, model-initializer, trainer).
+inline constexpr const char* kAncestorLabel = "trainer.kubeflow.org/trainjob-ancestor-step";
+/// The framework a runtime is for (torch, deepspeed, ...), as `runtimes` lists it.
+inline constexpr const char* kRuntimeFrameworkLabel = "trainer.kubeflow.org/framework";
+/// A runtime's support level ("deprecated" draws a warning).
+inline constexpr const char* kRuntimeSupportLabel = "trainer.kubeflow.org/support";
+/// spec.managedBy values: the Trainer's own controller, and Kueue's MultiKueue.
+inline constexpr const char* kTrainJobControllerName = "trainer.kubeflow.org/trainjob-controller";
+inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+
+// --- JobSet -----------------------------------------------------------------------------
+// The labels and annotations the JobSet controller puts on each child Job and its pods.
+
+inline constexpr const char* kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
+inline constexpr const char* kReplicatedJobNameLabel = "jobset.sigs.k8s.io/replicatedjob-name";
+inline constexpr const char* kJobIndexKey = "jobset.sigs.k8s.io/job-index";
+inline constexpr const char* kReplicatedJobReplicasKey =
+    "jobset.sigs.k8s.io/replicatedjob-replicas";
+inline constexpr const char* kRestartAttemptKey = "jobset.sigs.k8s.io/restart-attempt";
+inline constexpr const char* kGlobalReplicasKey = "jobset.sigs.k8s.io/global-replicas";
+inline constexpr const char* kJobGlobalIndexKey = "jobset.sigs.k8s.io/job-global-index";
+inline constexpr const char* kJobKeyKey = "jobset.sigs.k8s.io/job-key";
+inline constexpr const char* kGroupNameKey = "jobset.sigs.k8s.io/group-name";
+inline constexpr const char* kGroupReplicasKey = "jobset.sigs.k8s.io/group-replicas";
+inline constexpr const char* kJobGroupIndexKey = "jobset.sigs.k8s.io/job-group-index";
+
+// --- Kubernetes -------------------------------------------------------------------------
+
+inline constexpr const char* kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr const char* kManagedByValue = "kubectl-trainjob";
+/// Set by the Job controller on the pods of an Indexed Job.
+inline constexpr const char* kCompletionIndexAnnotation =
+    "batch.kubernetes.io/job-completion-index";
+/// Set by the Job controller on a Job's pods.
+inline constexpr const char* kJobNameLabel = "batch.kubernetes.io/job-name";
+
+// --- Training Operator v1 ---------------------------------------------------------------
+// The label keys and values the Training Operator puts on its pods and Services.
+
+inline constexpr const char* kOperatorNameLabel = "training.kubeflow.org/operator-name";
+inline constexpr const char* kLegacyJobNameLabel = "training.kubeflow.org/job-name";
+inline constexpr const char* kReplicaTypeLabel = "training.kubeflow.org/replica-type";
+inline constexpr const char* kReplicaIndexLabel = "training.kubeflow.org/replica-index";
+inline constexpr const char* kJobRoleLabel = "training.kubeflow.org/job-role";
+inline constexpr const char* kJobRoleMaster = "master";
+
+// --- Schedulers and queues --------------------------------------------------------------
+
+/// Kueue's queue label: a Job carrying it is admitted (unsuspended) by Kueue, which owns
+/// spec.suspend then.
+inline constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
+inline constexpr const char* kKueuePriorityLabel = "kueue.x-k8s.io/priority-class";
+/// The pod label by which the coscheduling plugin (scheduler-plugins) finds a pod's group.
+inline constexpr const char* kCoschedulingPodGroupLabel = "scheduling.x-k8s.io/pod-group";
+/// The pod annotation by which Volcano finds a pod's group.
+inline constexpr const char* kVolcanoGroupNameAnnotation = "scheduling.k8s.io/group-name";
+/// Volcano's task name of a pod (the Training Operator writes the lowercase replica type).
+inline constexpr const char* kVolcanoTaskSpecAnnotation = "volcano.sh/task-spec";
+
+// --- The plugin's own -------------------------------------------------------------------
+// The annotations render writes for the client side (`submit`, `status`, `run --local`) to
+// act on: what a JobSet or Trainer controller would do in the cluster, done by the plugin.
+
+/// JobSet's successPolicy, as compact JSON, on every Job of a TrainJob whose runtime has one:
+/// no JobSet controller exists, so `submit --wait` and `status` read it from the Jobs.
+inline constexpr const char* kSuccessPolicyAnnotation = "kubectl-trainjob/success-policy";
+/// A replicated job's dependsOn list, as compact JSON, on each of its Jobs (read the same way).
+inline constexpr const char* kDependsOnAnnotation = "kubectl-trainjob/depends-on";
+/// On an object `submit` creates only when it does not exist yet (a generated Secret).
+inline constexpr const char* kCreateOnlyIfAbsentAnnotation =
+    "kubectl-trainjob/create-only-if-absent";
+/// On every Job compiled from a Training Operator v1 kind (or an mpi-operator MPIJob): the
+/// kind it came from (`PyTorchJob`), which `list` and `status` name and by which the client
+/// side knows the Job follows its kind's rules rather than a TrainJob's.
+inline constexpr const char* kSourceKindAnnotation = "kubectl-trainjob/source-kind";
+/// How many Jobs the replica type of this Job has ("2"), so that a success policy with
+/// operator All knows how many it waits for (a TrainJob's Jobs say it in a JobSet label).
+inline constexpr const char* kReplicasAnnotation = "kubectl-trainjob/replicas";
+/// What `submit` puts on every object it applies, so that `delete` removes exactly those: an
+/// object the user made with the TrainJob's label but without this one is not ours.
+inline constexpr const char* kCreatedBySubmitLabel = "kubectl-trainjob/created-by-submit";
+inline constexpr const char* kCreatedBySubmitValue = "true";
+/// Beside it, the kinds `submit` applied ("v1/Secret,batch/v1/Job"), so that `delete` also
+/// looks for a kind from the inputs outside the usual ones (a PersistentVolumeClaim, say).
+inline constexpr const char* kSubmittedKindsAnnotation = "kubectl-trainjob/submitted-kinds";
+/// The field manager of server-side apply.
+inline constexpr const char* kFieldManager = "kubectl-trainjob";
+/// The runtimePatches manager `convert` writes: each patch needs one, unique in its TrainJob.
+inline constexpr const char* kConvertPatchManager = "kubectl-trainjob/convert";
+/// The documented apiVersion and kind of the KRM function's configuration (any kind is
+/// accepted).
+inline constexpr const char* kKrmConfigApiVersion = "kubectl-trainjob/v1";
+inline constexpr const char* kKrmConfigKind = "TrainJobRenderer";
+/// The image repository of the embedded cpp-trainer runtime, where dist/push-trainer-image.sh
+/// pushes it by default (docs/trainer-image.md); `run --local` runs it, by tag or digest, from
+/// the trainjob-trainer built beside the plugin.
+inline constexpr const char* kTrainerImage = "localhost:5000/trainjob-trainer";
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_MODEL_VOCABULARY_H_
