@@ -76,7 +76,7 @@ YAML
 trainjob="${source_dir}/templates/configmap.yaml"
 # A failing command would time its error path: run each once first.
 "${binary}" version >/dev/null
-"${binary}" render -f "${trainjob}" >/dev/null
+"${binary}" render -f "${trainjob}" >/dev/null 2>&1
 kubectl="$(command -v kubectl || true)"
 kustomize_cmd=()
 if [[ -n "${kubectl}" ]]; then
@@ -91,16 +91,16 @@ libraries=$(LD_DEBUG=libs "${binary}" version 2>&1 >/dev/null | grep -c 'calling
 
 echo "rounds: ${rounds} (median wall time of each command, run in turn)"
 echo "shared objects initialised by \`version\`: ${libraries}"
-printf '| %-44s | %9s | %-16s |\n' "command" "median" "ratio"
-printf '|%s|%s|%s|\n' "----------------------------------------------" "-----------" "------------------"
-printf '| %-44s | %6.2f ms | %-16s |\n' "trivial C++ (std::cout)" "${medians[0]}" ""
-printf '| %-44s | %6.2f ms | %-16s |\n' "kubectl-trainjob version" "${medians[1]}" \
+printf '| %-44s | %10s | %-16s |\n' "command" "median" "ratio"
+printf '|%s|%s|%s|\n' "----------------------------------------------" "------------" "------------------"
+printf '| %-44s | %7.2f ms | %-16s |\n' "trivial C++ (std::cout)" "${medians[0]}" ""
+printf '| %-44s | %7.2f ms | %-16s |\n' "kubectl-trainjob version" "${medians[1]}" \
   "$(awk -v a="${medians[1]}" -v b="${medians[0]}" 'BEGIN { printf "%.2fx trivial", a / b }')"
 if [[ -n "${kubectl}" ]]; then
-  printf '| %-44s | %6.2f ms | %-16s |\n' "kubectl-trainjob render (one TrainJob)" "${medians[2]}" \
+  printf '| %-44s | %7.2f ms | %-16s |\n' "kubectl-trainjob render (one TrainJob)" "${medians[2]}" \
     "$(awk -v a="${medians[2]}" -v b="${medians[3]}" 'BEGIN { printf "%.3fx kustomize", a / b }')"
-  printf '| %-44s | %6.2f ms | %-16s |\n' "kubectl kustomize (one Job, one patch)" "${medians[3]}" ""
+  printf '| %-44s | %7.2f ms | %-16s |\n' "kubectl kustomize (one Job, one patch)" "${medians[3]}" ""
 else
-  printf '| %-44s | %6.2f ms | %-16s |\n' "kubectl-trainjob render (one TrainJob)" "${medians[2]}" \
+  printf '| %-44s | %7.2f ms | %-16s |\n' "kubectl-trainjob render (one TrainJob)" "${medians[2]}" \
     "(no kubectl)"
 fi
