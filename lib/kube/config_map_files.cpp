@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
-#include <openssl/evp.h>
-
 #include "kube/environment.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/rest_config.h"
 #include "render/operator_labels.h"
 #include "util/base64.h"
+#include "util/crypto_library.h"
 
 namespace trainjob {
 
@@ -73,17 +72,17 @@ size_t config_map_size(const Json& config_map) {
 
 std::string hashed_config_map_name(const std::string& trainjob,
                                    const std::vector<FileEntry>& files) {
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(context, EVP_sha256(), nullptr);
+  EVP_MD_CTX* context = crypto().md_ctx_new();
+  crypto().digest_init_ex(context, crypto().sha256(), nullptr);
   for (const FileEntry& file : files) {
-    EVP_DigestUpdate(context, file.key.data(), file.key.size());
-    EVP_DigestUpdate(context, "\0", 1);
-    EVP_DigestUpdate(context, file.bytes.data(), file.bytes.size());
+    crypto().digest_update(context, file.key.data(), file.key.size());
+    crypto().digest_update(context, "\0", 1);
+    crypto().digest_update(context, file.bytes.data(), file.bytes.size());
   }
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  EVP_DigestFinal_ex(context, digest, &length);
-  EVP_MD_CTX_free(context);
+  crypto().digest_final_ex(context, digest, &length);
+  crypto().md_ctx_free(context);
   static const char kHex[] = "0123456789abcdef";
   std::string hex;
   for (int i = 0; i < 5; ++i) {
