@@ -25,6 +25,8 @@ cd "$work" || exit 1
 offline version
 check "version does not load libcurl" [ $? -eq 0 ]
 check "... and the loader trace was read (libstdc++ is in it)" grep -q 'libstdc++\.so' "$work/ld.all"
+check "... nor libcrypto, which only digests, base64 and keys need" \
+  bash -c "! grep -q 'libcrypto\.so' '$work/ld.all'"
 offline render -f "$src/templates/image.yaml"
 check "render does not load libcurl" [ $? -eq 0 ]
 offline validate -f "$src/templates/image.yaml"
