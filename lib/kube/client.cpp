@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "kube/curl_library.h"
 #include "kube/kube_error.h"
 
 namespace trainjob {
@@ -159,18 +160,16 @@ std::string KubeClient::error_message(int status, const std::string& body) const
 }
 
 std::string url_escape(std::string_view value) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char c : value) {
-    auto byte = static_cast<unsigned char>(c);
-    if (std::isalnum(byte) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(c);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 15]);
-    }
-  }
+  std::string error;
+  const CurlApi* curl = curl_api(&error);
+  // Unreachable in practice: a CurlTransport, made before any path is built, refuses to
+  // exist without libcurl.
+  if (curl == nullptr) throw KubeError(error);
+  char* escaped = curl->easy_escape(nullptr, value.data(), static_cast<int>(value.size()));
+  if (escaped == nullptr)
+    throw KubeError("cannot escape a query value of " + std::to_string(value.size()) + " bytes");
+  std::string out(escaped);
+  curl->free(escaped);
   return out;
 }
 

@@ -1,13 +1,14 @@
 #include <cctype>
-#include <curl/curl.h>
-#include <mutex>
 
+#include "kube/curl_library.h"
 #include "kube/http.h"
+#include "kube/kube_error.h"
 
 namespace trainjob {
 namespace {
 
 struct Transfer {
+  const CurlApi* curl;
   const HttpRequest* request;
   HttpResponse* response;
   CURL* handle;
@@ -47,7 +48,7 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   long status = 0;
-  curl_easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
+  transfer->curl->easy_getinfo(transfer->handle, CURLINFO_RESPONSE_CODE, &status);
   std::string_view piece(data, size * count);
   // Errors are kept whole so that their Status object can be decoded.
   if (!transfer->request->on_body || status < 200 || status >= 300) {
@@ -71,36 +72,37 @@ curl_blob blob_of(const std::string& text) {
   return curl_blob{const_cast<char*>(text.data()), text.size(), CURL_BLOB_COPY};
 }
 
-void set_tls(CURL* handle, const TlsSettings& tls) {
+void set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls) {
   if (!tls.ca_pem.empty()) {
     curl_blob ca = blob_of(tls.ca_pem);
-    curl_easy_setopt(handle, CURLOPT_CAINFO_BLOB, &ca);
+    curl.easy_setopt(handle, CURLOPT_CAINFO_BLOB, &ca);
   }
   if (tls.insecure_skip_verify) {
-    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
   }
   if (!tls.client_cert_pem.empty()) {
     curl_blob cert = blob_of(tls.client_cert_pem);
-    curl_easy_setopt(handle, CURLOPT_SSLCERT_BLOB, &cert);
-    curl_easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
+    curl.easy_setopt(handle, CURLOPT_SSLCERT_BLOB, &cert);
+    curl.easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
   }
   if (!tls.client_key_pem.empty()) {
     curl_blob key = blob_of(tls.client_key_pem);
-    curl_easy_setopt(handle, CURLOPT_SSLKEY_BLOB, &key);
-    curl_easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
+    curl.easy_setopt(handle, CURLOPT_SSLKEY_BLOB, &key);
+    curl.easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
   }
   if (!tls.proxy_url.empty()) {
     // Go resolves names through a SOCKS5 proxy, not locally.
     std::string proxy = tls.proxy_url;
     if (proxy.rfind("socks5://", 0) == 0) proxy = "socks5h://" + proxy.substr(9);
-    curl_easy_setopt(handle, CURLOPT_PROXY, proxy.c_str());
+    curl.easy_setopt(handle, CURLOPT_PROXY, proxy.c_str());
   }
 }
 
 /// libcurl checks the certificate against the URL's host, so for tls-server-name the URL
 /// names the server that way and CONNECT_TO sends the connection to the real address.
-std::string url_for_server_name(const HttpRequest& request, curl_slist** connect_to) {
+std::string url_for_server_name(const CurlApi& curl, const HttpRequest& request,
+                                curl_slist** connect_to) {
   std::string scheme, host;
   int port = 0;
   if (request.tls.server_name.empty() || !split_url_authority(request.url, &scheme, &host, &port))
@@ -110,106 +112,111 @@ std::string url_for_server_name(const HttpRequest& request, curl_slist** connect
   std::string rest = host_end == std::string::npos ? "" : request.url.substr(host_end);
   std::string mapping = request.tls.server_name + ":" + std::to_string(port) + ":" + host + ":" +
                         std::to_string(port);
-  *connect_to = curl_slist_append(*connect_to, mapping.c_str());
+  *connect_to = curl.slist_append(*connect_to, mapping.c_str());
   return scheme + "://" + request.tls.server_name + ":" + std::to_string(port) + rest;
 }
 
 /// For streams that another thread may stop: waits on the socket in 50 ms slices, so a
 /// cancel takes effect at once rather than at libcurl's next once-a-second progress call.
-CURLcode perform_cancellable(CURL* handle, const std::atomic<bool>& cancel) {
-  CURLM* multi = curl_multi_init();
-  curl_multi_add_handle(multi, handle);
+CURLcode perform_cancellable(const CurlApi& curl, CURL* handle, const std::atomic<bool>& cancel) {
+  CURLM* multi = curl.multi_init();
+  curl.multi_add_handle(multi, handle);
   CURLcode code = CURLE_OK;
   int running = 1;
   while (running > 0) {
-    if (curl_multi_perform(multi, &running) != CURLM_OK) break;
+    if (curl.multi_perform(multi, &running) != CURLM_OK) break;
     if (running == 0) break;
     if (cancel.load()) {
       code = CURLE_ABORTED_BY_CALLBACK;
       break;
     }
-    curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+    curl.multi_poll(multi, nullptr, 0, 50, nullptr);
   }
   int left = 0;
-  while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
+  while (CURLMsg* message = curl.multi_info_read(multi, &left)) {
     if (message->msg == CURLMSG_DONE) code = message->data.result;
   }
-  curl_multi_remove_handle(multi, handle);
-  curl_multi_cleanup(multi);
+  curl.multi_remove_handle(multi, handle);
+  curl.multi_cleanup(multi);
   return code;
+}
+
+/// One easy handle per thread, reset between requests: its connection cache stays, so
+/// requests to the same server reuse the TLS connection (keep-alive).
+CURL* thread_handle(const CurlApi& curl) {
+  struct Holder {
+    const CurlApi* curl;
+    CURL* handle;
+    ~Holder() { curl->easy_cleanup(handle); }
+  };
+  thread_local Holder holder{&curl, curl.easy_init()};
+  curl.easy_reset(holder.handle);
+  return holder.handle;
 }
 
 }  // namespace
 
 CurlTransport::CurlTransport() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-/// One easy handle per thread, reset between requests: its connection cache stays, so
-/// requests to the same server reuse the TLS connection (keep-alive).
-CURL* thread_handle() {
-  struct Holder {
-    CURL* handle = curl_easy_init();
-    ~Holder() { curl_easy_cleanup(handle); }
-  };
-  thread_local Holder holder;
-  curl_easy_reset(holder.handle);
-  return holder.handle;
+  // A session that cannot reach any cluster is refused before its first request.
+  std::string error;
+  if (curl_api(&error) == nullptr) throw KubeError(error);
 }
 
 HttpResponse CurlTransport::perform(const HttpRequest& request) {
   HttpResponse response;
-  CURL* handle = thread_handle();
-  Transfer transfer{&request, &response, handle};
+  const CurlApi* api = curl_api(&response.error);
+  if (api == nullptr) return response;
+  const CurlApi& curl = *api;
+  CURL* handle = thread_handle(curl);
+  Transfer transfer{api, &request, &response, handle};
   curl_slist* headers = nullptr;
   curl_slist* connect_to = nullptr;
   for (const auto& [name, value] : request.headers) {
     std::string line = name;
     line.append(": ").append(value);
-    headers = curl_slist_append(headers, line.c_str());
+    headers = curl.slist_append(headers, line.c_str());
   }
-  std::string url = url_for_server_name(request, &connect_to);
-  curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
-  if (connect_to != nullptr) curl_easy_setopt(handle, CURLOPT_CONNECT_TO, connect_to);
-  curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-  if (request.method == "GET") curl_easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+  std::string url = url_for_server_name(curl, request, &connect_to);
+  curl.easy_setopt(handle, CURLOPT_URL, url.c_str());
+  if (connect_to != nullptr) curl.easy_setopt(handle, CURLOPT_CONNECT_TO, connect_to);
+  curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (request.method == "GET") curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
   if (!request.body.empty() || request.method == "POST" || request.method == "PATCH") {
-    curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
   }
-  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
-  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
-  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+  curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl.easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
+  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
+  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
+  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
   if (request.timeout_seconds > 0)
-    curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_seconds * 1000));
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_seconds * 1000));
   if (request.connect_timeout_seconds > 0)
-    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(request.connect_timeout_seconds * 1000));
-  set_tls(handle, request.tls);
+  set_tls(curl, handle, request.tls);
   char error_text[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
-  CURLcode code = request.cancel != nullptr ? perform_cancellable(handle, *request.cancel)
-                                            : curl_easy_perform(handle);
+  curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
+  CURLcode code = request.cancel != nullptr ? perform_cancellable(curl, handle, *request.cancel)
+                                            : curl.easy_perform(handle);
   long status = 0;
-  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
   response.status = static_cast<int>(status);
   if (code != CURLE_OK && !transfer.stopped_by_reader) {
-    response.error = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+    response.error = error_text[0] != '\0' ? error_text : curl.easy_strerror(code);
     response.timed_out = code == CURLE_OPERATION_TIMEDOUT;
     // A response cut short is no response: the caller must not take it as complete.
     if (code != CURLE_ABORTED_BY_CALLBACK) response.status = 0;
   }
-  curl_slist_free_all(headers);
-  curl_slist_free_all(connect_to);
+  curl.slist_free_all(headers);
+  curl.slist_free_all(connect_to);
   return response;
 }
 

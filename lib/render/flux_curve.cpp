@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include <openssl/evp.h>
+#include "util/crypto_library.h"
 
 namespace trainjob {
 namespace {
@@ -23,15 +23,15 @@ std::array<int, 256> z85_digits() {
   return digits;
 }
 
-using PkeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
-using PkeyCtxPtr = std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)>;
+using PkeyPtr = std::unique_ptr<EVP_PKEY, decltype(CryptoApi::pkey_free)>;
+using PkeyCtxPtr = std::unique_ptr<EVP_PKEY_CTX, decltype(CryptoApi::pkey_ctx_free)>;
 
 std::optional<std::string> raw_key(const EVP_PKEY* key, bool secret) {
   std::string out(kKeySize, '\0');
   size_t size = out.size();
   auto* data = reinterpret_cast<unsigned char*>(out.data());
-  int ok = secret ? EVP_PKEY_get_raw_private_key(key, data, &size)
-                  : EVP_PKEY_get_raw_public_key(key, data, &size);
+  int ok = secret ? crypto().pkey_get_raw_private_key(key, data, &size)
+                  : crypto().pkey_get_raw_public_key(key, data, &size);
   if (ok != 1 || size != kKeySize) return std::nullopt;
   return out;
 }
@@ -94,11 +94,11 @@ std::optional<std::string> decode_z85(const std::string& text) {
 }
 
 std::optional<CurveKeyPair> generate_curve_key_pair() {
-  PkeyCtxPtr ctx(EVP_PKEY_CTX_new_id(EVP_PKEY_X25519, nullptr), EVP_PKEY_CTX_free);
-  if (!ctx || EVP_PKEY_keygen_init(ctx.get()) != 1) return std::nullopt;
+  PkeyCtxPtr ctx(crypto().pkey_ctx_new_id(EVP_PKEY_X25519, nullptr), crypto().pkey_ctx_free);
+  if (!ctx || crypto().pkey_keygen_init(ctx.get()) != 1) return std::nullopt;
   EVP_PKEY* generated = nullptr;
-  if (EVP_PKEY_keygen(ctx.get(), &generated) != 1) return std::nullopt;
-  PkeyPtr key(generated, EVP_PKEY_free);
+  if (crypto().pkey_keygen(ctx.get(), &generated) != 1) return std::nullopt;
+  PkeyPtr key(generated, crypto().pkey_free);
   std::optional<std::string> secret = raw_key(key.get(), true);
   std::optional<std::string> pub = raw_key(key.get(), false);
   if (!secret || !pub) return std::nullopt;
@@ -107,10 +107,10 @@ std::optional<CurveKeyPair> generate_curve_key_pair() {
 
 std::optional<std::string> curve_public_key(const std::string& secret_key) {
   if (secret_key.size() != kKeySize) return std::nullopt;
-  PkeyPtr key(EVP_PKEY_new_raw_private_key(
+  PkeyPtr key(crypto().pkey_new_raw_private_key(
                   EVP_PKEY_X25519, nullptr,
                   reinterpret_cast<const unsigned char*>(secret_key.data()), secret_key.size()),
-              EVP_PKEY_free);
+              crypto().pkey_free);
   if (!key) return std::nullopt;
   return raw_key(key.get(), false);
 }

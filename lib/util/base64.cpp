@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include <openssl/evp.h>
+#include "util/crypto_library.h"
 
 namespace trainjob {
 
@@ -17,9 +17,9 @@ std::optional<std::string> decode_base64(const std::string& text) {
   while (digits.size() % 4 != 0)
     digits += '=';
   std::string bytes(digits.size() / 4 * 3, '\0');
-  int length = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data()),
-                               reinterpret_cast<const unsigned char*>(digits.data()),
-                               static_cast<int>(digits.size()));
+  int length = crypto().decode_block(reinterpret_cast<unsigned char*>(bytes.data()),
+                                     reinterpret_cast<const unsigned char*>(digits.data()),
+                                     static_cast<int>(digits.size()));
   if (length < 0) return std::nullopt;
   // It counts the padding as decoded zero bytes.
   size_t padding = 0;
@@ -31,9 +31,9 @@ std::optional<std::string> decode_base64(const std::string& text) {
 
 std::string encode_base64(const std::string& bytes) {
   std::string text(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data()),
-                               reinterpret_cast<const unsigned char*>(bytes.data()),
-                               static_cast<int>(bytes.size()));
+  int length = crypto().encode_block(reinterpret_cast<unsigned char*>(text.data()),
+                                     reinterpret_cast<const unsigned char*>(bytes.data()),
+                                     static_cast<int>(bytes.size()));
   text.resize(static_cast<size_t>(length));
   return text;
 }

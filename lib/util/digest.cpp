@@ -1,6 +1,6 @@
 #include "util/digest.h"
 
-#include <openssl/evp.h>
+#include "util/crypto_library.h"
 
 namespace trainjob {
 namespace {
@@ -8,7 +8,7 @@ namespace {
 std::string digest_hex(std::string_view data, const EVP_MD* algorithm) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, algorithm, nullptr);
+  crypto().digest(data.data(), data.size(), digest, &length, algorithm, nullptr);
   static const char kHex[] = "0123456789abcdef";
   std::string out;
   for (unsigned int i = 0; i < length; ++i) {
@@ -21,11 +21,11 @@ std::string digest_hex(std::string_view data, const EVP_MD* algorithm) {
 }  // namespace
 
 std::string sha1_hex(std::string_view data) {
-  return digest_hex(data, EVP_sha1());
+  return digest_hex(data, crypto().sha1());
 }
 
 std::string sha256_hex(std::string_view data) {
-  return digest_hex(data, EVP_sha256());
+  return digest_hex(data, crypto().sha256());
 }
 
 }  // namespace trainjob

@@ -4,29 +4,26 @@
 #include <memory>
 #include <vector>
 
-#include <openssl/bio.h>
 #include <openssl/core_names.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 
 #include "util/base64.h"
+#include "util/crypto_library.h"
 
 namespace trainjob {
 namespace {
 
-using PkeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
-using BioPtr = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using PkeyPtr = std::unique_ptr<EVP_PKEY, decltype(CryptoApi::pkey_free)>;
+using BioPtr = std::unique_ptr<BIO, decltype(CryptoApi::bio_free)>;
 
 constexpr const char* kKeyType = "ecdsa-sha2-nistp521";
 constexpr const char* kCurveId = "nistp521";
 constexpr const char* kCurveName = "P-521";
 
 std::string libcrypto_error(const char* what) {
-  unsigned long code = ERR_get_error();
+  unsigned long code = crypto().err_get_error();
   char text[256] = {0};
-  if (code != 0) ERR_error_string_n(code, text, sizeof text);
-  ERR_clear_error();
+  if (code != 0) crypto().err_error_string_n(code, text, sizeof text);
+  crypto().err_clear_error();
   return std::string(what) + (code != 0 ? std::string(": ") + text : "");
 }
 
@@ -42,18 +39,19 @@ void append_ssh_string(std::string* out, const std::string& bytes) {
 std::optional<std::string> public_line(const EVP_PKEY* key) {
   char group[32] = {0};
   size_t group_size = 0;
-  if (EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group,
-                                     &group_size) != 1 ||
+  if (crypto().pkey_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group,
+                                          &group_size) != 1 ||
       (std::string(group) != "P-521" && std::string(group) != "secp521r1")) {
     return std::nullopt;
   }
   size_t point_size = 0;
-  if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0, &point_size) != 1) {
+  if (crypto().pkey_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0, &point_size) !=
+      1) {
     return std::nullopt;
   }
   std::vector<unsigned char> point(point_size);
-  if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size(),
-                                      &point_size) != 1 ||
+  if (crypto().pkey_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size(),
+                                           &point_size) != 1 ||
       point_size == 0 || point[0] != 0x04) {
     return std::nullopt;  // only the uncompressed form is valid in the SSH encoding
   }
@@ -66,13 +64,13 @@ std::optional<std::string> public_line(const EVP_PKEY* key) {
 
 /// The SEC1 ("traditional") PEM form, which OpenSSH and Go's x509.MarshalECPrivateKey write.
 std::optional<std::string> private_pem(EVP_PKEY* key) {
-  BioPtr bio(BIO_new(BIO_s_mem()), &BIO_free);
-  if (!bio || PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr,
-                                                   nullptr) != 1) {
+  BioPtr bio(crypto().bio_new(crypto().bio_s_mem()), crypto().bio_free);
+  if (!bio || crypto().pem_write_bio_private_key_traditional(bio.get(), key, nullptr, nullptr, 0,
+                                                             nullptr, nullptr) != 1) {
     return std::nullopt;
   }
   char* data = nullptr;
-  long size = BIO_get_mem_data(bio.get(), &data);
+  long size = crypto().bio_ctrl(bio.get(), BIO_CTRL_INFO, 0, &data);
   if (size <= 0) return std::nullopt;
   return std::string(data, static_cast<size_t>(size));
 }
@@ -80,7 +78,7 @@ std::optional<std::string> private_pem(EVP_PKEY* key) {
 }  // namespace
 
 std::optional<SshKeyPair> generate_ssh_key_pair(std::string* error) {
-  PkeyPtr key(EVP_EC_gen(kCurveName), &EVP_PKEY_free);
+  PkeyPtr key(crypto().pkey_q_keygen(nullptr, nullptr, "EC", kCurveName), crypto().pkey_free);
   if (!key) {
     *error = libcrypto_error("generating a P-521 key failed");
     return std::nullopt;
@@ -95,11 +93,12 @@ std::optional<SshKeyPair> generate_ssh_key_pair(std::string* error) {
 }
 
 std::optional<std::string> ssh_public_line_of(const std::string& pem) {
-  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+  BioPtr bio(crypto().bio_new_mem_buf(pem.data(), static_cast<int>(pem.size())), crypto().bio_free);
   if (!bio) return std::nullopt;
-  PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
-  ERR_clear_error();
-  if (!key || EVP_PKEY_get_base_id(key.get()) != EVP_PKEY_EC) return std::nullopt;
+  PkeyPtr key(crypto().pem_read_bio_private_key(bio.get(), nullptr, nullptr, nullptr),
+              crypto().pkey_free);
+  crypto().err_clear_error();
+  if (!key || crypto().pkey_get_base_id(key.get()) != EVP_PKEY_EC) return std::nullopt;
   return public_line(key.get());
 }
 

@@ -39,3 +39,5 @@ echo "== trainjob-bench --n 10000 --phase"
 "${bench}" --n 10000 --phase
 echo "== single_render.sh"
 tests/bench/single_render.sh build/kubectl-trainjob "${source_dir}"
+echo "== startup.sh"
+tests/bench/startup.sh build/kubectl-trainjob "${source_dir}" 100
