@@ -12,6 +12,7 @@
 
 #include "local/local_process.h"
 #include "local/local_run.h"
+#include "util/process.h"
 
 namespace trainjob {
 namespace {
@@ -96,11 +97,9 @@ std::string trial_problem(const LocalContainer& container, size_t prefix,
                   std::chrono::milliseconds(static_cast<int64_t>(settings.trial_timeout_s * 1000));
   bool finished = read_until(output, deadline, &text);
   ::close(output);
-  if (!finished) ::kill(-pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::kill(-pid, SIGKILL);  // what it left in its group
+  if (!finished) signal_process(pid, true, SIGKILL);
+  int status = wait_for_exit(pid);
+  signal_process(pid, true, SIGKILL);  // what it left in its group
   if (!finished) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", settings.trial_timeout_s);

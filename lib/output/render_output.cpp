@@ -6,7 +6,7 @@
 #include "output/output_check.h"
 #include "output/output_dir.h"
 #include "output/yaml_writer.h"
-#include "render/client_annotations.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {

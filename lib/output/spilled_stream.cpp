@@ -73,7 +73,7 @@ void SpilledStream::add(const RenderedUnit& unit, Diagnostics* diagnostics) {
   for (const Json& object : unit.objects) {
     if (format_ == OutputFormat::kYaml) {
       if (objects_ > 0) text += "---\n";
-      write_yaml(object, YamlStyle{}, &text);
+      write_yaml(object, &text);
     } else {
       if (objects_ > 0) text += ",\n";
       text += json_item_text(object);
