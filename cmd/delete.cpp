@@ -29,22 +29,14 @@ int run_delete(const DeleteFlags& flags) {
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
     KubeClient& client = session.client();
-    std::vector<Json> objects = find_trainjob_objects(&client, session.name_space(), flags.name);
-    if (objects.empty())
-      throw KubeError("trainjob \"" + flags.name + "\" not found in namespace \"" +
-                      session.name_space() + "\" (no object carries the labels " +
-                      kTrainJobNameLabel + "=" + flags.name + " and " + kCreatedBySubmitLabel +
-                      "=" + kCreatedBySubmitValue + ")");
-    for (const Json& object : objects) {
-      if (!delete_object(&client, resource_type_of(object), session.name_space(), name_of(object)))
-        continue;
+    delete_trainjob(&client, session.name_space(), flags.name, [&](const Json& object) {
       if (flags.output == "name") {
         std::printf("%s\n", display_name(object).c_str());
       } else {
         std::printf("%s \"%s\" deleted\n", resource_type_of(object).qualified_kind().c_str(),
                     name_of(object).c_str());
       }
-    }
+    });
     std::fflush(stdout);
     if (flags.wait &&
         !wait_until_gone(&client, session.clock(), session.name_space(), flags.name, *timeout))

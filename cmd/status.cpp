@@ -7,7 +7,6 @@
 #include "kube/cluster_output.h"
 #include "kube/resources.h"
 #include "kube/status_query.h"
-#include "kube/watcher.h"
 
 namespace trainjob {
 namespace {
@@ -26,30 +25,17 @@ std::string render(const TrainJobStatus& status, const std::string& format,
 }
 
 int watch_status(const StatusFlags& flags, ClusterSession* session) {
-  KubeClient& client = session->client();
-  TrainJobWatcher watcher(&client, session->name_space(), trainjob_selector(flags.name));
-  watcher.start();
   std::string last;
-  int seen = 0;
-  bool checked = false;
-  while (true) {
-    // Every 30 s without a change too: rank 0's progress moves while the objects do not.
-    WatchSnapshot snapshot = watcher.wait_newer(seen, 30);
-    if (snapshot.version == 0) continue;
-    seen = snapshot.version;
-    if (!checked) ensure_trainjob_exists(&client, session->name_space(), flags.name, snapshot.jobs);
-    checked = true;
-    TrainJobStatus status =
-        status_from(&client, session->name_space(), flags.name, snapshot.jobs, snapshot.pods);
-    std::string text = render(status, flags.output, session->name_space());
-    if (text != last) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      if (flags.output == "table") std::fputs("\n", stdout);
-      std::fflush(stdout);
-      last = text;
-    }
-    if (status.finished()) return status.phase == "Complete" ? 0 : 1;
-  }
+  bool completed = watch_status(
+      &session->client(), session->name_space(), flags.name, [&](const TrainJobStatus& status) {
+        std::string text = render(status, flags.output, session->name_space());
+        if (text == last) return;
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        if (flags.output == "table") std::fputs("\n", stdout);
+        std::fflush(stdout);
+        last = text;
+      });
+  return completed ? kExitOk : kExitFailure;
 }
 
 int run_status(const StatusFlags& flags) {

@@ -4,6 +4,7 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/status_progress.h"
+#include "kube/watcher.h"
 
 namespace trainjob {
 
@@ -42,6 +43,22 @@ TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
   ensure_trainjob_exists(client, name_space, name, jobs);
   std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
   return status_from(client, name_space, name, jobs, pods);
+}
+
+bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,
+                  const std::function<void(const TrainJobStatus&)>& on_status) {
+  TrainJobWatcher watcher(client, name_space, trainjob_selector(name));
+  watcher.start();
+  int seen = 0;
+  while (true) {
+    WatchSnapshot snapshot = watcher.wait_newer(seen, 30);
+    if (snapshot.version == 0) continue;
+    if (seen == 0) ensure_trainjob_exists(client, name_space, name, snapshot.jobs);
+    seen = snapshot.version;
+    TrainJobStatus status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
+    on_status(status);
+    if (status.finished()) return status.phase == "Complete";
+  }
 }
 
 }  // namespace trainjob

@@ -3,6 +3,7 @@
 #ifndef TRAINJOB_KUBE_STATUS_QUERY_H_
 #define TRAINJOB_KUBE_STATUS_QUERY_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
 /// The status of TrainJob `name` now: lists its Jobs and pods, then as status_from.
 TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
                             const std::string& name);
+
+/// `status --watch`: calls `on_status` with the status of TrainJob `name` whenever its Jobs or
+/// pods change, and every 30 s besides (rank 0's progress moves while the objects do not),
+/// until it has finished; whether it completed.
+bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,
+                  const std::function<void(const TrainJobStatus&)>& on_status);
 
 }  // namespace trainjob
 

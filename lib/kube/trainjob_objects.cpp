@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 
@@ -85,6 +86,20 @@ std::vector<std::string> delete_objects(KubeClient* client, const std::string& n
       deleted.push_back(display_name(object));
   }
   return deleted;
+}
+
+void delete_trainjob(KubeClient* client, const std::string& name_space, const std::string& name,
+                     const std::function<void(const Json&)>& on_deleted) {
+  std::vector<Json> objects = find_trainjob_objects(client, name_space, name);
+  if (objects.empty()) {
+    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space +
+                    "\" (no object carries the labels " + kTrainJobNameLabel + "=" + name +
+                    " and " + kCreatedBySubmitLabel + "=" + kCreatedBySubmitValue + ")");
+  }
+  for (const Json& object : objects) {
+    if (delete_object(client, resource_type_of(object), name_space, name_of(object)))
+      on_deleted(object);
+  }
 }
 
 bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& name_space,

@@ -2,6 +2,7 @@
 #ifndef TRAINJOB_KUBE_TRAINJOB_OBJECTS_H_
 #define TRAINJOB_KUBE_TRAINJOB_OBJECTS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& n
 /// Deletes each (propagationPolicy=Background, so pods go too); returns what was deleted.
 std::vector<std::string> delete_objects(KubeClient* client, const std::string& name_space,
                                         const std::vector<Json>& objects);
+
+/// `delete`: deletes what find_trainjob_objects finds, calling `on_deleted` with each object
+/// deleted (one already gone is skipped). Throws KubeError, as kubectl's "not found", when
+/// nothing carries the TrainJob's labels.
+void delete_trainjob(KubeClient* client, const std::string& name_space, const std::string& name,
+                     const std::function<void(const Json&)>& on_deleted);
 
 /// Polls until no object and no pod of the TrainJob is left; false on timeout
 /// (`timeout_seconds` <= 0: no limit).
