@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 

@@ -6,7 +6,7 @@
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -6,7 +6,7 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/diagnostic_report.h"
-#include "validate/validate_inputs.h"
+#include "validate/validate_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -6,7 +6,7 @@
 #include "model/dialect.h"
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "diag/diagnostic.h"
 #include "load/file_system.h"
-#include "load/inputs.h"
+#include "load/input_files.h"
 #include "model/dialect.h"
 #include "output/render_output.h"
 

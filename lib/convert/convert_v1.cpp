@@ -15,7 +15,7 @@
 #include "model/field.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "embed/embedded.h"
 #include "load/file_system.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 

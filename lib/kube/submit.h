@@ -13,7 +13,7 @@
 #include "kube/environment.h"
 #include "kube/job_stages.h"
 #include "load/json.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 

@@ -13,7 +13,7 @@
 #include "diag/diagnostic.h"
 #include "load/document.h"
 #include "load/file_system.h"
-#include "load/inputs.h"
+#include "load/input_files.h"
 
 namespace trainjob {
 

@@ -14,9 +14,9 @@
 
 #include "load/block_events.h"
 #include "load/document_builder.h"
-#include "load/input_checks.h"
 #include "load/mark_source_map.h"
 #include "load/stream_split.h"
+#include "load/text_checks.h"
 #include "util/byte_scan.h"
 #include "util/parallel.h"
 

@@ -8,7 +8,7 @@
 
 #include "diag/diagnostic.h"
 #include "load/document.h"
-#include "load/inputs.h"
+#include "load/input_files.h"
 
 namespace trainjob {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "load/json.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 

@@ -7,15 +7,15 @@
 
 #include "diag/diagnostic.h"
 #include "load/file_system.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 
 /// Takes one unit of output; the unit and its source are gone once it returns.
 using UnitHandler = std::function<void(const RenderedUnit& unit)>;
 
-/// What render_inputs does, in two readings of the inputs so that no more than one piece
-/// of them (load/input_stream.h) is in memory at a time. The first reading loads every
+/// What render_inputs (render_pipeline.h) does, in two readings of the inputs so that no more than
+/// one piece of them (load/input_stream.h) is in memory at a time. The first reading loads every
 /// document and keeps only what a TrainJob may refer to in another document: the
 /// runtimes, the names of the ConfigMaps. The second loads them again, checks and compiles
 /// a piece at a time, and hands the units to `on_unit` in input order as long as no error

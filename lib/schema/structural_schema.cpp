@@ -5,7 +5,7 @@
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/suggest.h"
-#include "schema/keywords.h"
+#include "schema/value_keywords.h"
 
 namespace trainjob {
 

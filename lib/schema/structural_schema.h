@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "load/json.h"
-#include "schema/schema_keywords.h"
+#include "schema/keyword_index.h"
 
 namespace trainjob {
 

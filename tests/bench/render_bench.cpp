@@ -19,7 +19,7 @@
 #include "model/runtime_registry.h"
 #include "output/render_output.h"
 #include "render/compile.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 #include "schema/input_schemas.h"
 
 namespace trainjob {

@@ -10,7 +10,7 @@
 #include "model/runtime_registry.h"
 #include "output/render_output.h"
 #include "render/compile.h"
-#include "schema/input_check.h"
+#include "schema/schema_pass.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "load/field_path.h"
-#include "load/inputs.h"
+#include "load/input_files.h"
 #include "load/yaml_loader.h"
 
 using trainjob::Diagnostics;

@@ -8,7 +8,7 @@
 #include "load/yaml_loader.h"
 #include "model/runtime_policy.h"
 #include "model/trainjob.h"
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "schema/schema_keywords.h"
+#include "schema/keyword_index.h"
 
 #include <string_view>
 

@@ -1,4 +1,4 @@
-#include "validate/validate_inputs.h"
+#include "validate/validate_pipeline.h"
 
 namespace trainjob {
 

@@ -1,7 +1,7 @@
 // The schema pass over the input documents, and how its findings keep the later semantic
 // checks from saying the same thing twice.
-#ifndef TRAINJOB_SCHEMA_INPUT_CHECK_H_
-#define TRAINJOB_SCHEMA_INPUT_CHECK_H_
+#ifndef TRAINJOB_SCHEMA_SCHEMA_PASS_H_
+#define TRAINJOB_SCHEMA_SCHEMA_PASS_H_
 
 #include <map>
 #include <optional>
@@ -47,4 +47,4 @@ class InputCheck {
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_SCHEMA_INPUT_CHECK_H_
+#endif  // TRAINJOB_SCHEMA_SCHEMA_PASS_H_

@@ -1,6 +1,6 @@
 // The whole of `render`: inputs in, one unit of output per input document out.
-#ifndef TRAINJOB_RENDER_RENDER_INPUTS_H_
-#define TRAINJOB_RENDER_RENDER_INPUTS_H_
+#ifndef TRAINJOB_RENDER_RENDER_PIPELINE_H_
+#define TRAINJOB_RENDER_RENDER_PIPELINE_H_
 
 #include <set>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "diag/diagnostic.h"
 #include "load/file_system.h"
-#include "load/inputs.h"
+#include "load/input_files.h"
 #include "model/runtime_registry.h"
 #include "render/compile.h"
 
@@ -83,4 +83,4 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_RENDER_RENDER_INPUTS_H_
+#endif  // TRAINJOB_RENDER_RENDER_PIPELINE_H_

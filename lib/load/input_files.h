@@ -1,6 +1,6 @@
 // Expands the `-f` arguments into the texts to parse, with kubectl's rules.
-#ifndef TRAINJOB_LOAD_INPUTS_H_
-#define TRAINJOB_LOAD_INPUTS_H_
+#ifndef TRAINJOB_LOAD_INPUT_FILES_H_
+#define TRAINJOB_LOAD_INPUT_FILES_H_
 
 #include <functional>
 #include <map>
@@ -36,4 +36,4 @@ bool is_manifest_file_name(const std::string& name);
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_LOAD_INPUTS_H_
+#endif  // TRAINJOB_LOAD_INPUT_FILES_H_

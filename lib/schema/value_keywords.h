@@ -1,12 +1,12 @@
 // The schema keywords that look at one value by itself (not at its children).
-#ifndef TRAINJOB_SCHEMA_KEYWORDS_H_
-#define TRAINJOB_SCHEMA_KEYWORDS_H_
+#ifndef TRAINJOB_SCHEMA_VALUE_KEYWORDS_H_
+#define TRAINJOB_SCHEMA_VALUE_KEYWORDS_H_
 
 #include <string>
 #include <vector>
 
 #include "load/json.h"
-#include "schema/schema_keywords.h"
+#include "schema/keyword_index.h"
 #include "schema/structural_schema.h"
 
 namespace trainjob {
@@ -27,4 +27,4 @@ std::string type_phrase(const std::string& type);
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_SCHEMA_KEYWORDS_H_
+#endif  // TRAINJOB_SCHEMA_VALUE_KEYWORDS_H_

@@ -1,4 +1,4 @@
-#include "load/input_checks.h"
+#include "load/text_checks.h"
 
 #include <cstdio>
 

@@ -1,9 +1,9 @@
 // `validate`: every check `render` makes, plus the runtimes among the inputs checked on
 // their own (a runtime no TrainJob references yet is still checked).
-#ifndef TRAINJOB_VALIDATE_VALIDATE_INPUTS_H_
-#define TRAINJOB_VALIDATE_VALIDATE_INPUTS_H_
+#ifndef TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
+#define TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
 
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 namespace trainjob {
 
@@ -14,4 +14,4 @@ RenderResult validate_inputs(const RenderRequest& request, const FileSystem& fs,
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_VALIDATE_VALIDATE_INPUTS_H_
+#endif  // TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_

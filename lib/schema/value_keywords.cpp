@@ -1,4 +1,4 @@
-#include "schema/keywords.h"
+#include "schema/value_keywords.h"
 
 #include <cmath>
 #include <cstdint>

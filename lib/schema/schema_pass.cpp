@@ -1,4 +1,4 @@
-#include "schema/input_check.h"
+#include "schema/schema_pass.h"
 
 #include <algorithm>
 

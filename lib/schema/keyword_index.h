@@ -1,8 +1,8 @@
 // The keywords of one schema object, found in a single pass over its map. Checking a
 // value reads them from here instead of searching the schema for each keyword at every
 // node of every document.
-#ifndef TRAINJOB_SCHEMA_SCHEMA_KEYWORDS_H_
-#define TRAINJOB_SCHEMA_SCHEMA_KEYWORDS_H_
+#ifndef TRAINJOB_SCHEMA_KEYWORD_INDEX_H_
+#define TRAINJOB_SCHEMA_KEYWORD_INDEX_H_
 
 #include <cstdint>
 
@@ -59,4 +59,4 @@ SchemaKeywords find_keywords(const Schema& schema);
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_SCHEMA_SCHEMA_KEYWORDS_H_
+#endif  // TRAINJOB_SCHEMA_KEYWORD_INDEX_H_

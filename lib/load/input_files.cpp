@@ -1,4 +1,4 @@
-#include "load/inputs.h"
+#include "load/input_files.h"
 
 #include <utility>
 

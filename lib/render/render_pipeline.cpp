@@ -1,4 +1,4 @@
-#include "render/render_inputs.h"
+#include "render/render_pipeline.h"
 
 #include "embed/embedded.h"
 #include "legacy/legacy_compile.h"
@@ -9,7 +9,7 @@
 #include "render/input_names.h"
 #include "render/ml_policy.h"
 #include "render/runtime_template.h"
-#include "schema/input_check.h"
+#include "schema/schema_pass.h"
 #include "util/parallel.h"
 
 namespace trainjob {

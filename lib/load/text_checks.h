@@ -1,6 +1,6 @@
 // Checks of raw input text that the YAML parser would report badly or not at all.
-#ifndef TRAINJOB_LOAD_INPUT_CHECKS_H_
-#define TRAINJOB_LOAD_INPUT_CHECKS_H_
+#ifndef TRAINJOB_LOAD_TEXT_CHECKS_H_
+#define TRAINJOB_LOAD_TEXT_CHECKS_H_
 
 #include <string>
 #include <string_view>
@@ -34,4 +34,4 @@ bool check_document_count(const std::string& file, std::string_view text, int fi
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_LOAD_INPUT_CHECKS_H_
+#endif  // TRAINJOB_LOAD_TEXT_CHECKS_H_
