@@ -1,6 +1,6 @@
 #include "kube/curl_library.h"
 
-#include <dlfcn.h>
+#include "util/shared_library.h"
 
 namespace trainjob {
 namespace {
@@ -10,51 +10,35 @@ struct Loaded {
   std::string error;  ///< empty when `api` is complete
 };
 
-/// Resolves one function into `*slot`; false, with `*error` set, when the library lacks it.
-template <typename Function>
-bool resolve(void* library, const char* name, Function* slot, std::string* error) {
-  *slot = reinterpret_cast<Function>(dlsym(library, name));
-  if (*slot != nullptr) return true;
-  *error = std::string(kCurlLibrary) + " has no " + name +
-           " (libcurl 7.66 or later is needed): apt-get install libcurl4";
-  return false;
-}
-
-bool resolve_all(void* library, CurlApi* api, std::string* error) {
-  return resolve(library, "curl_global_init", &api->global_init, error) &&
-         resolve(library, "curl_easy_init", &api->easy_init, error) &&
-         resolve(library, "curl_easy_cleanup", &api->easy_cleanup, error) &&
-         resolve(library, "curl_easy_reset", &api->easy_reset, error) &&
-         resolve(library, "curl_easy_setopt", &api->easy_setopt, error) &&
-         resolve(library, "curl_easy_getinfo", &api->easy_getinfo, error) &&
-         resolve(library, "curl_easy_perform", &api->easy_perform, error) &&
-         resolve(library, "curl_easy_strerror", &api->easy_strerror, error) &&
-         resolve(library, "curl_easy_escape", &api->easy_escape, error) &&
-         resolve(library, "curl_free", &api->free, error) &&
-         resolve(library, "curl_slist_append", &api->slist_append, error) &&
-         resolve(library, "curl_slist_free_all", &api->slist_free_all, error) &&
-         resolve(library, "curl_multi_init", &api->multi_init, error) &&
-         resolve(library, "curl_multi_add_handle", &api->multi_add_handle, error) &&
-         resolve(library, "curl_multi_perform", &api->multi_perform, error) &&
-         resolve(library, "curl_multi_poll", &api->multi_poll, error) &&
-         resolve(library, "curl_multi_info_read", &api->multi_info_read, error) &&
-         resolve(library, "curl_multi_remove_handle", &api->multi_remove_handle, error) &&
-         resolve(library, "curl_multi_cleanup", &api->multi_cleanup, error);
+bool resolve_all(SharedLibrary* library, CurlApi* api) {
+  return library->resolve("curl_global_init", &api->global_init) &&
+         library->resolve("curl_easy_init", &api->easy_init) &&
+         library->resolve("curl_easy_cleanup", &api->easy_cleanup) &&
+         library->resolve("curl_easy_reset", &api->easy_reset) &&
+         library->resolve("curl_easy_setopt", &api->easy_setopt) &&
+         library->resolve("curl_easy_getinfo", &api->easy_getinfo) &&
+         library->resolve("curl_easy_perform", &api->easy_perform) &&
+         library->resolve("curl_easy_strerror", &api->easy_strerror) &&
+         library->resolve("curl_easy_escape", &api->easy_escape) &&
+         library->resolve("curl_free", &api->free) &&
+         library->resolve("curl_slist_append", &api->slist_append) &&
+         library->resolve("curl_slist_free_all", &api->slist_free_all) &&
+         library->resolve("curl_multi_init", &api->multi_init) &&
+         library->resolve("curl_multi_add_handle", &api->multi_add_handle) &&
+         library->resolve("curl_multi_perform", &api->multi_perform) &&
+         library->resolve("curl_multi_poll", &api->multi_poll) &&
+         library->resolve("curl_multi_info_read", &api->multi_info_read) &&
+         library->resolve("curl_multi_remove_handle", &api->multi_remove_handle) &&
+         library->resolve("curl_multi_cleanup", &api->multi_cleanup);
 }
 
 Loaded load() {
   Loaded loaded;
-  // RTLD_LOCAL: libcurl's dependencies (OpenSSL among them) stay out of the global symbol
-  // scope, so they cannot stand in for the libcrypto the plugin links for its digests.
-  void* library = dlopen(kCurlLibrary, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* why = dlerror();
-    loaded.error = std::string(kCurlLibrary) + " not found: apt-get install libcurl4 (" +
-                   (why != nullptr ? why : "dlopen failed") + ")";
+  SharedLibrary library(kCurlLibrary, "apt-get install libcurl4");
+  if (!resolve_all(&library, &loaded.api)) {
+    loaded.error = library.error();
     return loaded;
   }
-  // The library stays loaded until exit: thread-local easy handles are cleaned up by it.
-  if (!resolve_all(library, &loaded.api, &loaded.error)) return loaded;
   CURLcode code = loaded.api.global_init(CURL_GLOBAL_DEFAULT);
   if (code != CURLE_OK) {
     loaded.error =

@@ -1,0 +1,41 @@
+// A system library opened on first use with dlopen, so that commands that never need it
+// neither map nor relocate it (libcurl for the cluster commands, libcrypto for digests).
+#ifndef TRAINJOB_UTIL_SHARED_LIBRARY_H_
+#define TRAINJOB_UTIL_SHARED_LIBRARY_H_
+
+#include <string>
+
+namespace trainjob {
+
+class SharedLibrary {
+ public:
+  /// Opens `soname` (RTLD_NOW | RTLD_LOCAL: its own dependencies stay out of the global
+  /// symbol scope). `install_hint` ends every error, e.g. "apt-get install libcurl4". The
+  /// library stays loaded until exit: what it registers (exit handlers, thread-local
+  /// handles) outlives this object.
+  SharedLibrary(const char* soname, std::string install_hint);
+
+  /// Resolves function `name` into `*slot`; false, with error() set, when the library is
+  /// missing or lacks it. Resolving stops at the first failure.
+  template <typename Function>
+  bool resolve(const char* name, Function* slot) {
+    void* symbol = find(name);
+    *slot = reinterpret_cast<Function>(symbol);
+    return symbol != nullptr;
+  }
+
+  /// Why the library or one of its functions could not be had; empty when all went well.
+  const std::string& error() const { return error_; }
+
+ private:
+  void* find(const char* name);
+
+  std::string soname_;
+  std::string install_hint_;
+  void* handle_ = nullptr;
+  std::string error_;
+};
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_UTIL_SHARED_LIBRARY_H_
