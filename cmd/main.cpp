@@ -50,6 +50,8 @@ int report_diagnostics(Diagnostics* diagnostics) {
   for (const Diagnostic& diagnostic : diagnostics->all()) {
     std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
   }
+  std::string not_kept = format_not_kept(*diagnostics);
+  if (!not_kept.empty()) std::fprintf(stderr, "%s\n", not_kept.c_str());
   return diagnostics->has_errors() ? kExitFailure : kExitOk;
 }
 

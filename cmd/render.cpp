@@ -108,6 +108,7 @@ int run_render(const RenderFlags& flags) {
   request->compile.generate_secrets = flags.generate_secrets;
   RealFileSystem fs;
   Diagnostics diagnostics;
+  diagnostics.set_limit(kShownFindings);  // a finding per TrainJob must not grow the memory
   RenderSink sink(*parse_output_format(flags.output));
   render_stream(
       *request, fs,

@@ -21,7 +21,7 @@ std::string count_of(int count, const char* noun) {
 
 std::string summary(const Diagnostics& diagnostics) {
   int errors = diagnostics.error_count();
-  int warnings = static_cast<int>(diagnostics.all().size()) - errors;
+  int warnings = diagnostics.warning_count();
   if (errors == 0 && warnings == 0) return "no problems found";
   return count_of(errors, "error") + ", " + count_of(warnings, "warning");
 }
@@ -209,7 +209,7 @@ std::string format_json_report(const Diagnostics& diagnostics) {
   }
   if (!diagnostics.all().empty()) out += "\n  ";
   int errors = diagnostics.error_count();
-  int warnings = static_cast<int>(diagnostics.all().size()) - errors;
+  int warnings = diagnostics.warning_count();
   out += "],\n  \"errors\": " + std::to_string(errors) +
          ",\n  \"warnings\": " + std::to_string(warnings) + "\n}\n";
   return out;

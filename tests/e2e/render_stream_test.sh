@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# render over a stream far larger than one piece (1 MiB): the output is whole and the same
+# render over a stream far larger than one piece (256 KiB): the output is whole and the same
 # from a file and from a pipe; an error in the LAST document, whether the schema finds it
 # or only compiling does, still prints nothing and writes nothing; a spill that cannot be
 # written is a clear error.
