@@ -12,7 +12,16 @@ first=$build_dir/trainer-image
 [ -f "$first/index.json" ] || cmake --build "$build_dir" --target trainer-image >/dev/null 2>&1
 check "the trainer-image target's layout is there" test -f "$first/index.json"
 tag=$(grep -o '"org.opencontainers.image.ref.name":"[^"]*"' "$first/index.json" | cut -d'"' -f4)
-"$source_dir/trainer/image/build_image.sh" "$build_dir/trainer" "$work/second" "$tag" \
+# The same time as the first build's (its config's `created`), which took the last commit's:
+# a commit made between the two builds must not count as a change of the tree.
+created=$(python3 -c '
+import json, sys
+blobs = sys.argv[1] + "/blobs/sha256/"
+index = json.load(open(sys.argv[1] + "/index.json"))
+manifest = json.load(open(blobs + index["manifests"][0]["digest"].split(":")[1]))
+print(json.load(open(blobs + manifest["config"]["digest"].split(":")[1]))["created"])' "$first")
+SOURCE_DATE_EPOCH=$(date -d "$created" +%s) \
+  "$source_dir/trainer/image/build_image.sh" "$build_dir/trainer" "$work/second" "$tag" \
   2>"$work/build.err"
 check "a second build: exit 0" test $? -eq 0
 check "same manifest digest" cmp "$first/index.json" "$work/second/index.json"
