@@ -3,10 +3,10 @@
 #include <cctype>
 #include <map>
 
+#include "model/vocabulary.h"
 #include "output/output_check.h"
 #include "output/output_dir.h"
 #include "output/yaml_writer.h"
-#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
