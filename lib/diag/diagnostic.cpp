@@ -96,21 +96,42 @@ void Diagnostics::keep_first(Diagnostic diagnostic) {
   auto at = kept_.lower_bound(diagnostic);
   if (at != kept_.end() && same_finding(*at, diagnostic)) {
     if (at->severity == diagnostic.severity) return;
+    --kept_warnings_;
     at = kept_.erase(at);  // the error replaces the warning
   } else if (at != kept_.begin() && same_finding(*std::prev(at), diagnostic)) {
     return;  // the error is kept already
   }
-  if (kept_.size() >= limit_ && !ReportOrder()(diagnostic, *kept_.rbegin())) {
-    count_not_kept(diagnostic);  // past the last one shown: the common case, no copy
+  bool warning = diagnostic.severity == Severity::kWarning;
+  if (kept_.size() >= limit_ && warning == (kept_warnings_ > 0) &&
+      !ReportOrder()(diagnostic, *last_to_go())) {
+    count_not_kept(diagnostic);  // it would go first itself: the common case, no copy
+    return;
+  }
+  if (kept_.size() >= limit_ && warning && kept_warnings_ == 0) {
+    count_not_kept(diagnostic);  // the shown places are all errors
     return;
   }
   kept_.insert(at, std::move(diagnostic));
+  kept_warnings_ += warning ? 1 : 0;
   items_stale_ = true;
   if (kept_.size() > limit_) {
-    auto last = std::prev(kept_.end());
+    auto last = last_to_go();
+    kept_warnings_ -= last->severity == Severity::kWarning ? 1 : 0;
     count_not_kept(*last);
     kept_.erase(last);
   }
+}
+
+std::set<Diagnostic, Diagnostics::ReportOrder>::iterator Diagnostics::last_to_go() {
+  // Errors are never hidden behind warnings: the last warning in report order goes first,
+  // the last error only when every kept finding is an error.
+  if (kept_warnings_ > 0) {
+    for (auto it = kept_.end(); it != kept_.begin();) {
+      --it;
+      if (it->severity == Severity::kWarning) return it;
+    }
+  }
+  return std::prev(kept_.end());
 }
 
 void Diagnostics::count_not_kept(const Diagnostic& diagnostic) {
@@ -153,6 +174,19 @@ void Diagnostics::sort() {
     std::sort(not_kept_.begin(), not_kept_.end());
     not_kept_.erase(std::unique(not_kept_.begin(), not_kept_.end(),
                                 [](uint64_t a, uint64_t b) { return a >> 1 == b >> 1; }),
+                    not_kept_.end());
+    // A warning that gave way before its finding came again as an error is shown as that
+    // error: not counted as well.
+    std::vector<uint64_t> shown_errors;
+    for (const Diagnostic& kept : kept_) {
+      if (kept.severity == Severity::kError) shown_errors.push_back(finding_hash(kept) >> 1);
+    }
+    std::sort(shown_errors.begin(), shown_errors.end());
+    not_kept_.erase(std::remove_if(not_kept_.begin(), not_kept_.end(),
+                                   [&](uint64_t hash) {
+                                     return std::binary_search(shown_errors.begin(),
+                                                               shown_errors.end(), hash >> 1);
+                                   }),
                     not_kept_.end());
     warnings_not_kept_ = static_cast<int>(std::count_if(
         not_kept_.begin(), not_kept_.end(), [](uint64_t hash) { return (hash & 1) != 0; }));

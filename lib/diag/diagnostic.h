@@ -32,8 +32,9 @@ inline constexpr size_t kShownFindings = 1000;
 
 class Diagnostics {
  public:
-  /// Keeps at most `limit` findings: exactly the first `limit` of the sorted report, with
-  /// repeats dropped. The rest cost 8 bytes each (enough to say each once when counting
+  /// Keeps at most `limit` findings, with repeats dropped: the errors first, so that no error
+  /// is hidden behind warnings, then the warnings, each the first of the sorted report
+  /// (printed in report order). The rest cost 8 bytes each (enough to say each once when counting
   /// them), so a stream with a finding in every document does not grow the memory with the
   /// length of the stream. 0, the default, keeps every finding. Call before the first add.
   void set_limit(size_t limit) { limit_ = limit; }
@@ -61,12 +62,16 @@ class Diagnostics {
     bool operator()(const Diagnostic& a, const Diagnostic& b) const;
   };
   void keep_first(Diagnostic diagnostic);
+  /// Which kept finding gives way to one more: the last warning, or the last error when no
+  /// warning is kept.
+  std::set<Diagnostic, ReportOrder>::iterator last_to_go();
   void count_not_kept(const Diagnostic& diagnostic);
 
   mutable std::vector<Diagnostic> items_;  ///< with a limit: kept_ in order, built on demand
   int error_count_ = 0;
   size_t limit_ = 0;
-  std::set<Diagnostic, ReportOrder> kept_;  ///< with a limit: the first `limit_`, no repeats
+  std::set<Diagnostic, ReportOrder> kept_;  ///< with a limit: at most `limit_`, no repeats
+  size_t kept_warnings_ = 0;
   mutable bool items_stale_ = false;
   /// With a limit: a hash of each finding past it, the low bit set for a warning.
   std::vector<uint64_t> not_kept_;
