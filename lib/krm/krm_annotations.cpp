@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "model/vocabulary.h"
+
 namespace trainjob {
 namespace {
 

@@ -86,6 +86,23 @@ inline constexpr const char* kVolcanoGroupNameAnnotation = "scheduling.k8s.io/gr
 /// Volcano's task name of a pod (the Training Operator writes the lowercase replica type).
 inline constexpr const char* kVolcanoTaskSpecAnnotation = "volcano.sh/task-spec";
 
+// --- kpt and kustomize ------------------------------------------------------------------
+// The annotations by which kpt and kustomize track the items of a KRM function's input.
+
+/// The file, relative to the package, an item was read from and is written back to.
+inline constexpr const char* kKrmPathAnnotation = "config.kubernetes.io/path";
+/// Its position among the documents of that file, from 0 (a decimal string).
+inline constexpr const char* kKrmIndexAnnotation = "config.kubernetes.io/index";
+/// The same two under the names kpt reads first; it sets both and so do we.
+inline constexpr const char* kKrmInternalPathAnnotation = "internal.config.kubernetes.io/path";
+inline constexpr const char* kKrmInternalIndexAnnotation = "internal.config.kubernetes.io/index";
+/// kpt's identity of an input item, by which it carries comments over to the output item
+/// of the same id; objects a function creates have none.
+inline constexpr const char* kKrmIdAnnotation = "internal.config.kubernetes.io/id";
+inline constexpr const char* kKrmLegacyIdAnnotation = "config.k8s.io/id";
+/// kustomize's identity of an input resource for a legacy exec transformer.
+inline constexpr const char* kKustomizeIdAnnotation = "kustomize.config.k8s.io/id";
+
 // --- The plugin's own -------------------------------------------------------------------
 // The annotations render writes for the client side (`submit`, `status`, `run --local`) to
 // act on: what a JobSet or Trainer controller would do in the cluster, done by the plugin.

@@ -11,6 +11,7 @@
 #include "krm/krm_results.h"
 #include "krm/resource_list.h"
 #include "load/yaml_loader.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
