@@ -7,15 +7,24 @@ source_dir=$2
 . "$(dirname "$0")/lib.sh"
 
 # 60,000 copies of the image-mode seed, each with its own name (about 50 MB).
-awk 'BEGIN { for (i = 0; i < 60000; i++) {
-  printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
-  printf "  name: large-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", i;
-  printf "  trainer:\n    image: registry.example.com/team/trainer:%d\n", i;
-  printf "    numNodes: 2\n    numProcPerNode: 2\n    resourcesPerNode:\n";
-  printf "      requests:\n        cpu: \"2\"\n        memory: 8Gi\n";
-  printf "      limits:\n        cpu: \"2\"\n        memory: 8Gi\n";
-  printf "    env:\n      - name: RUN\n        value: \"%d\"\n", i;
-  printf "      - name: NOTES\n        value: \"%0480d\"\n", i } }' >"$work/large.yaml"
+trainjob_stream 60000 large '
+  trainer:
+    image: registry.example.com/team/trainer:%d
+    numNodes: 2
+    numProcPerNode: 2
+    resourcesPerNode:
+      requests:
+        cpu: "2"
+        memory: 8Gi
+      limits:
+        cpu: "2"
+        memory: 8Gi
+    env:
+      - name: RUN
+        value: "%d"
+      - name: NOTES
+        value: "%0480d"
+' >"$work/large.yaml"
 check "the input is at least 50 MB" test "$(stat -c %s "$work/large.yaml")" -ge 50000000
 "$binary" validate -f "$work/large.yaml" >"$work/report" 2>&1
 check "validate accepts 60,000 TrainJobs" test $? -eq 0

@@ -69,3 +69,14 @@ spec:
     numNodes: $2
 YAML
 }
+# trainjob_stream N PREFIX SPEC_TAIL: N TrainJobs, PREFIX-0 to PREFIX-(N-1), on the
+# torch-distributed runtime; SPEC_TAIL follows `runtimeRef` in each spec. It is an awk printf
+# format whose every conversion takes the TrainJob's index (`image: x:%d`, `"%0400d"`); a
+# leading newline is dropped, so that it can start on a line of its own.
+trainjob_stream() {
+  awk -v n="$1" -v prefix="$2" -v tail="$3" 'BEGIN { sub(/^\n/, "", tail)
+  for (i = 0; i < n; i++) {
+    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
+    printf "  name: %s-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", prefix, i;
+    printf tail, i, i, i, i } }'
+}

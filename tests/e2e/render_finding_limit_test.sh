@@ -8,12 +8,18 @@ binary=$1
 
 # N TrainJobs, each mounting a ConfigMap that is not among the inputs (one warning each).
 stream() {
-  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
-    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
-    printf "  name: limit-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", i;
-    printf "  trainer:\n    numNodes: 1\n  podTemplateOverrides:\n    - targetJobs:\n";
-    printf "        - name: node\n      spec:\n        volumes:\n          - name: code\n";
-    printf "            configMap:\n              name: script-%d\n", i } }'
+  trainjob_stream "$1" limit '
+  trainer:
+    numNodes: 1
+  podTemplateOverrides:
+    - targetJobs:
+        - name: node
+      spec:
+        volumes:
+          - name: code
+            configMap:
+              name: script-%d
+'
 }
 warnings() { grep -c ': warning: ' "$1"; }
 

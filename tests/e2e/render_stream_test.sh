@@ -8,11 +8,14 @@ binary=$1
 . "$(dirname "$0")/lib.sh"
 
 # 5,000 TrainJobs (about 3.5 MB).
-awk 'BEGIN { for (i = 0; i < 5000; i++) {
-  printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n";
-  printf "  name: stream-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", i;
-  printf "  trainer:\n    image: registry.example.com/trainer:%d\n    numNodes: 2\n", i;
-  printf "    env:\n      - name: NOTES\n        value: \"%0400d\"\n", i } }' >"$work/big.yaml"
+trainjob_stream 5000 stream '
+  trainer:
+    image: registry.example.com/trainer:%d
+    numNodes: 2
+    env:
+      - name: NOTES
+        value: "%0400d"
+' >"$work/big.yaml"
 check "the input spans several pieces" test "$(stat -c %s "$work/big.yaml")" -ge 3000000
 "$binary" render -f "$work/big.yaml" >"$work/out.yaml" 2>"$work/err"
 check "render compiles them all" test "$(grep -c '^kind: Job$' "$work/out.yaml")" -eq 5000
