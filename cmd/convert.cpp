@@ -12,8 +12,7 @@ namespace trainjob {
 namespace {
 
 struct ConvertFlags {
-  std::vector<std::string> files;
-  bool recursive = false;
+  InputOptions inputs;
   std::string to = "2.3";
   std::string output = "yaml";
   std::string runtime;
@@ -22,7 +21,7 @@ struct ConvertFlags {
 
 int run_convert(const ConvertFlags& flags) {
   ConvertRequest request;
-  request.inputs = {flags.files, flags.recursive};
+  request.inputs = flags.inputs;
   if (flags.to == "trainjob") {
     request.target = std::nullopt;
   } else {
@@ -47,11 +46,7 @@ int run_convert(const ConvertFlags& flags) {
 
 CommandRunner declare_convert(CLI::App* app) {
   auto flags = std::make_shared<ConvertFlags>();
-  app->add_option("-f,--filename", flags->files,
-                  "Files or directories (.yaml, .yml, .json) to convert; - reads stdin")
-      ->required()
-      ->type_name("PATH");
-  app->add_flag("-R,--recursive", flags->recursive, "Walk directories given with -f recursively");
+  add_file_flags(app, &flags->inputs, "to convert");
   app->add_option("--to", flags->to,
                   "Trainer API release to write TrainJobs and runtimes for (" + dialect_names() +
                       "), or trainjob: only v1 jobs are converted, to the default release")

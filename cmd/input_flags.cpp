@@ -9,12 +9,16 @@
 
 namespace trainjob {
 
-void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
-  app->add_option("-f,--filename", flags->files,
-                  "TrainJob files or directories (.yaml, .yml, .json); - reads stdin")
+void add_file_flags(CLI::App* app, InputOptions* inputs, const std::string& what) {
+  app->add_option("-f,--filename", inputs->paths,
+                  "Files or directories (.yaml, .yml, .json) " + what + "; - reads stdin")
       ->required()
       ->type_name("PATH");
-  app->add_flag("-R,--recursive", flags->recursive, "Walk directories given with -f recursively");
+  app->add_flag("-R,--recursive", inputs->recursive, "Walk directories given with -f recursively");
+}
+
+void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
+  add_file_flags(app, &flags->inputs, "of TrainJobs, runtimes and ConfigMaps");
   app->add_option("--runtimes", flags->runtimes_dir,
                   "Directory of (Cluster)TrainingRuntimes, searched after the inputs and before "
                   "the embedded runtimes")
@@ -38,7 +42,7 @@ void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {
 
 std::optional<RenderRequest> make_request(const InputFlags& flags) {
   RenderRequest request;
-  request.inputs = {flags.files, flags.recursive};
+  request.inputs = flags.inputs;
   request.runtimes_dir = flags.runtimes_dir;
   request.compile.default_namespace = flags.name_space;
   if (!flags.name_space.empty() && !is_dns1123_label(flags.name_space)) {

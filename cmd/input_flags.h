@@ -9,18 +9,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "load/input_files.h"
 #include "render/render_pipeline.h"
 
 namespace trainjob {
 
 struct InputFlags {
-  std::vector<std::string> files;
-  bool recursive = false;
+  InputOptions inputs;
   std::string runtimes_dir;
   std::string trainer_version;
   std::string name_space;
 };
 
+/// Declares -f and -R into `inputs`; `what` ends the help of -f ("TrainJob files ...").
+void add_file_flags(CLI::App* app, InputOptions* inputs, const std::string& what);
 /// Declares -f, -R, --runtimes, --trainer-version and, with `declare_namespace`, -n on
 /// `app` (the cluster commands take -n from their connection flags).
 void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = true);
