@@ -34,8 +34,13 @@ const EmbeddedFile* embedded_schema(const std::string& path) {
 }  // namespace
 
 InputSchemas::InputSchemas() {
-  const EmbeddedFile* meta = embedded_schema("input-object-meta.json");
-  set_.add("input-object-meta", Schema::parse(meta->contents));
+  add_named("input-object-meta", "input-object-meta.json");
+}
+
+void InputSchemas::add_named(const char* name, const std::string& path) {
+  if (set_.has(name)) return;
+  const EmbeddedFile* file = embedded_schema(path);
+  if (file != nullptr) set_.add(name, Schema::parse(file->contents));
 }
 
 const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
@@ -68,11 +73,7 @@ std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job,
   const std::string version = api_version.substr(std::string(kKubeflowGroupPrefix).size());
   const Schema* schema = embedded(kLegacyDirPrefix + version + "/" + lower + ".json");
   if (schema == nullptr) return {};
-  if (!set_.has(kLegacyPodTemplate)) {
-    const EmbeddedFile* file =
-        embedded_schema(std::string(kLegacyDirPrefix) + "v1/pod-template.json");
-    set_.add(kLegacyPodTemplate, Schema::parse(file->contents));
-  }
+  add_named(kLegacyPodTemplate, std::string(kLegacyDirPrefix) + "v1/pod-template.json");
   return set_.validate_against(job, *schema);
 }
 

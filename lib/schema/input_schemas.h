@@ -37,6 +37,10 @@ class InputSchemas {
   /// when there is none.
   const Schema* embedded(const std::string& path);
 
+  /// Adds the embedded schema at `path`, when there is one, to the set as `name` (what a
+  /// `$ref` names), unless the set has one by that name already.
+  void add_named(const char* name, const std::string& path);
+
   SchemaSet set_;
   std::map<std::string, Schema> parsed_;
 };
