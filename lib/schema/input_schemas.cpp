@@ -40,14 +40,14 @@ InputSchemas::InputSchemas() {
 void InputSchemas::add_named(const char* name, const std::string& path) {
   if (set_.has(name)) return;
   const EmbeddedFile* file = embedded_schema(path);
-  if (file != nullptr) set_.add(name, Schema::parse(file->contents));
+  if (file != nullptr) set_.add(name, set_.parse_lazily(file->contents));
 }
 
 const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
   std::string path = std::string(dialect_dir(dialect)) + "/" + file;
   auto it = parsed_.find(path);
   if (it == parsed_.end()) {
-    it = parsed_.emplace(path, Schema::parse(embedded_schema(path)->contents)).first;
+    it = parsed_.emplace(path, set_.parse_lazily(embedded_schema(path)->contents)).first;
     set_.prepare(it->second);
   }
   return it->second;
@@ -58,7 +58,7 @@ const Schema* InputSchemas::embedded(const std::string& path) {
   if (it == parsed_.end()) {
     const EmbeddedFile* file = embedded_schema(path);
     if (file == nullptr) return nullptr;
-    it = parsed_.emplace(path, Schema::parse(file->contents)).first;
+    it = parsed_.emplace(path, set_.parse_lazily(file->contents)).first;
     set_.prepare(it->second);
   }
   return &it->second;

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "schema/lazy_schema.h"
+
 namespace trainjob {
 namespace {
 
@@ -12,6 +14,7 @@ struct KeywordSlot {
 
 constexpr KeywordSlot kSlots[] = {
     {"$ref", &SchemaKeywords::ref},
+    {kLazyKeyword, &SchemaKeywords::lazy},
     {"type", &SchemaKeywords::type},
     {"enum", &SchemaKeywords::enum_values},
     {"pattern", &SchemaKeywords::pattern},

@@ -28,6 +28,7 @@ enum TypeBit : uint8_t {
 
 struct SchemaKeywords {
   const Schema* ref = nullptr;
+  const Schema* lazy = nullptr;  ///< a placeholder's [text id, begin, end] (schema/lazy_schema.h)
   const Schema* type = nullptr;
   uint8_t types = 0;  ///< TypeBits of `type`
   const Schema* enum_values = nullptr;

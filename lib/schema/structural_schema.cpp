@@ -68,6 +68,7 @@ void SchemaSet::add(const std::string& name, Schema schema) {
   if (existing != schemas_.end()) {
     // The old schema's objects are about to go: forget them, and prepare the rest again.
     index_.clear();
+    expanded_.clear();
     existing->second = std::move(schema);
     for (const auto& entry : schemas_)
       prepare(entry.second);
@@ -76,17 +77,17 @@ void SchemaSet::add(const std::string& name, Schema schema) {
   prepare(schemas_.emplace(name, std::move(schema)).first->second);
 }
 
-void SchemaSet::prepare(const Schema& schema) {
+void SchemaSet::index_keywords(const Schema& schema) const {
   if (!schema.is_object()) return;
   const SchemaKeywords& keywords = index_.emplace(&schema, find_keywords(schema)).first->second;
   // Only the places the checker reads a subschema from; enum values, defaults and the
   // `properties` maps themselves are not schemas.
   if (keywords.properties != nullptr && keywords.properties->is_object()) {
     for (const Schema& property : *keywords.properties)
-      prepare(property);
+      index_keywords(property);
   }
-  if (keywords.additional_properties != nullptr) prepare(*keywords.additional_properties);
-  if (keywords.items != nullptr) prepare(*keywords.items);
+  if (keywords.additional_properties != nullptr) index_keywords(*keywords.additional_properties);
+  if (keywords.items != nullptr) index_keywords(*keywords.items);
 }
 
 const SchemaKeywords& SchemaSet::keywords_of(const Schema& schema, SchemaKeywords* scratch) const {
@@ -113,10 +114,27 @@ std::vector<SchemaProblem> SchemaSet::validate_against(const Json& value,
 
 const Schema& SchemaSet::resolve(const Schema& schema) const {
   SchemaKeywords scratch;
-  const Schema* ref = keywords_of(schema, &scratch).ref;
+  const SchemaKeywords& keywords = keywords_of(schema, &scratch);
+  if (keywords.lazy != nullptr) return resolve(expand(schema));
+  const Schema* ref = keywords.ref;
   if (ref == nullptr || !ref->is_string()) return schema;
   auto target = schemas_.find(ref->get_ref<const std::string&>());
   return target == schemas_.end() ? schema : target->second;
+}
+
+Schema SchemaSet::parse_lazily(std::string_view text) {
+  lazy_texts_.emplace_back(text);
+  return lazy_texts_.back().build(lazy_texts_.size() - 1);
+}
+
+const Schema& SchemaSet::expand(const Schema& placeholder) const {
+  auto it = expanded_.find(&placeholder);
+  if (it == expanded_.end()) {
+    size_t id = placeholder.at(kLazyKeyword).at(0).get<size_t>();
+    it = expanded_.emplace(&placeholder, lazy_texts_.at(id).build(placeholder)).first;
+    index_keywords(it->second);
+  }
+  return it->second;
 }
 
 void SchemaSet::check(const Json& value, const Schema& raw_schema, const Path& path,

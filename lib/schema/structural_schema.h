@@ -8,6 +8,7 @@
 #ifndef TRAINJOB_SCHEMA_STRUCTURAL_SCHEMA_H_
 #define TRAINJOB_SCHEMA_STRUCTURAL_SCHEMA_H_
 
+#include <deque>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "load/json.h"
 #include "schema/keyword_index.h"
+#include "schema/lazy_schema.h"
 
 namespace trainjob {
 
@@ -33,7 +35,9 @@ struct SchemaOptions {
   bool json_schema_semantics = false;
 };
 
-/// Named schemas; `{"$ref": "name"}` refers to another schema of the set.
+/// Named schemas; `{"$ref": "name"}` refers to another schema of the set. A set expands the
+/// placeholders of lazily parsed schemas (schema/lazy_schema.h) as it checks values, so one
+/// set is not used by two threads at once.
 class SchemaSet {
  public:
   explicit SchemaSet(SchemaOptions options = {}) : options_(options) {}
@@ -43,7 +47,10 @@ class SchemaSet {
   /// Finds the keywords of every object inside `schema` once, so that validating against
   /// it is fast. `schema` must outlive the set and stay unchanged; a schema not prepared
   /// is still checked, only slower.
-  void prepare(const Schema& schema);
+  void prepare(const Schema& schema) { index_keywords(schema); }
+  /// The schema `text` (valid JSON that outlives the set), built one level at a time as
+  /// values reach it (schema/lazy_schema.h); only this set can expand it.
+  Schema parse_lazily(std::string_view text);
   /// Every problem of `value` against schema `name` (which must exist).
   std::vector<SchemaProblem> validate(const Json& value, std::string_view name) const;
   /// Every problem of `value` against `schema` (whose $refs name schemas of the set).
@@ -58,12 +65,18 @@ class SchemaSet {
   void check_array(const Json& value, const SchemaKeywords& schema, const Path& path,
                    Context* c) const;
   const Schema& resolve(const Schema& schema) const;
+  /// The schema a placeholder stands for, built and prepared on first use.
+  const Schema& expand(const Schema& placeholder) const;
+  void index_keywords(const Schema& schema) const;
   /// The keywords of `schema`: prepared ones from the index, others found into `scratch`.
   const SchemaKeywords& keywords_of(const Schema& schema, SchemaKeywords* scratch) const;
 
   SchemaOptions options_;
   std::map<std::string, Schema, std::less<>> schemas_;
-  std::unordered_map<const Schema*, SchemaKeywords> index_;
+  // Caches, filled as values are checked.
+  mutable std::unordered_map<const Schema*, SchemaKeywords> index_;
+  mutable std::unordered_map<const Schema*, Schema> expanded_;  ///< by placeholder
+  std::deque<LazySchemaText> lazy_texts_;                       ///< by the id placeholders name
 };
 
 /// The schema name for an object: `batch/v1` `Job` -> `batch-v1-job`.
