@@ -17,6 +17,7 @@ template <class Body>
 void on_ranks(int world, const LocalAllreduceLimits& limits, Body body) {
   auto store = c10::make_intrusive<c10d::HashStore>();
   std::vector<std::thread> ranks;
+  ranks.reserve(static_cast<size_t>(world));
   for (int rank = 0; rank < world; ++rank) {
     ranks.emplace_back([&, rank] {
       std::string error;
@@ -42,7 +43,7 @@ torch::Tensor expected_sum(const std::vector<torch::Tensor>& inputs) {
 TEST_CASE("local all-reduce: exact sums across chunks and uneven shares") {
   const int world = 3;
   LocalAllreduceLimits limits;
-  limits.segment_bytes = world * 8192;  // slots of 2048 floats: 5000 floats take 3 chunks
+  limits.segment_bytes = size_t{world} * 8192;  // slots of 2048 floats: 5000 floats take 3 chunks
   const std::vector<std::int64_t> sizes = {0, 1, 37, 2048, 5000};
   for (torch::ScalarType type : {torch::kFloat, torch::kDouble}) {
     // inputs[size][rank], drawn here: the random generator is not for several threads.
@@ -108,6 +109,7 @@ TEST_CASE("local all-reduce: a segment /dev/shm cannot hold leaves every worker 
   std::string errors[2];
   bool connected[2] = {true, true};
   std::vector<std::thread> ranks;
+  ranks.reserve(2);
   for (int rank = 0; rank < 2; ++rank) {
     ranks.emplace_back([&, rank] {
       connected[rank] = LocalAllreduce::connect(*store, rank, 2, limits, &errors[rank]) != nullptr;
