@@ -44,13 +44,7 @@ void InputSchemas::add_named(const char* name, const std::string& path) {
 }
 
 const Schema& InputSchemas::schema(Dialect dialect, const char* file) {
-  std::string path = std::string(dialect_dir(dialect)) + "/" + file;
-  auto it = parsed_.find(path);
-  if (it == parsed_.end()) {
-    it = parsed_.emplace(path, set_.parse_lazily(embedded_schema(path)->contents)).first;
-    set_.prepare(it->second);
-  }
-  return it->second;
+  return *embedded(std::string(dialect_dir(dialect)) + "/" + file);
 }
 
 const Schema* InputSchemas::embedded(const std::string& path) {
