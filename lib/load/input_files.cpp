@@ -16,55 +16,35 @@ std::string join_path(const std::string& dir, const std::string& name) {
   return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-class InputLoader {
- public:
-  InputLoader(const FileSystem& fs, bool recursive, Diagnostics* diagnostics,
-              std::vector<Document>* out, SourceTexts* texts)
-      : fs_(fs), recursive_(recursive), diagnostics_(diagnostics), out_(out), texts_(texts) {}
-
-  void load_text(const std::string& name, std::string text) {
-    // Kept for the report's source lines; parsed where it is kept.
-    const std::string& kept = texts_ != nullptr ? ((*texts_)[name] = std::move(text)) : text;
-    for (Document& document : load_documents(name, kept, diagnostics_)) {
-      out_->push_back(std::move(document));
+/// Adds the inputs below `directory` to `out`: its manifest files by name, and with
+/// `recursive` those of its subdirectories in place.
+void expand_directory(const std::string& directory, const InputOptions& options,
+                      const FileSystem& fs, Diagnostics* diagnostics,
+                      std::vector<std::string>* out) {
+  std::vector<std::string> names;
+  std::string error;
+  if (!fs.list_directory(directory, &names, &error)) {
+    diagnostics->error(directory, {}, "", "cannot read directory: " + error);
+    return;
+  }
+  for (const std::string& name : names) {
+    std::string child = join_path(directory, name);
+    FileSystem::Kind kind = fs.stat(child);
+    if (kind == FileSystem::Kind::kDirectory) {
+      if (options.recursive) expand_directory(child, options, fs, diagnostics, out);
+    } else if (kind == FileSystem::Kind::kFile && is_manifest_file_name(name)) {
+      out->push_back(child);
     }
   }
+}
 
-  void load_file(const std::string& path) {
-    std::string text;
-    std::string error;
-    if (!fs_.read_file(path, &text, &error)) {
-      diagnostics_->error(path, {}, "", "cannot read file: " + error);
-      return;
-    }
-    load_text(path, std::move(text));
-  }
-
-  void load_directory(const std::string& path) {
-    std::vector<std::string> names;
-    std::string error;
-    if (!fs_.list_directory(path, &names, &error)) {
-      diagnostics_->error(path, {}, "", "cannot read directory: " + error);
-      return;
-    }
-    for (const std::string& name : names) {
-      std::string child = join_path(path, name);
-      FileSystem::Kind kind = fs_.stat(child);
-      if (kind == FileSystem::Kind::kDirectory) {
-        if (recursive_) load_directory(child);
-      } else if (kind == FileSystem::Kind::kFile && is_manifest_file_name(name)) {
-        load_file(child);
-      }
-    }
-  }
-
- private:
-  const FileSystem& fs_;
-  bool recursive_;
-  Diagnostics* diagnostics_;
-  std::vector<Document>* out_;
-  SourceTexts* texts_;
-};
+/// Parses `text` into `out`, keeping it in `texts` (when given) for the report's source lines.
+void load_text(const std::string& name, std::string text, Diagnostics* diagnostics,
+               std::vector<Document>* out, SourceTexts* texts) {
+  const std::string& kept = texts != nullptr ? ((*texts)[name] = std::move(text)) : text;
+  for (Document& document : load_documents(name, kept, diagnostics))
+    out->push_back(std::move(document));
+}
 
 }  // namespace
 
@@ -72,14 +52,12 @@ bool is_manifest_file_name(const std::string& name) {
   return ends_with(name, ".yaml") || ends_with(name, ".yml") || ends_with(name, ".json");
 }
 
-std::vector<Document> load_inputs(const InputOptions& options, const FileSystem& fs,
-                                  const StdinReader& read_stdin, Diagnostics* diagnostics,
-                                  SourceTexts* texts) {
-  std::vector<Document> out;
-  InputLoader loader(fs, options.recursive, diagnostics, &out, texts);
+std::vector<std::string> expand_input_paths(const InputOptions& options, const FileSystem& fs,
+                                            Diagnostics* diagnostics) {
+  std::vector<std::string> out;
   for (const std::string& path : options.paths) {
     if (path == "-") {
-      loader.load_text("STDIN", read_stdin());
+      out.push_back(path);
       continue;
     }
     switch (fs.stat(path)) {
@@ -87,12 +65,32 @@ std::vector<Document> load_inputs(const InputOptions& options, const FileSystem&
         diagnostics->error(path, {}, "", "no such file or directory");
         break;
       case FileSystem::Kind::kDirectory:
-        loader.load_directory(path);
+        expand_directory(path, options, fs, diagnostics, &out);
         break;
       case FileSystem::Kind::kFile:
-        loader.load_file(path);
+        out.push_back(path);
         break;
     }
+  }
+  return out;
+}
+
+std::vector<Document> load_inputs(const InputOptions& options, const FileSystem& fs,
+                                  const StdinReader& read_stdin, Diagnostics* diagnostics,
+                                  SourceTexts* texts) {
+  std::vector<Document> out;
+  for (const std::string& path : expand_input_paths(options, fs, diagnostics)) {
+    if (path == "-") {
+      load_text("STDIN", read_stdin(), diagnostics, &out, texts);
+      continue;
+    }
+    std::string text;
+    std::string error;
+    if (!fs.read_file(path, &text, &error)) {
+      diagnostics->error(path, {}, "", "cannot read file: " + error);
+      continue;
+    }
+    load_text(path, std::move(text), diagnostics, &out, texts);
   }
   return out;
 }

@@ -31,6 +31,13 @@ std::vector<Document> load_inputs(const InputOptions& options, const FileSystem&
                                   const StdinReader& read_stdin, Diagnostics* diagnostics,
                                   SourceTexts* texts = nullptr);
 
+/// The inputs the `-f` values name, in kubectl's order: `-` as itself, a file named
+/// explicitly whatever its name, and for a directory its `.yaml`, `.yml` and `.json` files
+/// sorted by name (and, with `recursive`, those of its subdirectories in place). A missing
+/// path or a directory that cannot be listed is an error in `diagnostics`.
+std::vector<std::string> expand_input_paths(const InputOptions& options, const FileSystem& fs,
+                                            Diagnostics* diagnostics);
+
 /// True for names a directory walk picks up.
 bool is_manifest_file_name(const std::string& name);
 

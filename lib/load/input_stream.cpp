@@ -11,10 +11,6 @@
 namespace trainjob {
 namespace {
 
-std::string join_path(const std::string& dir, const std::string& name) {
-  return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
 /// JSON and streams with directives (`%YAML`) are parsed whole: a JSON text has no
 /// document boundaries, and a directive belongs to the document after the next `---`.
 bool starts_json_or_directive(std::string_view text) {
@@ -62,42 +58,12 @@ InputStream::~InputStream() {
     std::fclose(copy);
 }
 
-void InputStream::expand(const std::string& path, bool top, Diagnostics* diagnostics) {
-  if (top && path == "-") {
-    inputs_.push_back({"STDIN", ""});
-    return;
-  }
-  FileSystem::Kind kind = fs_.stat(path);
-  if (kind == FileSystem::Kind::kFile) {
-    inputs_.push_back({path, path});
-    return;
-  }
-  if (kind == FileSystem::Kind::kMissing) {
-    diagnostics->error(path, {}, "", "no such file or directory");
-    return;
-  }
-  std::vector<std::string> names;
-  std::string error;
-  if (!fs_.list_directory(path, &names, &error)) {
-    diagnostics->error(path, {}, "", "cannot read directory: " + error);
-    return;
-  }
-  for (const std::string& name : names) {
-    std::string child = join_path(path, name);
-    FileSystem::Kind child_kind = fs_.stat(child);
-    if (child_kind == FileSystem::Kind::kDirectory) {
-      if (options_.recursive) expand(child, false, diagnostics);
-    } else if (child_kind == FileSystem::Kind::kFile && is_manifest_file_name(name)) {
-      inputs_.push_back({child, child});
-    }
-  }
-}
-
 void InputStream::read(const PieceHandler& on_piece, Diagnostics* diagnostics) {
   bool first_run = !expanded_;
   if (first_run) {
-    for (const std::string& path : options_.paths)
-      expand(path, true, diagnostics);
+    for (const std::string& path : expand_input_paths(options_, fs_, diagnostics)) {
+      inputs_.push_back(path == "-" ? Input{"STDIN", ""} : Input{path, path});
+    }
     expanded_ = true;
   }
   Diagnostics repeated;  // what a later run finds again

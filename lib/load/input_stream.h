@@ -50,7 +50,6 @@ class InputStream {
     std::string name;  ///< as diagnostics name it; `STDIN` for `-`
     std::string path;  ///< empty for standard input
   };
-  void expand(const std::string& path, bool top, Diagnostics* diagnostics);
   void read_input(size_t index, bool first_run, const PieceHandler& on_piece,
                   Diagnostics* diagnostics);
   bool read_pieces(const std::string& name, std::FILE* in, std::FILE* keep,
