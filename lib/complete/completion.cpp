@@ -3,13 +3,10 @@
 #include <set>
 
 #include "complete/value_kinds.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 /// Where the words before the cursor leave the command line.
 struct LineState {

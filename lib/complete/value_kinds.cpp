@@ -7,13 +7,10 @@
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
 #include "render/render_pipeline.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 std::vector<Candidate> manifest_extensions() {
   // What -f reads in a directory; files given by name may have any extension, but the

@@ -10,6 +10,7 @@
 #include "output/json_text.h"
 #include "output/yaml_writer.h"
 #include "render/names.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -25,11 +26,6 @@ std::string embedded_template(const std::string& path) {
     if (file.path == path) return std::string(file.contents);
   }
   return {};
-}
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 /// How the pod runs the script: Python under torchrun (which reads the PET_* variables),

@@ -4,6 +4,7 @@
 
 #include "kube/curl_library.h"
 #include "kube/kube_error.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {
@@ -14,12 +15,6 @@ std::string redact(const std::string& name, const std::string& value) {
     return (space == std::string::npos ? "" : value.substr(0, space + 1)) + "<masked>";
   }
   return value;
-}
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%gs", seconds);
-  return text;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "kube/kube_error.h"
+#include "util/duration.h"
 
 namespace trainjob {
 namespace {
@@ -12,13 +13,6 @@ namespace {
 constexpr double kTokenFileRefreshSeconds = 60;
 // Without --request-timeout a plugin still may not hang us: client-go's default is a minute.
 constexpr double kDefaultExecTimeoutSeconds = 60;
-
-/// "60s", "1.5s": the timeout as the user wrote it.
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%gs", seconds);
-  return text;
-}
 
 /// Why a plugin that ran gave no credential, or "" when it ended by itself with exit 0.
 std::string plugin_failure(const ProcessResult& result, const std::string& command,

@@ -6,12 +6,10 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kWorker = "Worker";
-
 Json jax_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
   int64_t port =
       legacy_port(replica, job.kind->default_container, job.kind->port_name, job.kind->port);
-  if (const LegacyReplica* worker = job.replica(kWorker)) {
+  if (const LegacyReplica* worker = job.replica(kReplicaWorker)) {
     port = legacy_port(*worker, job.kind->default_container, job.kind->port_name, job.kind->port);
   }
   return Json::array({legacy_env("PYTHONUNBUFFERED", "1"),
@@ -36,7 +34,7 @@ const LegacyKind kJAXJobKind = {
     kKubeflowV1ApiVersion,
     "JAXJob",
     "jaxReplicaSpecs",
-    {kWorker},
+    {kReplicaWorker},
     "jax",
     "jaxjob-port",
     6666,

@@ -198,7 +198,7 @@ bool config_map(const MpiLegacyJob& job, bool gpu, const FieldReader& reader, Js
   return true;
 }
 
-MpiReadRules read_rules() {
+MpiReadRules v1_read_rules() {
   MpiReadRules rules;
   rules.restart_policies = {"Always", "OnFailure", "Never", "ExitCode"};
   return rules;
@@ -210,7 +210,7 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
                                  Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV1Kind, read_rules(), options, &job,
+  read_mpi_legacy_job(document, kMPIJobV1Kind, v1_read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
@@ -259,7 +259,7 @@ const LegacyKind kMPIJobV1Kind = {
 
 bool read_mpi_v1_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
-  read_mpi_legacy_job(document, kMPIJobV1Kind, read_rules(), CompileOptions(), &shape->job,
+  read_mpi_legacy_job(document, kMPIJobV1Kind, v1_read_rules(), CompileOptions(), &shape->job,
                       diagnostics);
   if (shape->job.launcher == nullptr) return false;
   shape->kubectl_exec = true;

@@ -68,7 +68,7 @@ bool read_settings(const MpiLegacyJob& job, const FieldReader& reader, V2Setting
   return ok;
 }
 
-MpiReadRules read_rules() {
+MpiReadRules v2beta1_read_rules() {
   MpiReadRules rules;
   rules.exact_keys = true;
   rules.launcher_restart_policy = "OnFailure";
@@ -263,7 +263,7 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
                                       Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, read_rules(), options, &job,
+  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, v2beta1_read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
   FieldReader reader(document, diagnostics);
@@ -328,8 +328,8 @@ const LegacyKind kMPIJobV2beta1Kind = {
 bool read_mpi_v2beta1_shape(const Document& document, MpiJobShape* shape,
                             Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
-  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, read_rules(), CompileOptions(), &shape->job,
-                      diagnostics);
+  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, v2beta1_read_rules(), CompileOptions(),
+                      &shape->job, diagnostics);
   if (shape->job.launcher == nullptr) return false;
   FieldReader reader(document, diagnostics);
   V2Settings settings;

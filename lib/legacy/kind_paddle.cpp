@@ -7,9 +7,6 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kMaster = "Master";
-constexpr const char* kWorker = "Worker";
-
 /// The downward-API variable the rendezvous pod's PADDLE_MASTER expands.
 Json pod_ip_variable() {
   return Json{{"name", "POD_IP_DUMMY"},
@@ -20,11 +17,11 @@ Json paddle_env(const LegacyJob& job, const LegacyReplica& replica, int64_t inde
   Json env =
       Json::array({legacy_env("PYTHONUNBUFFERED", "1"), legacy_env("PADDLE_JOB_ID", job.name),
                    legacy_env("PADDLE_NNODES", std::to_string(job.total_replicas()))});
-  bool ps_mode = job.replica(kMaster) != nullptr;
-  const LegacyReplica* rendezvous = job.replica(ps_mode ? kMaster : kWorker);
+  bool ps_mode = job.replica(kReplicaMaster) != nullptr;
+  const LegacyReplica* rendezvous = job.replica(ps_mode ? kReplicaMaster : kReplicaWorker);
   int64_t port =
       legacy_port(*rendezvous, job.kind->default_container, job.kind->port_name, job.kind->port);
-  bool is_rendezvous = index == 0 && (!ps_mode || replica.type == kMaster);
+  bool is_rendezvous = index == 0 && (!ps_mode || replica.type == kReplicaMaster);
   if (is_rendezvous) {
     env.push_back(pod_ip_variable());
     env.push_back(legacy_env("PADDLE_MASTER", "$(POD_IP_DUMMY):" + std::to_string(port)));
@@ -33,18 +30,18 @@ Json paddle_env(const LegacyJob& job, const LegacyReplica& replica, int64_t inde
                              job.name + "-" + rendezvous->lower + "-0:" + std::to_string(port)));
   }
   if (ps_mode) {
-    env.push_back(
-        legacy_env(replica.type == kMaster ? "PADDLE_SERVER_NUM" : "PADDLE_TRAINER_NUM", "1"));
+    env.push_back(legacy_env(
+        replica.type == kReplicaMaster ? "PADDLE_SERVER_NUM" : "PADDLE_TRAINER_NUM", "1"));
   }
   return env;
 }
 
 bool paddle_master_role(const LegacyJob&, const LegacyReplica& replica, int64_t) {
-  return replica.type == kMaster;
+  return replica.type == kReplicaMaster;
 }
 
 Json paddle_success(const LegacyJob& job) {
-  const char* target = job.replica(kMaster) != nullptr ? "master" : "worker";
+  const char* target = job.replica(kReplicaMaster) != nullptr ? "master" : "worker";
   return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({target})}};
 }
 
@@ -54,7 +51,7 @@ const LegacyKind kPaddleJobKind = {
     kKubeflowV1ApiVersion,
     "PaddleJob",
     "paddleReplicaSpecs",
-    {kMaster, kWorker},
+    {kReplicaMaster, kReplicaWorker},
     "paddle",
     "master",
     36543,

@@ -9,9 +9,6 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kMaster = "Master";
-constexpr const char* kWorker = "Worker";
-
 /// nprocPerNode as WORLD_SIZE counts it: its integer value, else 1 (auto, cpu, gpu).
 int64_t nproc_as_integer(const std::string& nproc) {
   if (nproc.empty() || nproc.size() > 9) return 1;
@@ -26,7 +23,7 @@ std::string integer_text(const Json& value) {
 }
 
 void add_master_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index, Json* env) {
-  const LegacyReplica* master = job.replica(kMaster);
+  const LegacyReplica* master = job.replica(kReplicaMaster);
   if (master == nullptr) return;
   std::string port = std::to_string(
       legacy_port(*master, job.kind->default_container, job.kind->port_name, job.kind->port));
@@ -36,7 +33,7 @@ void add_master_env(const LegacyJob& job, const LegacyReplica& replica, int64_t 
   env->push_back(legacy_env("MASTER_ADDR", address));
   env->push_back(legacy_env("PET_MASTER_ADDR", address));
   int64_t world = job.total_replicas() * nproc_as_integer(job.nproc_per_node);
-  int64_t rank = replica.type == kWorker ? index + 1 : index;
+  int64_t rank = replica.type == kReplicaWorker ? index + 1 : index;
   env->push_back(legacy_env("WORLD_SIZE", std::to_string(world)));
   env->push_back(legacy_env("RANK", std::to_string(rank)));
   env->push_back(legacy_env("PET_NODE_RANK", std::to_string(rank)));
@@ -45,7 +42,7 @@ void add_master_env(const LegacyJob& job, const LegacyReplica& replica, int64_t 
 /// The torchrun elastic variables of spec §3, in the operator's order.
 void add_elastic_env(const LegacyJob& job, Json* env) {
   const Json& policy = job.elastic_policy;
-  const LegacyReplica* worker = job.replica(kWorker);
+  const LegacyReplica* worker = job.replica(kReplicaWorker);
   std::string host = string_member(policy, "rdzvHost", job.name + "-worker-0");
   const Json& rdzv_port = json_member(policy, "rdzvPort");
   int64_t port = worker != nullptr ? legacy_port(*worker, job.kind->default_container,
@@ -91,11 +88,11 @@ Json pytorch_env(const LegacyJob& job, const LegacyReplica& replica, int64_t ind
 }
 
 void check_pytorch(const LegacyJob& job, const FieldReader& reader) {
-  if (const LegacyReplica* master = job.replica(kMaster); master && master->replicas != 1) {
+  if (const LegacyReplica* master = job.replica(kReplicaMaster); master && master->replicas != 1) {
     reader.error(master->path + ".replicas",
                  "expected exactly 1 Master replica, found " + std::to_string(master->replicas));
   }
-  const LegacyReplica* worker = job.replica(kWorker);
+  const LegacyReplica* worker = job.replica(kReplicaWorker);
   if (worker != nullptr && worker->replicas < 1) {
     reader.error(worker->path + ".replicas",
                  "expected at least 1 Worker replica, found " + std::to_string(worker->replicas));
@@ -123,12 +120,12 @@ void check_pytorch(const LegacyJob& job, const FieldReader& reader) {
 }
 
 bool pytorch_master_role(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
-  if (job.replica(kMaster) != nullptr) return replica.type == kMaster;
-  return replica.type == kWorker && index == 0;
+  if (job.replica(kReplicaMaster) != nullptr) return replica.type == kReplicaMaster;
+  return replica.type == kReplicaWorker && index == 0;
 }
 
 Json pytorch_success(const LegacyJob& job) {
-  if (job.replica(kMaster) != nullptr)
+  if (job.replica(kReplicaMaster) != nullptr)
     return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({"master"})}};
   const char* op = job.elastic_policy.is_object() ? "Any" : "All";
   return Json{{"operator", op}, {"targetReplicatedJobs", Json::array({"worker"})}};
@@ -140,7 +137,7 @@ const LegacyKind kPyTorchJobKind = {
     kKubeflowV1ApiVersion,
     "PyTorchJob",
     "pytorchReplicaSpecs",
-    {kMaster, kWorker},
+    {kReplicaMaster, kReplicaWorker},
     "pytorch",
     "pytorchjob-port",
     23456,

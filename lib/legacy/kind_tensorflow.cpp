@@ -10,11 +10,6 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kChief = "Chief";
-constexpr const char* kMaster = "Master";
-constexpr const char* kWorker = "Worker";
-constexpr const char* kPS = "PS";
-
 /// `J-r-i.N.svc:port`: the address of one pod in the cluster spec.
 std::string address(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
   int64_t port =
@@ -58,12 +53,12 @@ std::string dense_config(const LegacyJob& job, const LegacyReplica& replica, int
 std::string sparse_config(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
   std::string workers = "{}";
   std::string ps = "[]";
-  if (replica.type == kWorker) {
+  if (replica.type == kReplicaWorker) {
     workers =
         "{" + quoted(std::to_string(index)) + ":" + quoted(address(job, replica, index)) + "}";
-    const LegacyReplica* servers = job.replica(kPS);
+    const LegacyReplica* servers = job.replica(kReplicaPS);
     if (servers != nullptr && servers->replicas > 0) ps = address_list(job, *servers);
-  } else if (replica.type == kPS) {
+  } else if (replica.type == kReplicaPS) {
     ps = "[" + quoted(address(job, replica, index)) + "]";
   }
   return "{\"cluster\":{\"worker\":" + workers + ",\"ps\":" + ps + "}," + task(replica, index) +
@@ -80,8 +75,8 @@ Json tensorflow_env(const LegacyJob& job, const LegacyReplica& replica, int64_t 
 }
 
 void check_tensorflow(const LegacyJob& job, const FieldReader& reader) {
-  const LegacyReplica* chief = job.replica(kChief);
-  const LegacyReplica* master = job.replica(kMaster);
+  const LegacyReplica* chief = job.replica(kReplicaChief);
+  const LegacyReplica* master = job.replica(kReplicaMaster);
   if (chief != nullptr && master != nullptr) {
     reader.error(master->path, "a TFJob has at most one Chief or Master: found both");
   }
@@ -95,13 +90,13 @@ void check_tensorflow(const LegacyJob& job, const FieldReader& reader) {
 }
 
 bool tensorflow_master_role(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
-  if (job.replica(kChief) != nullptr || job.replica(kMaster) != nullptr)
-    return replica.type == kChief || replica.type == kMaster;
-  return replica.type == kWorker && index == 0;
+  if (job.replica(kReplicaChief) != nullptr || job.replica(kReplicaMaster) != nullptr)
+    return replica.type == kReplicaChief || replica.type == kReplicaMaster;
+  return replica.type == kReplicaWorker && index == 0;
 }
 
 Json tensorflow_success(const LegacyJob& job) {
-  for (const char* leader : {kChief, kMaster}) {
+  for (const char* leader : {kReplicaChief, kReplicaMaster}) {
     if (const LegacyReplica* replica = job.replica(leader)) {
       return Json{{"operator", "All"}, {"targetReplicatedJobs", Json::array({replica->lower})}};
     }
@@ -117,7 +112,7 @@ const LegacyKind kTFJobKind = {
     kKubeflowV1ApiVersion,
     "TFJob",
     "tfReplicaSpecs",
-    {kChief, kMaster, kPS, kWorker, "Evaluator"},
+    {kReplicaChief, kReplicaMaster, kReplicaPS, kReplicaWorker, "Evaluator"},
     "tensorflow",
     "tfjob-port",
     2222,

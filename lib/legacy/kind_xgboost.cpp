@@ -6,9 +6,6 @@
 namespace trainjob {
 namespace {
 
-constexpr const char* kMaster = "Master";
-constexpr const char* kWorker = "Worker";
-
 int64_t replica_port(const LegacyJob& job, const char* type) {
   const LegacyReplica* replica = job.replica(type);
   if (replica == nullptr) return job.kind->port;
@@ -16,17 +13,17 @@ int64_t replica_port(const LegacyJob& job, const char* type) {
 }
 
 Json xgboost_env(const LegacyJob& job, const LegacyReplica& replica, int64_t index) {
-  const LegacyReplica* master = job.replica(kMaster);
+  const LegacyReplica* master = job.replica(kReplicaMaster);
   int64_t masters = master != nullptr ? master->replicas : 0;
   int64_t total = job.total_replicas();
-  int64_t rank = replica.type == kWorker ? index + masters : index;
+  int64_t rank = replica.type == kReplicaWorker ? index + masters : index;
   Json env =
-      Json::array({legacy_env("MASTER_PORT", std::to_string(replica_port(job, kMaster))),
+      Json::array({legacy_env("MASTER_PORT", std::to_string(replica_port(job, kReplicaMaster))),
                    legacy_env("MASTER_ADDR", job.name + "-master-0"),
                    legacy_env("WORLD_SIZE", std::to_string(total)),
                    legacy_env("RANK", std::to_string(rank)), legacy_env("PYTHONUNBUFFERED", "1")});
   if (total > 1) {
-    env.push_back(legacy_env("WORKER_PORT", std::to_string(replica_port(job, kWorker))));
+    env.push_back(legacy_env("WORKER_PORT", std::to_string(replica_port(job, kReplicaWorker))));
     std::string addresses;
     for (int64_t i = 0; i < total - 1; ++i) {
       addresses += (i == 0 ? "" : ",") + job.name + "-worker-" + std::to_string(i);
@@ -37,7 +34,7 @@ Json xgboost_env(const LegacyJob& job, const LegacyReplica& replica, int64_t ind
 }
 
 void check_xgboost(const LegacyJob& job, const FieldReader& reader) {
-  const LegacyReplica* master = job.replica(kMaster);
+  const LegacyReplica* master = job.replica(kReplicaMaster);
   if (master == nullptr) {
     reader.error(std::string("spec.") + job.kind->replica_specs_field,
                  "an XGBoostJob needs a Master replica type");
@@ -48,7 +45,7 @@ void check_xgboost(const LegacyJob& job, const FieldReader& reader) {
 }
 
 bool xgboost_master_role(const LegacyJob&, const LegacyReplica& replica, int64_t) {
-  return replica.type == kMaster;
+  return replica.type == kReplicaMaster;
 }
 
 Json xgboost_success(const LegacyJob&) {
@@ -61,7 +58,7 @@ const LegacyKind kXGBoostJobKind = {
     kKubeflowV1ApiVersion,
     "XGBoostJob",
     "xgbReplicaSpecs",
-    {kMaster, kWorker},
+    {kReplicaMaster, kReplicaWorker},
     "xgboost",
     "xgboostjob-port",
     9999,

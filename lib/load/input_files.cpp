@@ -3,14 +3,10 @@
 #include <utility>
 
 #include "load/yaml_loader.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
-
-bool ends_with(const std::string& text, const char* suffix) {
-  std::string s(suffix);
-  return text.size() >= s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0;
-}
 
 std::string join_path(const std::string& dir, const std::string& name) {
   return !dir.empty() && dir.back() == '/' ? dir + name : dir + "/" + name;

@@ -72,6 +72,11 @@ inline constexpr const char* kReplicaTypeLabel = "training.kubeflow.org/replica-
 inline constexpr const char* kReplicaIndexLabel = "training.kubeflow.org/replica-index";
 inline constexpr const char* kJobRoleLabel = "training.kubeflow.org/job-role";
 inline constexpr const char* kJobRoleMaster = "master";
+/// Replica types (keys of spec.*ReplicaSpecs), in the operator's canonical case.
+inline constexpr const char* kReplicaMaster = "Master";
+inline constexpr const char* kReplicaWorker = "Worker";
+inline constexpr const char* kReplicaChief = "Chief";
+inline constexpr const char* kReplicaPS = "PS";
 
 // --- Schedulers and queues --------------------------------------------------------------
 

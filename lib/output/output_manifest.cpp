@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "util/beneath.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -20,10 +21,6 @@ bool is_hex(std::string_view text) {
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   }
   return true;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -50,6 +51,12 @@ std::optional<double> parse_duration(const std::string& text) {
   }
   if (!std::isfinite(total)) return std::nullopt;
   return total;
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%gs", seconds);
+  return text;
 }
 
 }  // namespace trainjob

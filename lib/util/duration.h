@@ -12,6 +12,9 @@ namespace trainjob {
 /// seconds. nullopt when not understood.
 std::optional<double> parse_duration(const std::string& text);
 
+/// "60s", "1.5s": a duration in seconds as the user would have written it.
+std::string seconds_text(double seconds);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_UTIL_DURATION_H_

@@ -13,8 +13,8 @@ const char* kPolicy = R"({"operator":"All","targetReplicatedJobs":["launcher"]})
 
 /// A Job of replicated job `step` (of `replicas` Jobs), in `state` (Complete, Failed or
 /// running with `ready` ready pods out of `parallelism`).
-Json job(const std::string& name, const std::string& step, const std::string& state = "",
-         int parallelism = 2, int ready = 0, int replicas = 1) {
+Json stage_job(const std::string& name, const std::string& step, const std::string& state = "",
+               int parallelism = 2, int ready = 0, int replicas = 1) {
   Json out = Json::parse(R"({"apiVersion": "batch/v1", "kind": "Job",
       "metadata": {"labels": {}, "annotations": {}}, "spec": {}, "status": {}})");
   out["metadata"]["name"] = name;
@@ -30,7 +30,7 @@ Json job(const std::string& name, const std::string& step, const std::string& st
 }
 
 Json launcher(const std::string& state = "") {
-  Json out = job("t-launcher-0", "launcher", state, 1);
+  Json out = stage_job("t-launcher-0", "launcher", state, 1);
   out["metadata"]["annotations"]["kubectl-trainjob/depends-on"] =
       R"([{"name":"node","status":"Ready"}])";
   return out;
@@ -51,56 +51,58 @@ TEST_CASE("dependsOn annotation: read, with unreadable or unknown entries droppe
   CHECK(deps[0].replicated_job == "x");
   odd["metadata"]["annotations"]["kubectl-trainjob/depends-on"] = "[{not json";
   CHECK(depends_on_of(odd).empty());
-  CHECK(depends_on_of(job("a", "node")).empty());
+  CHECK(depends_on_of(stage_job("a", "node")).empty());
 }
 
 TEST_CASE("Ready as JobSet defines it: ready + succeeded pods >= parallelism") {
-  Json node = job("t-node-0", "node", "", 2, 1);
+  Json node = stage_job("t-node-0", "node", "", 2, 1);
   CHECK_FALSE(job_reached(node, "Ready"));
   node["status"]["succeeded"] = 1;
   CHECK(job_reached(node, "Ready"));
   CHECK_FALSE(job_reached(node, "Complete"));
-  CHECK(job_reached(job("t-node-0", "node", "Complete"), "Ready"));
-  CHECK(job_reached(job("t-node-0", "node", "Complete"), "Complete"));
-  CHECK_FALSE(job_reached(job("t-node-0", "node", "Failed", 2, 2), "Ready"));
+  CHECK(job_reached(stage_job("t-node-0", "node", "Complete"), "Ready"));
+  CHECK(job_reached(stage_job("t-node-0", "node", "Complete"), "Complete"));
+  CHECK_FALSE(job_reached(stage_job("t-node-0", "node", "Failed", 2, 2), "Ready"));
 }
 
 TEST_CASE("stages: the launcher waits until every node Job is Ready") {
-  std::vector<Json> planned = {job("t-node-0", "node"), job("t-node-1", "node"), launcher()};
+  std::vector<Json> planned = {stage_job("t-node-0", "node"), stage_job("t-node-1", "node"),
+                               launcher()};
   CHECK(dependencies_met(planned[0], planned, {}));
   CHECK_FALSE(dependencies_met(planned[2], planned, {}));
-  std::vector<Json> live = {job("t-node-0", "node", "", 2, 2)};
+  std::vector<Json> live = {stage_job("t-node-0", "node", "", 2, 2)};
   CHECK_FALSE(dependencies_met(planned[2], planned, live));  // t-node-1 not there yet
-  live.push_back(job("t-node-1", "node", "", 2, 1));
+  live.push_back(stage_job("t-node-1", "node", "", 2, 1));
   CHECK_FALSE(dependencies_met(planned[2], planned, live));  // t-node-1 half ready
   live[1]["status"]["ready"] = 2;
   CHECK(dependencies_met(planned[2], planned, live));
 }
 
 TEST_CASE("stages without annotations: the trainer waits for the initializers to complete") {
-  std::vector<Json> planned = {job("t-dataset-initializer-0", "dataset-initializer"),
-                               job("t-node-0", "node")};
+  std::vector<Json> planned = {stage_job("t-dataset-initializer-0", "dataset-initializer"),
+                               stage_job("t-node-0", "node")};
   for (Json& j : planned)
     j["metadata"]["annotations"].erase("kubectl-trainjob/success-policy");
   CHECK(is_initializer_job(planned[0]));
   CHECK(dependencies_met(planned[0], planned, {}));
   CHECK_FALSE(dependencies_met(planned[1], planned, {}));
-  std::vector<Json> live = {job("t-dataset-initializer-0", "dataset-initializer", "Complete")};
+  std::vector<Json> live = {
+      stage_job("t-dataset-initializer-0", "dataset-initializer", "Complete")};
   CHECK(dependencies_met(planned[1], planned, live));
 }
 
 TEST_CASE("success policy: All needs every target Job complete, Any one; others do not count") {
-  std::optional<SuccessPolicy> policy = success_policy_of({job("t-node-0", "node")});
+  std::optional<SuccessPolicy> policy = success_policy_of({stage_job("t-node-0", "node")});
   REQUIRE(policy);
   CHECK(policy->op == "All");
   CHECK(policy->is_target("launcher"));
   CHECK_FALSE(policy->is_target("node"));
-  CHECK_FALSE(success_policy_met(*policy, {job("t-node-0", "node", "Complete")}));
-  CHECK(success_policy_met(*policy, {job("t-node-0", "node"), launcher("Complete")}));
+  CHECK_FALSE(success_policy_met(*policy, {stage_job("t-node-0", "node", "Complete")}));
+  CHECK(success_policy_met(*policy, {stage_job("t-node-0", "node"), launcher("Complete")}));
   CHECK_FALSE(success_policy_met(*policy, {launcher()}));
 
-  Json first = job("t-launcher-0", "launcher", "Complete", 1, 0, 2);
-  Json second = job("t-launcher-1", "launcher", "", 1, 0, 2);
+  Json first = stage_job("t-launcher-0", "launcher", "Complete", 1, 0, 2);
+  Json second = stage_job("t-launcher-1", "launcher", "", 1, 0, 2);
   CHECK_FALSE(success_policy_met(*policy, {first}));  // the second is not created yet
   CHECK_FALSE(success_policy_met(*policy, {first, second}));
   policy->op = "Any";
@@ -111,7 +113,7 @@ TEST_CASE("success policy: All needs every target Job complete, Any one; others 
   second["status"]["conditions"] = first["status"]["conditions"];
   CHECK(success_policy_met(everything, {first, second}));
 
-  Json unreadable = job("t-node-0", "node");
+  Json unreadable = stage_job("t-node-0", "node");
   unreadable["metadata"]["annotations"]["kubectl-trainjob/success-policy"] =
       R"({"operator":"Sometimes"})";
   CHECK_FALSE(success_policy_of({unreadable}));
@@ -120,7 +122,7 @@ TEST_CASE("success policy: All needs every target Job complete, Any one; others 
 }
 
 TEST_CASE("status with a success policy: judged by the launcher, nodes marked as no target") {
-  TrainJobStatus running = compute_status("t", {job("t-node-0", "node", "", 2, 2)}, {}, {});
+  TrainJobStatus running = compute_status("t", {stage_job("t-node-0", "node", "", 2, 2)}, {}, {});
   CHECK(running.phase == "Pending");
   REQUIRE(running.steps.size() == 2);
   CHECK_FALSE(running.steps[0].target);
@@ -130,7 +132,7 @@ TEST_CASE("status with a success policy: judged by the launcher, nodes marked as
         std::string::npos);
 
   TrainJobStatus done =
-      compute_status("t", {job("t-node-0", "node", "", 2, 2), launcher("Complete")}, {}, {});
+      compute_status("t", {stage_job("t-node-0", "node", "", 2, 2), launcher("Complete")}, {}, {});
   CHECK(done.phase == "Complete");
   Json json = status_json(done, "default");
   CHECK(json["status"]["steps"][0]["successPolicyTarget"] == false);
@@ -138,13 +140,13 @@ TEST_CASE("status with a success policy: judged by the launcher, nodes marked as
 
   Json failed = launcher("Failed");
   failed["status"]["conditions"][0]["reason"] = "DeadlineExceeded";
-  TrainJobStatus bad = compute_status("t", {job("t-node-0", "node"), failed}, {}, {});
+  TrainJobStatus bad = compute_status("t", {stage_job("t-node-0", "node"), failed}, {}, {});
   CHECK(bad.phase == "Failed");
   CHECK(bad.reason == "DeadlineExceeded");
 }
 
 TEST_CASE("status of suspended Jobs: resume hint, or the Kueue queue") {
-  Json a = job("t-node-0", "node");
+  Json a = stage_job("t-node-0", "node");
   a["spec"]["suspend"] = true;
   a["metadata"]["annotations"].erase("kubectl-trainjob/success-policy");
   TrainJobStatus status = compute_status("t", {a}, {}, {});

@@ -9,8 +9,8 @@ using namespace trainjob;
 
 namespace {
 
-Json job(const std::string& name, const std::string& step, const std::string& condition = "",
-         bool suspend = false, int ready = 0) {
+Json status_job(const std::string& name, const std::string& step, const std::string& condition = "",
+                bool suspend = false, int ready = 0) {
   Json out = Json::parse(
       R"({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"labels": {}}, "spec": {"parallelism": 2}, "status": {}})");
   out["metadata"]["name"] = name;
@@ -43,16 +43,18 @@ Json pod(const std::string& name, const std::string& step, int index, const std:
 }  // namespace
 
 TEST_CASE("phase: Pending, Running, Complete, Failed, Suspended from conditions and pods") {
-  CHECK(
-      compute_status("t", {job("t-node-0", "node")}, {pod("p0", "node", 0, "Pending")}, {}).phase ==
-      "Pending");
-  CHECK(
-      compute_status("t", {job("t-node-0", "node")}, {pod("p0", "node", 0, "Running")}, {}).phase ==
-      "Running");
-  CHECK(compute_status("t", {job("t-node-0", "node", "Complete")}, {}, {}).phase == "Complete");
-  CHECK(compute_status("t", {job("t-node-0", "node", "", true)}, {}, {}).phase == "Suspended");
+  CHECK(compute_status("t", {status_job("t-node-0", "node")}, {pod("p0", "node", 0, "Pending")}, {})
+            .phase == "Pending");
+  CHECK(compute_status("t", {status_job("t-node-0", "node")}, {pod("p0", "node", 0, "Running")}, {})
+            .phase == "Running");
+  CHECK(compute_status("t", {status_job("t-node-0", "node", "Complete")}, {}, {}).phase ==
+        "Complete");
+  CHECK(compute_status("t", {status_job("t-node-0", "node", "", true)}, {}, {}).phase ==
+        "Suspended");
   TrainJobStatus failed = compute_status(
-      "t", {job("t-init-0", "dataset-initializer", "Failed"), job("t-node-0", "node")}, {}, {});
+      "t",
+      {status_job("t-init-0", "dataset-initializer", "Failed"), status_job("t-node-0", "node")}, {},
+      {});
   CHECK(failed.phase == "Failed");
   CHECK(failed.message ==
         "Job t-init-0 failed: BackoffLimitExceeded: Job has reached the specified backoff limit");
@@ -60,7 +62,7 @@ TEST_CASE("phase: Pending, Running, Complete, Failed, Suspended from conditions 
 }
 
 TEST_CASE("a condition that is not True does not count (a resumed job is not Suspended)") {
-  Json resumed = job("t-node-0", "node");
+  Json resumed = status_job("t-node-0", "node");
   resumed["status"]["conditions"] = Json::array(
       {{{"type", "Suspended"}, {"status", "False"}}, {{"type", "Failed"}, {"status", "False"}}});
   CHECK(job_state(resumed) == "Pending");
@@ -68,7 +70,7 @@ TEST_CASE("a condition that is not True does not count (a resumed job is not Sus
 
 TEST_CASE("the newest pod stands for its node") {
   TrainJobStatus status = compute_status(
-      "t", {job("t-node-0", "node")},
+      "t", {status_job("t-node-0", "node")},
       {pod("old", "node", 1, "Failed", "2026-01-01T00:00:00Z"),
        pod("new", "node", 1, "Running", "2026-01-01T00:01:00Z"), pod("p0", "node", 0, "Running")},
       {});
@@ -114,9 +116,9 @@ TEST_CASE("pod reasons: scheduling, image pulls, crash loops, OOM, exit codes, m
 }
 
 TEST_CASE("apply order: ConfigMaps, Service, PodGroup, initializer Jobs, the trainer's Jobs") {
-  std::vector<Json> objects = {job("t-node-0", "node"),
+  std::vector<Json> objects = {status_job("t-node-0", "node"),
                                {{"kind", "Service"}},
-                               job("t-model-initializer-0", "model-initializer"),
+                               status_job("t-model-initializer-0", "model-initializer"),
                                {{"kind", "PodGroup"}},
                                {{"kind", "ConfigMap"}}};
   std::vector<Json> ordered = order_for_apply(objects);

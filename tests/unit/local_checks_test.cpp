@@ -23,7 +23,7 @@ Json node_spec(const Json& volumes) {
               {"containers", Json::array({{{"name", "node"}, {"command", {"true"}}}})}};
 }
 
-LocalOptions options() {
+LocalOptions checks_options() {
   LocalOptions local;
   local.work_dir = "/work";
   local.master_port = "40000";
@@ -31,7 +31,7 @@ LocalOptions options() {
 }
 
 std::string plan_error(const Json& job, const ConfigMapIndex& config_maps = {},
-                       const LocalOptions& local = options()) {
+                       const LocalOptions& local = checks_options()) {
   LocalPlan plan;
   std::string error;
   if (plan_local_run({job}, config_maps, local, &plan, &error)) return "";
@@ -60,7 +60,7 @@ TEST_CASE("more pods than --max-pods are refused before any pod is planned") {
                               "64") != std::string::npos);
   std::vector<Json> two{huge, huge};
   CHECK(local_pod_count(two) == 4294967294);
-  LocalOptions small = options();
+  LocalOptions small = checks_options();
   small.max_pods = 2;
   CHECK(plan_error(job_with(Json{{"completions", 2}}, node_spec(Json::array())), {}, small) == "");
   CHECK(plan_error(job_with(Json{{"completions", 3}}, node_spec(Json::array())), {}, small) != "");
@@ -133,7 +133,7 @@ TEST_CASE("hostile volumes fail the plan naming the pod, the volume and the fiel
         "pod tj-node-0-0-local, volume \"conf\" (spec.volumes[0]): hostPath.path \"/etc\" is "
         "refused: a system directory (/etc) would be open to the pod; pass --allow-host-path "
         "to run it anyway");
-  LocalOptions allowed = options();
+  LocalOptions allowed = checks_options();
   allowed.allow_host_path = true;
   CHECK(plan_error(job_with(Json{{"completions", 1}}, etc), {}, allowed) == "");
   Json config_map = Json::parse(R"J({"data": {"a": "x"}})J");
@@ -162,7 +162,7 @@ TEST_CASE("configMap volumes and all-readOnly emptyDirs are read-only; readOnly 
   LocalPlan plan;
   std::string error;
   REQUIRE(plan_local_run({job_with(Json{{"completions", 1}}, spec)},
-                         {{"default/code", &config_map}}, options(), &plan, &error));
+                         {{"default/code", &config_map}}, checks_options(), &plan, &error));
   const LocalPod& pod = plan.stages.at(0).at(0);
   CHECK(pod.volumes.at(0).read_only);
   CHECK(pod.volumes.at(0).work_relative == "tj-node-0-0-local/code");

@@ -6,7 +6,7 @@
 namespace trainjob {
 namespace {
 
-Json job(const std::string& name, const std::string& step, int pods, const Json& pod_spec) {
+Json plan_job(const std::string& name, const std::string& step, int pods, const Json& pod_spec) {
   return Json{
       {"apiVersion", "batch/v1"},
       {"kind", "Job"},
@@ -18,7 +18,7 @@ Json job(const std::string& name, const std::string& step, int pods, const Json&
       {"spec", {{"completions", pods}, {"template", {{"spec", pod_spec}}}}}};
 }
 
-LocalOptions options() {
+LocalOptions plan_options() {
   LocalOptions local;
   local.work_dir = "/work";
   local.master_port = "40000";
@@ -33,11 +33,12 @@ TEST_CASE("initializer Jobs form the first stage, the other Jobs the second") {
               {"name": "PET_MASTER_PORT", "value": "29500"}]}]})J");
   Json init_spec = Json::parse(R"J({"containers": [{"name": "dataset-initializer",
       "image": "x", "command": ["fetch"]}]})J");
-  std::vector<Json> objects{job("tj-node-0", "node", 2, node_spec),
-                            job("tj-dataset-initializer-0", "dataset-initializer", 1, init_spec)};
+  std::vector<Json> objects{
+      plan_job("tj-node-0", "node", 2, node_spec),
+      plan_job("tj-dataset-initializer-0", "dataset-initializer", 1, init_spec)};
   LocalPlan plan;
   std::string error;
-  REQUIRE(plan_local_run(objects, {}, options(), &plan, &error));
+  REQUIRE(plan_local_run(objects, {}, plan_options(), &plan, &error));
   REQUIRE(plan.stages.size() == 2);
   CHECK(plan.stages[0].size() == 1);
   CHECK(plan.stages[0][0].label == "dataset-initializer-0");
@@ -69,8 +70,8 @@ TEST_CASE("volumes live under the work directory and mount paths are rewritten")
   Json config_map = Json::parse(R"J({"kind": "ConfigMap", "data": {"train.py": "print(1)"}})J");
   LocalPlan plan;
   std::string error;
-  REQUIRE(plan_local_run({job("tj-node-0", "node", 1, spec)}, {{"default/code", &config_map}},
-                         options(), &plan, &error));
+  REQUIRE(plan_local_run({plan_job("tj-node-0", "node", 1, spec)}, {{"default/code", &config_map}},
+                         plan_options(), &plan, &error));
   const LocalPod& pod = plan.stages.at(0).at(0);
   CHECK(pod.volumes.at(0).host_dir == "/work/tj-node-0-0-local/script");
   CHECK(pod.volumes.at(0).config_map == &config_map);
@@ -86,21 +87,23 @@ TEST_CASE("what cannot be provided locally is an error naming the pod") {
   std::string error;
   Json missing = Json::parse(R"J({"volumes": [{"name": "s", "configMap": {"name": "absent"}}],
       "containers": [{"name": "node", "command": ["x"]}]})J");
-  CHECK_FALSE(plan_local_run({job("tj-node-0", "node", 1, missing)}, {}, options(), &plan, &error));
+  CHECK_FALSE(plan_local_run({plan_job("tj-node-0", "node", 1, missing)}, {}, plan_options(), &plan,
+                             &error));
   CHECK(error ==
         "pod tj-node-0-0-local: ConfigMap \"absent\" is not among the inputs; add it "
         "with -f, or build it with --from-file");
   Json claim = Json::parse(R"J({"volumes": [{"name": "c", "persistentVolumeClaim": {}}],
       "containers": [{"name": "node", "command": ["x"], "volumeMounts": [{"name": "c",
       "mountPath": "/c"}]}]})J");
-  CHECK_FALSE(plan_local_run({job("tj-node-0", "node", 1, claim)}, {}, options(), &plan, &error));
+  CHECK_FALSE(
+      plan_local_run({plan_job("tj-node-0", "node", 1, claim)}, {}, plan_options(), &plan, &error));
   CHECK(error.find("container node: volume \"c\" is not a configMap, hostPath or emptyDir") !=
         std::string::npos);
   Json no_command = Json::parse(R"J({"containers": [{"name": "node", "image": "busybox"}]})J");
-  CHECK_FALSE(
-      plan_local_run({job("tj-node-0", "node", 1, no_command)}, {}, options(), &plan, &error));
+  CHECK_FALSE(plan_local_run({plan_job("tj-node-0", "node", 1, no_command)}, {}, plan_options(),
+                             &plan, &error));
   CHECK(error.find("no command: the entrypoint of image \"busybox\"") != std::string::npos);
-  CHECK_FALSE(plan_local_run({}, {}, options(), &plan, &error));
+  CHECK_FALSE(plan_local_run({}, {}, plan_options(), &plan, &error));
   CHECK(error == "no Jobs to run: the inputs hold no TrainJob");
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 /// Applies a unified diff to `before` the way `patch` does, checking every context and
 /// removed line; returns the new text, or "<bad>" when the diff does not fit.
-std::string apply(const std::string& before, const std::string& diff) {
+std::string apply_diff(const std::string& before, const std::string& diff) {
   std::vector<std::string> old_lines;  // each with its '\n', if any
   for (size_t start = 0; start < before.size();) {
     size_t end = before.find('\n', start);
@@ -157,7 +157,7 @@ TEST_CASE("unified diff: random edits are minimal and always apply") {
     std::string diff = unified_diff(before, after, "a", "b");
     CAPTURE(before);
     CAPTURE(after);
-    CHECK(apply(before, diff) == after);
+    CHECK(apply_diff(before, diff) == after);
     CHECK(diff.empty() == (before == after));
     CHECK(edits_in(diff) == edit_distance(before, after));
   }
@@ -172,7 +172,7 @@ TEST_CASE("unified diff: past the edit budget the middle is one block, still cor
   before = "same\n" + before + "end\n";
   after = "same\n" + after + "end\n";
   std::string diff = unified_diff(before, after, "a", "b");
-  CHECK(apply(before, diff) == after);
+  CHECK(apply_diff(before, diff) == after);
   CHECK(diff.find("@@ -1," + std::to_string(3 * kDiffMaxEdits + 2) + " +1,") != std::string::npos);
 }
 

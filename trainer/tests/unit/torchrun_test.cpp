@@ -11,7 +11,7 @@ using namespace trainjob::trainer;
 
 namespace {
 
-std::map<std::string, std::string> as_map(const EnvVars& vars) {
+std::map<std::string, std::string> env_map(const EnvVars& vars) {
   return {vars.begin(), vars.end()};
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("torchrun: each Python worker's environment is torchrun's, rank 0 host
   LaunchPlan plan =
       planned({"--nnodes", "2", "--node_rank", "1", "--nproc_per_node", "2", "--role", "trainer",
                "--rdzv_id", "job7", "--max_restarts", "2", "--master_addr", "node-0", "x.py"});
-  auto env = as_map(worker_env(plan, 1, 1, false));
+  auto env = env_map(worker_env(plan, 1, 1, false));
   CHECK(env["RANK"] == "3");
   CHECK(env["LOCAL_RANK"] == "1");
   CHECK(env["WORLD_SIZE"] == "4");
