@@ -3,8 +3,14 @@
 // MASTER_ADDR and MASTER_PORT set (allreduce.sh does); rank 0 prints a table.
 //
 // Each timed step runs a backward whose gradients cost next to nothing to compute (the loss
-// is Σ p·c), so what a step costs beyond the no-sync step is the sync: copies into buckets,
-// the all-reduces, the averaging and the copies back.
+// is Σ p·c). Every figure is a span measured inside the step it describes: the whole step,
+// and the wait after backward until the averaged gradients are in place (what the sync
+// could not hide behind backward). Nothing is the difference of two separately measured
+// series: the sync was once the step minus the best step without a sync, but a step without
+// a sync is not a synced step less its sync. Its gradients stay autograd's own instead of
+// becoming views of the buckets, and its backward measured up to three times as long (45.6
+// ms against about 15 ms on 8 x 4 MB), so the difference came out too small and, on a busy
+// machine, negative.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,22 +36,35 @@ double best(const std::vector<double>& values) {
   return *std::min_element(values.begin(), values.end());
 }
 
-// Seconds of `step`: the best repeat, each repeat the ranks' mean.
+/// A step's spans in seconds, each the best repeat of the ranks' mean.
+struct StepTimes {
+  double step = 0;  ///< the whole step
+  double wait = 0;  ///< the part the step reports (for a sync step: after backward)
+};
+
+// Times `step`, which returns the seconds of its own part worth reporting apart.
 template <class Step>
-double time_step(Communicator& communicator, Step step) {
-  std::vector<double> times;
+StepTimes time_step(Communicator& communicator, Step step) {
+  std::vector<double> steps;
+  std::vector<double> waits;
   torch::Tensor meet = torch::zeros({1});
   for (int i = 0; i < kWarmup + kRepeats; ++i) {
     // Ranks leave an all-reduce closer together than they leave gloo's barrier.
     communicator.allreduce_sum(meet)->wait();
     const auto started = Clock::now();
-    step();
-    torch::Tensor elapsed =
-        torch::tensor({std::chrono::duration<double>(Clock::now() - started).count()});
-    communicator.allreduce_sum(elapsed)->wait();  // the ranks' mean
-    if (i >= kWarmup) times.push_back(elapsed.item<double>() / communicator.world_size());
+    const double wait = step();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    torch::Tensor spans = torch::tensor({elapsed, wait}, torch::kFloat64);
+    communicator.allreduce_sum(spans)->wait();  // the ranks' mean
+    if (i < kWarmup) continue;
+    steps.push_back(spans[0].item<double>() / communicator.world_size());
+    waits.push_back(spans[1].item<double>() / communicator.world_size());
   }
-  return best(times);
+  return {best(steps), best(waits)};
+}
+
+double seconds_since(Clock::time_point started) {
+  return std::chrono::duration<double>(Clock::now() - started).count();
 }
 
 struct Shape {
@@ -60,10 +79,10 @@ std::vector<torch::Tensor> make_parameters(const Shape& shape) {
   return parameters;
 }
 
-// Seconds per step: zero the gradients, backward, sync. Fresh parameters for every sync,
-// since a GradientSync's hooks stay on the tensors it was given.
-double time_sync(Communicator& communicator, const Shape& shape, DdpMode mode, double cap_mb,
-                 size_t& buckets) {
+// A training step without the forward: zero the gradients, backward, sync. Fresh parameters
+// for every sync, since a GradientSync's hooks stay on the tensors it was given.
+StepTimes time_sync(Communicator& communicator, const Shape& shape, DdpMode mode, double cap_mb,
+                    size_t& buckets) {
   std::vector<torch::Tensor> parameters = make_parameters(shape);
   GradientSync sync(parameters, communicator, mode, static_cast<size_t>(cap_mb * (1 << 20)));
   buckets = std::max<size_t>(1, sync.bucket_count());
@@ -75,7 +94,9 @@ double time_sync(Communicator& communicator, const Shape& shape, DdpMode mode, d
     for (auto& p : parameters)
       loss = loss + (p * 0.5).sum();
     loss.backward();
+    const auto backward_done = Clock::now();
     sync.finish();
+    return seconds_since(backward_done);
   });
 }
 
@@ -85,21 +106,26 @@ void run_shape(Communicator& communicator, const Shape& shape) {
     total += numel;
   const double bytes = static_cast<double>(total) * 4;
   torch::Tensor flat = torch::randn({total});
-  const double plain = time_step(communicator, [&] { communicator.allreduce_sum(flat)->wait(); });
+  const double plain = time_step(communicator, [&] {
+                         communicator.allreduce_sum(flat)->wait();
+                         return 0.0;
+                       }).step;
   size_t buckets = 0;
-  const double baseline = time_sync(communicator, shape, DdpMode::kNone, 0, buckets);
+  const StepTimes bare = time_sync(communicator, shape, DdpMode::kNone, 0, buckets);
   if (communicator.rank() == 0) {
-    std::printf("%-20s %6.2f MB  %-24s %8.2f ms  %5.2f GB/s\n", shape.name, bytes / 1e6,
+    std::printf("%-20s %6.2f MB  %-28s %8.2f ms  %5.2f GB/s\n", shape.name, bytes / 1e6,
                 "one all-reduce", plain * 1e3, bytes / plain / 1e9);
+    std::printf("%-20s %6.2f MB  %-28s %8.2f ms\n", shape.name, bytes / 1e6, "step, no sync",
+                bare.step * 1e3);
   }
   for (auto [label, mode, cap_mb] : {std::tuple{"bucketed 25 MiB", DdpMode::kBucketed, 25.0},
                                      std::tuple{"bucketed 1 MiB", DdpMode::kBucketed, 1.0},
                                      std::tuple{"flat", DdpMode::kFlat, 0.0}}) {
-    const double seconds = time_sync(communicator, shape, mode, cap_mb, buckets) - baseline;
+    const StepTimes synced = time_sync(communicator, shape, mode, cap_mb, buckets);
     if (communicator.rank() == 0) {
-      std::printf("%-20s %6.2f MB  %-15s (%zu bucket%s) %8.2f ms  %5.2f GB/s  %.2f of one\n",
-                  shape.name, bytes / 1e6, label, buckets, buckets == 1 ? " " : "s", seconds * 1e3,
-                  bytes / seconds / 1e9, plain / seconds);
+      std::printf("%-20s %6.2f MB  step, %-15s (%zu bucket%s) %8.2f ms  after backward %6.2f ms\n",
+                  shape.name, bytes / 1e6, label, buckets, buckets == 1 ? " " : "s",
+                  synced.step * 1e3, synced.wait * 1e3);
     }
   }
 }
