@@ -30,6 +30,13 @@ if [ "$mode" = test ] || [ "$mode" = image ]; then packages+=(umoci skopeo docke
 # The torchrun test runs the seed's PyTorch script through the builtin launcher.
 if [ "$mode" = test ]; then packages+=(python3-torch); fi
 
+# Each step's wall time goes to stderr as it ends (CI's stage table reads them).
+step_start=$SECONDS
+step_done() {
+  echo "setup.sh: $1 took $((SECONDS - step_start)) s" >&2
+  step_start=$SECONDS
+}
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
@@ -41,10 +48,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
+step_done install
 
-# Build output goes to stderr, so stdout holds only what the example prints.
+# Build output goes to stderr, so stdout holds only what the example prints. The example
+# needs the plugin and the trainer alone; tests, fuzzers and benchmarks are built for `test`.
 cmake --preset default >&2
-cmake --build --preset default -- -j"$(nproc)" >&2
+targets=(--target kubectl-trainjob trainjob-trainer)
+[ "$mode" != test ] && [ "$mode" != build ] || targets=()
+cmake --build --preset default "${targets[@]}" -- -j"$(nproc)" >&2
+step_done build
 
 case "$mode" in
   run) ./build/kubectl-trainjob run --local -f templates/cpp-trainer-linear.yaml ;;
@@ -52,3 +64,4 @@ case "$mode" in
   build) ;;
   image) cmake --build --preset default --target trainer-image >&2 ;;
 esac
+step_done "$mode"
