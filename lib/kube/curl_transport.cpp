@@ -1,8 +1,12 @@
 #include <cctype>
+#include <cstdio>
+#include <memory>
+#include <string>
 
 #include "kube/curl_library.h"
 #include "kube/http.h"
 #include "kube/kube_error.h"
+#include "util/temp_file.h"
 
 namespace trainjob {
 namespace {
@@ -72,10 +76,33 @@ curl_blob blob_of(const std::string& text) {
   return curl_blob{const_cast<char*>(text.data()), text.size(), CURL_BLOB_COPY};
 }
 
-void set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls) {
+using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+/// The cluster's CA for libcurl: from memory (CURLOPT_CAINFO_BLOB, libcurl 7.77 and later), else,
+/// for an older libcurl.so.4 (Debian bullseye's 7.74, Ubuntu 20.04's), from an unlinked
+/// temporary file that *ca_file keeps open for the transfer. The option goes by number: the
+/// headers of the release build (bullseye's) do not name it. An error, or empty.
+std::string set_ca(const CurlApi& curl, CURL* handle, const std::string& pem, FilePtr* ca_file) {
+  constexpr auto kCaInfoBlob = static_cast<CURLoption>(CURLOPTTYPE_BLOB + 309);
+  curl_blob ca = blob_of(pem);
+  if (curl.easy_setopt(handle, kCaInfoBlob, &ca) == CURLE_OK) return "";
+  std::string error;
+  ca_file->reset(open_temp_file(&error));
+  if (!*ca_file) return error;
+  if (std::fwrite(pem.data(), 1, pem.size(), ca_file->get()) != pem.size() ||
+      std::fflush(ca_file->get()) != 0) {
+    return temp_write_error();
+  }
+  const std::string path = "/proc/self/fd/" + std::to_string(fileno(ca_file->get()));
+  curl.easy_setopt(handle, CURLOPT_CAINFO, path.c_str());  // libcurl copies the string
+  return "";
+}
+
+/// An error, or empty.
+std::string set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls, FilePtr* ca_file) {
   if (!tls.ca_pem.empty()) {
-    curl_blob ca = blob_of(tls.ca_pem);
-    curl.easy_setopt(handle, CURLOPT_CAINFO_BLOB, &ca);
+    std::string error = set_ca(curl, handle, tls.ca_pem, ca_file);
+    if (!error.empty()) return error;
   }
   if (tls.insecure_skip_verify) {
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -97,6 +124,7 @@ void set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls) {
     if (proxy.rfind("socks5://", 0) == 0) proxy = "socks5h://" + proxy.substr(9);
     curl.easy_setopt(handle, CURLOPT_PROXY, proxy.c_str());
   }
+  return "";
 }
 
 /// libcurl checks the certificate against the URL's host, so for tls-server-name the URL
@@ -201,7 +229,13 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   if (request.connect_timeout_seconds > 0)
     curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(request.connect_timeout_seconds * 1000));
-  set_tls(curl, handle, request.tls);
+  FilePtr ca_file(nullptr, std::fclose);
+  response.error = set_tls(curl, handle, request.tls, &ca_file);
+  if (!response.error.empty()) {
+    curl.slist_free_all(headers);
+    curl.slist_free_all(connect_to);
+    return response;
+  }
   char error_text[CURL_ERROR_SIZE] = {0};
   curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
   CURLcode code = request.cancel != nullptr ? perform_cancellable(curl, handle, *request.cancel)
