@@ -78,45 +78,54 @@ curl_blob blob_of(const std::string& text) {
 
 using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
-/// The cluster's CA for libcurl: from memory (CURLOPT_CAINFO_BLOB, libcurl 7.77 and later), else,
-/// for an older libcurl.so.4 (Debian bullseye's 7.74, Ubuntu 20.04's), from an unlinked
-/// temporary file that *ca_file keeps open for the transfer. The option goes by number: the
-/// headers of the release build (bullseye's) do not name it. An error, or empty.
-std::string set_ca(const CurlApi& curl, CURL* handle, const std::string& pem, FilePtr* ca_file) {
-  constexpr auto kCaInfoBlob = static_cast<CURLoption>(CURLOPTTYPE_BLOB + 309);
-  curl_blob ca = blob_of(pem);
-  if (curl.easy_setopt(handle, kCaInfoBlob, &ca) == CURLE_OK) return "";
+/// PEM files for libcurl versions that read them only from a path, open for one transfer.
+struct PemFiles {
+  FilePtr ca{nullptr, std::fclose};
+  FilePtr cert{nullptr, std::fclose};
+  FilePtr key{nullptr, std::fclose};
+};
+
+/// Gives libcurl `pem` from memory (`blob_option`), else, where libcurl.so.4 does not know that
+/// option (CURLOPT_CAINFO_BLOB came in 7.77, the certificate and key blobs in 7.71: Debian
+/// bullseye has 7.74, Ubuntu 20.04 7.68, RHEL 8 7.61), as the path (`path_option`) of an
+/// unlinked temporary file that *file keeps open for the transfer. An error, or empty.
+std::string set_pem(const CurlApi& curl, CURL* handle, CURLoption blob_option,
+                    CURLoption path_option, const std::string& pem, FilePtr* file) {
+  curl_blob blob = blob_of(pem);
+  if (curl.easy_setopt(handle, blob_option, &blob) == CURLE_OK) return "";
   std::string error;
-  ca_file->reset(open_temp_file(&error));
-  if (!*ca_file) return error;
-  if (std::fwrite(pem.data(), 1, pem.size(), ca_file->get()) != pem.size() ||
-      std::fflush(ca_file->get()) != 0) {
+  file->reset(open_temp_file(&error));
+  if (!*file) return error;
+  if (std::fwrite(pem.data(), 1, pem.size(), file->get()) != pem.size() ||
+      std::fflush(file->get()) != 0) {
     return temp_write_error();
   }
-  const std::string path = "/proc/self/fd/" + std::to_string(fileno(ca_file->get()));
-  curl.easy_setopt(handle, CURLOPT_CAINFO, path.c_str());  // libcurl copies the string
+  const std::string path = "/proc/self/fd/" + std::to_string(fileno(file->get()));
+  curl.easy_setopt(handle, path_option, path.c_str());  // libcurl copies the string
   return "";
 }
 
 /// An error, or empty.
-std::string set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls, FilePtr* ca_file) {
-  if (!tls.ca_pem.empty()) {
-    std::string error = set_ca(curl, handle, tls.ca_pem, ca_file);
-    if (!error.empty()) return error;
+std::string set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls, PemFiles* files) {
+  // By number: bullseye's headers, which the release build uses, do not name it.
+  constexpr auto kCaInfoBlob = static_cast<CURLoption>(CURLOPTTYPE_BLOB + 309);
+  std::string error;
+  if (!tls.ca_pem.empty())
+    error = set_pem(curl, handle, kCaInfoBlob, CURLOPT_CAINFO, tls.ca_pem, &files->ca);
+  if (error.empty() && !tls.client_cert_pem.empty()) {
+    error = set_pem(curl, handle, CURLOPT_SSLCERT_BLOB, CURLOPT_SSLCERT, tls.client_cert_pem,
+                    &files->cert);
+    curl.easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
   }
+  if (error.empty() && !tls.client_key_pem.empty()) {
+    error =
+        set_pem(curl, handle, CURLOPT_SSLKEY_BLOB, CURLOPT_SSLKEY, tls.client_key_pem, &files->key);
+    curl.easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
+  }
+  if (!error.empty()) return error;
   if (tls.insecure_skip_verify) {
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (!tls.client_cert_pem.empty()) {
-    curl_blob cert = blob_of(tls.client_cert_pem);
-    curl.easy_setopt(handle, CURLOPT_SSLCERT_BLOB, &cert);
-    curl.easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
-  }
-  if (!tls.client_key_pem.empty()) {
-    curl_blob key = blob_of(tls.client_key_pem);
-    curl.easy_setopt(handle, CURLOPT_SSLKEY_BLOB, &key);
-    curl.easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
   }
   if (!tls.proxy_url.empty()) {
     // Go resolves names through a SOCKS5 proxy, not locally.
@@ -229,8 +238,8 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   if (request.connect_timeout_seconds > 0)
     curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(request.connect_timeout_seconds * 1000));
-  FilePtr ca_file(nullptr, std::fclose);
-  response.error = set_tls(curl, handle, request.tls, &ca_file);
+  PemFiles pem_files;
+  response.error = set_tls(curl, handle, request.tls, &pem_files);
   if (!response.error.empty()) {
     curl.slist_free_all(headers);
     curl.slist_free_all(connect_to);
