@@ -70,10 +70,15 @@ export SOURCE_DATE_EPOCH
 # the bullseye root, in /work/<hash of the source's path>/<arch> there (kept, so that the
 # next release rebuilds only what changed), with the source mounted read-only at /src.
 portable_plugin() {
-  local build=$1 arch=$2 dir=$3 source toolchain="" strip=strip run="" key root log
-  source=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null)
-  if [ -z "$source" ] || [ ! -f "$source/CMakeLists.txt" ]; then
+  local build=$1 arch=$2 dir=$3 source_dir toolchain="" strip=strip run="" key root log
+  source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null)
+  if [ -z "$source_dir" ] || [ ! -f "$source_dir/CMakeLists.txt" ]; then
     echo "error: $build is not a configured CMake build directory" >&2
+    exit 1
+  fi
+  # The root and its compilers are amd64 (debootstrap makes the machine's architecture).
+  if [ "$(uname -m)" != x86_64 ]; then
+    echo "error: portable linux plugins are built on amd64 machines; --as-built packs $build as it is" >&2
     exit 1
   fi
   case $arch in
@@ -89,15 +94,16 @@ portable_plugin() {
       ;;
   esac
   root=$("$src/dist/debian_root.sh" build) || exit 1
-  key=$(printf '%s' "$source" | sha256sum | cut -c1-12)
+  key=$(printf '%s' "$source_dir" | sha256sum | cut -c1-12)
   log=$root/work/$key/$arch.log
   mkdir -p "$root/work/$key"
   echo "building the portable plugin for linux/$arch in $root/work/$key/$arch (log: $log)" >&2
   # -O2 as the default build (RelWithDebInfo) but without -g, which the strip would drop.
-  if ! "$src/dist/debian_root.sh" build --bind "$source:/src" -- sh -c "set -e
+  if ! "$src/dist/debian_root.sh" build --bind "$source_dir:/src" -- sh -c "set -e
     cd /work/$key
-    [ -f $arch/CMakeCache.txt ] || cmake -S /src -B $arch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' -DTRAINJOB_PORTABLE=ON -DTRAINJOB_TRAINER=OFF -DBUILD_TESTING=OFF $toolchain
+    [ -f $arch/CMakeCache.txt ] || cmake -S /src -B $arch -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' \
+      -DTRAINJOB_PORTABLE=ON -DTRAINJOB_TRAINER=OFF -DBUILD_TESTING=OFF $toolchain
     cmake --build $arch --target kubectl-trainjob -j ${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
     $strip -o $arch/kubectl-trainjob.stripped $arch/kubectl-trainjob
     $run $arch/kubectl-trainjob.stripped --version > $arch/version" > "$log" 2>&1; then
