@@ -16,7 +16,7 @@ TEST_CASE("shared library: the first of several sonames that loads") {
   SharedLibrary library({"libtrainjob-absent.so.9", "libc.so.6"}, "apt-get install libc6");
   Getpid getpid_function = nullptr;
   CHECK(library.resolve("getpid", &getpid_function));
-  CHECK(getpid_function != nullptr);
+  CHECK(getpid_function() > 0);
   CHECK(library.soname() == "libc.so.6");
   CHECK(library.error().empty());
 }
@@ -42,5 +42,6 @@ TEST_CASE("shared library: a missing function is named") {
 // OpenSSL 1.1 is run by e2e/release_portability_test in a bullseye root.
 TEST_CASE("crypto library: OpenSSL 3's functions where libcrypto.so.3 is") {
   CHECK(trainjob::crypto().sha1() != nullptr);
-  CHECK(trainjob::crypto3().pkey_q_keygen != nullptr);
+  const bool has_keygen = trainjob::crypto3().pkey_q_keygen != nullptr;
+  CHECK(has_keygen);
 }
