@@ -29,7 +29,8 @@ usage() {
   exit 2
 }
 kind=${1:-}
-mirror=http://deb.debian.org/debian
+# TRAINJOB_DEBIAN_MIRROR: a mirror of deb.debian.org/debian to use instead.
+mirror=${TRAINJOB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Packages beyond minbase. CMake 3.18, g++ 10 and OpenSSL 1.1 headers are bullseye's own;
 # nlohmann-json 3.10+ and CLI11 2.x (header-only, architecture all) come from bookworm.
 case $kind in
