@@ -67,7 +67,7 @@ export SOURCE_DATE_EPOCH
 
 # portable_plugin BUILD_DIR ARCH DIR: the portable plugin of BUILD_DIR's source for linux/ARCH,
 # stripped, as DIR/kubectl-trainjob, and what its --version printed as DIR/version. Built in
-# the bullseye root, in /work/<hash of the source's path>/<arch> there (kept, so that the
+# the bullseye root, in /build/<hash of the source's path>/<arch> there (kept, so that the
 # next release rebuilds only what changed), with the source mounted read-only at /src.
 portable_plugin() {
   local build=$1 arch=$2 dir=$3 source_dir toolchain="" strip=strip run="" key root log
@@ -95,12 +95,12 @@ portable_plugin() {
   esac
   root=$("$src/dist/debian_root.sh" build) || exit 1
   key=$(printf '%s' "$source_dir" | sha256sum | cut -c1-12)
-  log=$root/work/$key/$arch.log
-  mkdir -p "$root/work/$key"
-  echo "building the portable plugin for linux/$arch in $root/work/$key/$arch (log: $log)" >&2
+  log=$root/build/$key/$arch.log
+  mkdir -p "$root/build/$key"
+  echo "building the portable plugin for linux/$arch in $root/build/$key/$arch (log: $log)" >&2
   # -O2 as the default build (RelWithDebInfo) but without -g, which the strip would drop.
   if ! "$src/dist/debian_root.sh" build --bind "$source_dir:/src" -- sh -c "set -e
-    cd /work/$key
+    cd /build/$key
     [ -f $arch/CMakeCache.txt ] || cmake -S /src -B $arch -G Ninja \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' \
       -DTRAINJOB_PORTABLE=ON -DTRAINJOB_TRAINER=OFF -DBUILD_TESTING=OFF $toolchain
@@ -112,8 +112,8 @@ portable_plugin() {
     exit 1
   fi
   mkdir -p "$dir"
-  cp "$root/work/$key/$arch/kubectl-trainjob.stripped" "$dir/kubectl-trainjob"
-  cp "$root/work/$key/$arch/version" "$dir/version"
+  cp "$root/build/$key/$arch/kubectl-trainjob.stripped" "$dir/kubectl-trainjob"
+  cp "$root/build/$key/$arch/version" "$dir/version"
   cp "$src/dist/kubectl_complete-trainjob" "$dir/"
 }
 
