@@ -2,27 +2,46 @@
 # Builds the release archive of each build directory given, its .sha256, and the krew
 # manifest for them all:
 #
-#   dist/release.sh [--base-url URL] OUT_DIR BUILD_DIR[=OS/ARCH]...
+#   dist/release.sh [--base-url URL] [--as-built] OUT_DIR BUILD_DIR[=OS/ARCH]...
 #
 # BUILD_DIR is a configured and built CMake build directory; OS/ARCH (krew's names: linux,
 # darwin; amd64, arm64) defaults to this machine's. Each gives
 # OUT_DIR/kubectl-trainjob_<version>_<os>_<arch>.tar.gz (the plugin, kubectl's completion
-# helper and the README, as `cmake --install --strip` lays them out) and its .sha256;
-# OUT_DIR/trainjob.yaml is dist/krew/trainjob.yaml with the version and one platform per
-# archive. URL defaults to <homepage>/releases/download/v<version>, homepage taken from the
-# template. Archives are reproducible: sorted, owned by 0:0, every mtime SOURCE_DATE_EPOCH
-# (default: the time of the source's last commit), gzip without a name or time stamp.
+# helper and the README) and its .sha256; OUT_DIR/trainjob.yaml is dist/krew/trainjob.yaml with
+# the version and one platform per archive. URL defaults to
+# <homepage>/releases/download/v<version>, homepage taken from the template. Archives are
+# reproducible: sorted, owned by 0:0, every mtime SOURCE_DATE_EPOCH (default: the time of the
+# source's last commit), gzip without a name or time stamp.
+#
+# A linux archive holds a portable plugin, which runs on glibc 2.31 and later with nothing
+# else installed (docs/install.md): BUILD_DIR's source is built again, in a Debian bullseye
+# root (dist/debian_root.sh, made once and cached) and a build directory of its own there,
+# for amd64 natively and for arm64 with bullseye's cross compiler; BUILD_DIR itself is only
+# read. So `release.sh out build build=linux/arm64` makes both linux archives from one
+# ordinary build directory. --as-built packs each BUILD_DIR's own plugin instead, as
+# `cmake --install --strip` lays it out (what darwin archives always are), e.g. to test the
+# packing.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 template=$src/dist/krew/trainjob.yaml
 base_url=""
-if [ "${1:-}" = "--base-url" ]; then
-  base_url=$2
-  shift 2
-fi
+as_built=false
+while [ $# -gt 0 ]; do
+  case $1 in
+    --base-url)
+      base_url=${2:-}
+      shift 2 || shift
+      ;;
+    --as-built)
+      as_built=true
+      shift
+      ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 2 ]; then
-  echo "usage: dist/release.sh [--base-url URL] OUT_DIR BUILD_DIR[=OS/ARCH]..." >&2
+  echo "usage: dist/release.sh [--base-url URL] [--as-built] OUT_DIR BUILD_DIR[=OS/ARCH]..." >&2
   exit 2
 fi
 out=$1
@@ -46,6 +65,58 @@ if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 fi
 export SOURCE_DATE_EPOCH
 
+# portable_plugin BUILD_DIR ARCH DIR: the portable plugin of BUILD_DIR's source for linux/ARCH,
+# stripped, as DIR/kubectl-trainjob, and what its --version printed as DIR/version. Built in
+# the bullseye root, in /build/<hash of the source's path>/<arch> there (kept, so that the
+# next release rebuilds only what changed), with the source mounted read-only at /src.
+portable_plugin() {
+  local build=$1 arch=$2 dir=$3 source_dir toolchain="" strip=strip run="" key root log
+  source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null)
+  if [ -z "$source_dir" ] || [ ! -f "$source_dir/CMakeLists.txt" ]; then
+    echo "error: $build is not a configured CMake build directory" >&2
+    exit 1
+  fi
+  # The root and its compilers are amd64 (debootstrap makes the machine's architecture).
+  if [ "$(uname -m)" != x86_64 ]; then
+    echo "error: portable linux plugins are built on amd64 machines; --as-built packs $build as it is" >&2
+    exit 1
+  fi
+  case $arch in
+    amd64) ;;
+    arm64)
+      toolchain=-DCMAKE_TOOLCHAIN_FILE=/src/dist/aarch64-linux-gnu.cmake
+      strip=aarch64-linux-gnu-strip
+      run=qemu-aarch64-static
+      ;;
+    *)
+      echo "error: no portable build for linux/$arch (amd64 and arm64 only); --as-built packs $build as it is" >&2
+      exit 1
+      ;;
+  esac
+  root=$("$src/dist/debian_root.sh" build) || exit 1
+  key=$(printf '%s' "$source_dir" | sha256sum | cut -c1-12)
+  log=$root/build/$key/$arch.log
+  mkdir -p "$root/build/$key"
+  echo "building the portable plugin for linux/$arch in $root/build/$key/$arch (log: $log)" >&2
+  # -O2 as the default build (RelWithDebInfo) but without -g, which the strip would drop.
+  if ! "$src/dist/debian_root.sh" build --bind "$source_dir:/src" -- sh -c "set -e
+    cd /build/$key
+    [ -f $arch/CMakeCache.txt ] || cmake -S /src -B $arch -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' \
+      -DTRAINJOB_PORTABLE=ON -DTRAINJOB_TRAINER=OFF -DBUILD_TESTING=OFF $toolchain
+    cmake --build $arch --target kubectl-trainjob -j ${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+    $strip -o $arch/kubectl-trainjob.stripped $arch/kubectl-trainjob
+    $run $arch/kubectl-trainjob.stripped --version > $arch/version" > "$log" 2>&1; then
+    echo "error: the portable build for linux/$arch failed; the end of $log:" >&2
+    tail -n 20 "$log" >&2
+    exit 1
+  fi
+  mkdir -p "$dir"
+  cp "$root/build/$key/$arch/kubectl-trainjob.stripped" "$dir/kubectl-trainjob"
+  cp "$root/build/$key/$arch/version" "$dir/version"
+  cp "$src/dist/kubectl_complete-trainjob" "$dir/"
+}
+
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 version=""
@@ -60,9 +131,15 @@ for arg in "$@"; do
   os=${platform%/*}
   arch=${platform#*/}
   prefix=$stage/$os-$arch/prefix
-  cmake --install "$build" --prefix "$prefix" --strip > /dev/null
-  # The version the binary reports, so the archive can never be named after another one.
-  this_version=$("$prefix/bin/kubectl-trainjob" --version | awk '{print $2}')
+  if [ "$os" = linux ] && ! $as_built; then
+    portable_plugin "$build" "$arch" "$prefix/bin"
+    # The version the binary reports (run where it was built, under qemu for arm64), so the
+    # archive can never be named after another one.
+    this_version=$(awk '{print $2}' "$prefix/bin/version")
+  else
+    cmake --install "$build" --prefix "$prefix" --strip > /dev/null
+    this_version=$("$prefix/bin/kubectl-trainjob" --version | awk '{print $2}')
+  fi
   if [ -n "$version" ] && [ "$this_version" != "$version" ]; then
     echo "error: $build is version $this_version, not $version" >&2
     exit 1

@@ -27,5 +27,5 @@ foreach(path IN LISTS FILES)
 endforeach()
 file(APPEND "${OUTPUT}.tmp" "}  // namespace\n\nconst std::vector<EmbeddedFile>& ${FUNCTION}() {\n  static const std::vector<EmbeddedFile> files = {\n${table}  };\n  return files;\n}\n\n}  // namespace trainjob\n")
 # Only touch the output when it changed, so unrelated edits do not recompile it.
-file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
+execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${OUTPUT}.tmp" "${OUTPUT}")
 file(REMOVE "${OUTPUT}.tmp" "${OUTPUT}.json")

@@ -117,7 +117,9 @@ std::optional<double> retry_delay(const RetryPolicy& policy, int retry, int http
   }
   if (status && status->retry_after_seconds)
     return std::min(*status->retry_after_seconds, policy.max_retry_after);
-  return std::min(policy.first_delay * std::pow(2.0, retry), policy.max_delay);
+  // first_delay × 2^retry, exactly; ldexp rather than pow, whose glibc 2.29 version would
+  // raise the release build's glibc baseline (docs/install.md).
+  return std::min(std::ldexp(policy.first_delay, retry), policy.max_delay);
 }
 
 std::string warning_text(const std::string& header) {

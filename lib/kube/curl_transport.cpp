@@ -1,8 +1,12 @@
 #include <cctype>
+#include <cstdio>
+#include <memory>
+#include <string>
 
 #include "kube/curl_library.h"
 #include "kube/http.h"
 #include "kube/kube_error.h"
+#include "util/temp_file.h"
 
 namespace trainjob {
 namespace {
@@ -72,24 +76,56 @@ curl_blob blob_of(const std::string& text) {
   return curl_blob{const_cast<char*>(text.data()), text.size(), CURL_BLOB_COPY};
 }
 
-void set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls) {
-  if (!tls.ca_pem.empty()) {
-    curl_blob ca = blob_of(tls.ca_pem);
-    curl.easy_setopt(handle, CURLOPT_CAINFO_BLOB, &ca);
+using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+/// PEM files for libcurl versions that read them only from a path, open for one transfer.
+struct PemFiles {
+  FilePtr ca{nullptr, std::fclose};
+  FilePtr cert{nullptr, std::fclose};
+  FilePtr key{nullptr, std::fclose};
+};
+
+/// Gives libcurl `pem` from memory (`blob_option`), else, where libcurl.so.4 does not know that
+/// option (CURLOPT_CAINFO_BLOB came in 7.77, the certificate and key blobs in 7.71: Debian
+/// bullseye has 7.74, Ubuntu 20.04 7.68, RHEL 8 7.61), as the path (`path_option`) of an
+/// unlinked temporary file that *file keeps open for the transfer. An error, or empty.
+std::string set_pem(const CurlApi& curl, CURL* handle, CURLoption blob_option,
+                    CURLoption path_option, const std::string& pem, FilePtr* file) {
+  curl_blob blob = blob_of(pem);
+  if (curl.easy_setopt(handle, blob_option, &blob) == CURLE_OK) return "";
+  std::string error;
+  file->reset(open_temp_file(&error));
+  if (!*file) return error;
+  if (std::fwrite(pem.data(), 1, pem.size(), file->get()) != pem.size() ||
+      std::fflush(file->get()) != 0) {
+    return temp_write_error();
   }
+  const std::string path = "/proc/self/fd/" + std::to_string(fileno(file->get()));
+  curl.easy_setopt(handle, path_option, path.c_str());  // libcurl copies the string
+  return "";
+}
+
+/// An error, or empty.
+std::string set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls, PemFiles* files) {
+  // By number: bullseye's headers, which the release build uses, do not name it.
+  constexpr auto kCaInfoBlob = static_cast<CURLoption>(CURLOPTTYPE_BLOB + 309);
+  std::string error;
+  if (!tls.ca_pem.empty())
+    error = set_pem(curl, handle, kCaInfoBlob, CURLOPT_CAINFO, tls.ca_pem, &files->ca);
+  if (error.empty() && !tls.client_cert_pem.empty()) {
+    error = set_pem(curl, handle, CURLOPT_SSLCERT_BLOB, CURLOPT_SSLCERT, tls.client_cert_pem,
+                    &files->cert);
+    curl.easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
+  }
+  if (error.empty() && !tls.client_key_pem.empty()) {
+    error =
+        set_pem(curl, handle, CURLOPT_SSLKEY_BLOB, CURLOPT_SSLKEY, tls.client_key_pem, &files->key);
+    curl.easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
+  }
+  if (!error.empty()) return error;
   if (tls.insecure_skip_verify) {
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (!tls.client_cert_pem.empty()) {
-    curl_blob cert = blob_of(tls.client_cert_pem);
-    curl.easy_setopt(handle, CURLOPT_SSLCERT_BLOB, &cert);
-    curl.easy_setopt(handle, CURLOPT_SSLCERTTYPE, "PEM");
-  }
-  if (!tls.client_key_pem.empty()) {
-    curl_blob key = blob_of(tls.client_key_pem);
-    curl.easy_setopt(handle, CURLOPT_SSLKEY_BLOB, &key);
-    curl.easy_setopt(handle, CURLOPT_SSLKEYTYPE, "PEM");
   }
   if (!tls.proxy_url.empty()) {
     // Go resolves names through a SOCKS5 proxy, not locally.
@@ -97,6 +133,7 @@ void set_tls(const CurlApi& curl, CURL* handle, const TlsSettings& tls) {
     if (proxy.rfind("socks5://", 0) == 0) proxy = "socks5h://" + proxy.substr(9);
     curl.easy_setopt(handle, CURLOPT_PROXY, proxy.c_str());
   }
+  return "";
 }
 
 /// libcurl checks the certificate against the URL's host, so for tls-server-name the URL
@@ -201,7 +238,13 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   if (request.connect_timeout_seconds > 0)
     curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(request.connect_timeout_seconds * 1000));
-  set_tls(curl, handle, request.tls);
+  PemFiles pem_files;
+  response.error = set_tls(curl, handle, request.tls, &pem_files);
+  if (!response.error.empty()) {
+    curl.slist_free_all(headers);
+    curl.slist_free_all(connect_to);
+    return response;
+  }
   char error_text[CURL_ERROR_SIZE] = {0};
   curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
   CURLcode code = request.cancel != nullptr ? perform_cancellable(curl, handle, *request.cancel)

@@ -1,7 +1,6 @@
 #include "kube/trainjob_names.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -13,6 +12,7 @@
 #include "kube/kubeconfig.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "util/steady_condition.h"
 
 namespace trainjob {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 /// What the lookup thread hands back; shared so that it outlives a caller that gave up.
 struct Shared {
   std::mutex mutex;
-  std::condition_variable done_changed;
+  SteadyCondition done_changed;
   bool done = false;
   std::vector<std::string> names;
 };
@@ -69,8 +69,8 @@ NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_s
   }).detach();
   std::unique_lock<std::mutex> lock(shared->mutex);
   NameLookup lookup;
-  lookup.timed_out = !shared->done_changed.wait_for(
-      lock, std::chrono::duration<double>(deadline_seconds), [&] { return shared->done; });
+  lookup.timed_out =
+      !shared->done_changed.wait_for(lock, deadline_seconds, [&] { return shared->done; });
   if (!lookup.timed_out) lookup.names = shared->names;
   return lookup;
 }

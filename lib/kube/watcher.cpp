@@ -119,7 +119,7 @@ void TrainJobWatcher::watch_loop(const ResourceType& type, std::map<std::string,
 
 WatchSnapshot TrainJobWatcher::wait_newer(int seen, double timeout_seconds) {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait_for(lock, std::chrono::duration<double>(timeout_seconds),
+  changed_.wait_for(lock, timeout_seconds,
                     [&] { return !error_.empty() || (listed_ >= 2 && version_ > seen); });
   if (!error_.empty()) throw KubeError(error_);
   WatchSnapshot snapshot;

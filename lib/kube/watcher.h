@@ -5,7 +5,6 @@
 #define TRAINJOB_KUBE_WATCHER_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
@@ -15,6 +14,7 @@
 #include "kube/client.h"
 #include "kube/resources.h"
 #include "load/json.h"
+#include "util/steady_condition.h"
 
 namespace trainjob {
 
@@ -52,7 +52,7 @@ class TrainJobWatcher {
   std::atomic<bool> cancel_{false};
   std::atomic<int> relists_{0};
   std::mutex mutex_;
-  std::condition_variable changed_;
+  SteadyCondition changed_;
   std::map<std::string, Json> jobs_;
   std::map<std::string, Json> pods_;
   int version_ = 0;

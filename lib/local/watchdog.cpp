@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <set>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 #include "local/process_sweep.h"
 #include "util/beneath.h"
@@ -68,6 +70,22 @@ void follow_plugin(int socket, WatchdogState* state) {
   }
 }
 
+/// Closes every descriptor from `first` up: close_range(2) where the kernel has it (5.9 and
+/// later), else each one /proc/self/fd lists. Through syscall() with the kernel headers'
+/// number: glibc has a close_range() only from 2.34, above the release build's baseline
+/// (docs/install.md), and glibc 2.31 names no SYS_close_range.
+void close_from(int first) {
+  if (::syscall(__NR_close_range, first, ~0U, 0) == 0) return;
+  std::vector<int> open;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", error)) {
+    const int fd = std::atoi(entry.path().filename().c_str());
+    if (fd >= first) open.push_back(fd);  // the iterator's own descriptor too, harmlessly
+  }
+  for (int fd : open)
+    ::close(fd);
+}
+
 /// The plugin died: end what it started, then remove what it created.
 void clean_up_after_plugin(const WatchdogState& state, const std::string& marker,
                            const std::string& work_dir) {
@@ -89,7 +107,7 @@ void clean_up_after_plugin(const WatchdogState& state, const std::string& marker
   // Nothing of the plugin's but the socket: a pipe the plugin's caller reads must see
   // its end when the plugin dies, not when the watchdog does.
   ::dup2(socket, 3);
-  ::close_range(4, ~0U, 0);
+  close_from(4);
   std::string dir = (std::filesystem::path(parent) / "trainjob-local-XXXXXX").string();
   if (::mkdtemp(dir.data()) == nullptr) {
     send_all(3, "error " + std::string(std::strerror(errno)) + "\n");

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/shortest_double.h"
+
 namespace trainjob {
 namespace {
 
@@ -266,9 +268,8 @@ void append_float(double value, std::string* out) {
   if (std::isnan(value) || std::isinf(value)) {
     return void(out->append(std::isnan(value) ? ".nan" : value < 0 ? "-.inf" : ".inf"));
   }
-  std::array<char, 32> buf{};
-  const auto result = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  const std::string_view text(buf.data(), static_cast<size_t>(result.ptr - buf.data()));
+  const std::string shortest = shortest_double(value);
+  const std::string_view text(shortest);
   const size_t exponent = text.find('e');
   const std::string_view mantissa = text.substr(0, exponent);
   out->append(mantissa);

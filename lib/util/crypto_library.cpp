@@ -1,5 +1,6 @@
 #include "util/crypto_library.h"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -8,7 +9,10 @@
 namespace trainjob {
 namespace {
 
+constexpr char kInstallHint[] = "apt-get install libssl3 (or libssl1.1)";
+
 struct Loaded {
+  SharedLibrary library{{std::begin(kCryptoLibraries), std::end(kCryptoLibraries)}, kInstallHint};
   CryptoApi api{};
   std::string error;  ///< empty when `api` is complete
 };
@@ -37,11 +41,7 @@ bool resolve_keys(SharedLibrary* library, CryptoApi* api) {
          library->resolve("PEM_write_bio_PrivateKey_traditional",
                           &api->pem_write_bio_private_key_traditional) &&
          library->resolve("PEM_read_bio_PrivateKey", &api->pem_read_bio_private_key) &&
-         library->resolve("EVP_PKEY_Q_keygen", &api->pkey_q_keygen) &&
          library->resolve("EVP_PKEY_free", &api->pkey_free) &&
-         library->resolve("EVP_PKEY_get_base_id", &api->pkey_get_base_id) &&
-         library->resolve("EVP_PKEY_get_utf8_string_param", &api->pkey_get_utf8_string_param) &&
-         library->resolve("EVP_PKEY_get_octet_string_param", &api->pkey_get_octet_string_param) &&
          library->resolve("EVP_PKEY_get_raw_private_key", &api->pkey_get_raw_private_key) &&
          library->resolve("EVP_PKEY_get_raw_public_key", &api->pkey_get_raw_public_key) &&
          library->resolve("EVP_PKEY_new_raw_private_key", &api->pkey_new_raw_private_key) &&
@@ -51,21 +51,60 @@ bool resolve_keys(SharedLibrary* library, CryptoApi* api) {
          library->resolve("EVP_PKEY_keygen", &api->pkey_keygen);
 }
 
-Loaded load() {
-  Loaded loaded;
-  SharedLibrary library(kCryptoLibrary, "apt-get install libssl3");
-  if (!resolve_digests(&library, &loaded.api) || !resolve_keys(&library, &loaded.api))
-    loaded.error = library.error();
+Loaded* load() {
+  // Never freed: the library stays loaded until exit (SharedLibrary), and crypto3() resolves
+  // from it later.
+  auto* loaded = new Loaded;
+  if (!resolve_digests(&loaded->library, &loaded->api) ||
+      !resolve_keys(&loaded->library, &loaded->api)) {
+    loaded->error = loaded->library.error();
+  }
   return loaded;
+}
+
+const Loaded& loaded() {
+  // Initialised once even when threads (parallel checks) race to the first call.
+  static const Loaded* const instance = load();
+  return *instance;
+}
+
+struct Loaded3 {
+  Crypto3Api api{};
+  std::string error;
+};
+
+Loaded3 load3() {
+  Loaded3 loaded3;
+  // A copy, so that a missing function's error stays out of crypto()'s library.
+  SharedLibrary library = loaded().library;
+  const char* missing = nullptr;
+  auto need = [&](const char* name, auto* slot) {
+    if (missing == nullptr && !library.resolve(name, slot)) missing = name;
+  };
+  need("EVP_PKEY_Q_keygen", &loaded3.api.pkey_q_keygen);
+  need("EVP_PKEY_get_base_id", &loaded3.api.pkey_get_base_id);
+  need("EVP_PKEY_get_utf8_string_param", &loaded3.api.pkey_get_utf8_string_param);
+  need("EVP_PKEY_get_octet_string_param", &loaded3.api.pkey_get_octet_string_param);
+  if (missing != nullptr) {
+    loaded3.error = "this needs OpenSSL 3 (libcrypto.so.3: apt-get install libssl3); the " +
+                    library.soname() + " found has no " + missing;
+  }
+  return loaded3;
 }
 
 }  // namespace
 
 const CryptoApi& crypto() {
-  // Initialised once even when threads (parallel checks) race to the first call.
-  static const Loaded loaded = load();
-  if (!loaded.error.empty()) throw std::runtime_error(loaded.error);
-  return loaded.api;
+  const Loaded& instance = loaded();
+  if (!instance.error.empty()) throw std::runtime_error(instance.error);
+  return instance.api;
+}
+
+const Crypto3Api& crypto3() {
+  crypto();  // libcrypto itself first, with its own error when it is missing
+  static const Loaded3 loaded3 = load3();
+  if (!loaded3.error.empty()) throw std::runtime_error(loaded3.error);
+  return loaded3.api;
 }
 
 }  // namespace trainjob

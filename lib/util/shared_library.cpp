@@ -6,13 +6,25 @@
 namespace trainjob {
 
 SharedLibrary::SharedLibrary(const char* soname, std::string install_hint)
-    : soname_(soname), install_hint_(std::move(install_hint)) {
-  handle_ = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (handle_ == nullptr) {
-    const char* why = dlerror();
-    error_ = soname_ + " not found: " + install_hint_ + " (" +
-             (why != nullptr ? why : "dlopen failed") + ")";
+    : SharedLibrary(std::vector<std::string>{soname}, std::move(install_hint)) {}
+
+SharedLibrary::SharedLibrary(std::vector<std::string> sonames, std::string install_hint)
+    : install_hint_(std::move(install_hint)) {
+  std::string why;
+  for (const std::string& soname : sonames) {
+    handle_ = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle_ != nullptr) {
+      soname_ = soname;
+      return;
+    }
+    const char* error = dlerror();
+    if (why.empty()) why = error != nullptr ? error : "dlopen failed";
   }
+  soname_ = sonames.empty() ? std::string() : sonames.front();
+  std::string names;
+  for (const std::string& soname : sonames)
+    names += (names.empty() ? "" : " or ") + soname;
+  error_ = names + " not found: " + install_hint_ + " (" + why + ")";
 }
 
 void* SharedLibrary::find(const char* name) {

@@ -4,6 +4,7 @@
 #define TRAINJOB_UTIL_SHARED_LIBRARY_H_
 
 #include <string>
+#include <vector>
 
 namespace trainjob {
 
@@ -14,6 +15,10 @@ class SharedLibrary {
   /// library stays loaded until exit: what it registers (exit handlers, thread-local
   /// handles) outlives this object.
   SharedLibrary(const char* soname, std::string install_hint);
+
+  /// Opens the first of `sonames` that loads (e.g. a library's newer ABI, then an older one
+  /// whose functions in use are the same).
+  SharedLibrary(std::vector<std::string> sonames, std::string install_hint);
 
   /// Resolves function `name` into `*slot`; false, with error() set, when the library is
   /// missing or lacks it. Resolving stops at the first failure.
@@ -26,6 +31,9 @@ class SharedLibrary {
 
   /// Why the library or one of its functions could not be had; empty when all went well.
   const std::string& error() const { return error_; }
+
+  /// The soname opened (the first tried when none could be).
+  const std::string& soname() const { return soname_; }
 
  private:
   void* find(const char* name);

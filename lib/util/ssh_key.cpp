@@ -2,9 +2,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
-
-#include <openssl/core_names.h>
 
 #include "util/base64.h"
 #include "util/crypto_library.h"
@@ -18,6 +17,10 @@ using BioPtr = std::unique_ptr<BIO, decltype(CryptoApi::bio_free)>;
 constexpr const char* kKeyType = "ecdsa-sha2-nistp521";
 constexpr const char* kCurveId = "nistp521";
 constexpr const char* kCurveName = "P-521";
+// OSSL_PKEY_PARAM_GROUP_NAME and OSSL_PKEY_PARAM_PUB_KEY of OpenSSL 3's core_names.h, which
+// OpenSSL 1.1's headers (the release build's) lack.
+constexpr const char* kParamGroupName = "group";
+constexpr const char* kParamPublicKey = "pub";
 
 std::string libcrypto_error(const char* what) {
   unsigned long code = crypto().err_get_error();
@@ -39,19 +42,18 @@ void append_ssh_string(std::string* out, const std::string& bytes) {
 std::optional<std::string> public_line(const EVP_PKEY* key) {
   char group[32] = {0};
   size_t group_size = 0;
-  if (crypto().pkey_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group,
-                                          &group_size) != 1 ||
+  if (crypto3().pkey_get_utf8_string_param(key, kParamGroupName, group, sizeof group,
+                                           &group_size) != 1 ||
       (std::string(group) != "P-521" && std::string(group) != "secp521r1")) {
     return std::nullopt;
   }
   size_t point_size = 0;
-  if (crypto().pkey_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, nullptr, 0, &point_size) !=
-      1) {
+  if (crypto3().pkey_get_octet_string_param(key, kParamPublicKey, nullptr, 0, &point_size) != 1) {
     return std::nullopt;
   }
   std::vector<unsigned char> point(point_size);
-  if (crypto().pkey_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size(),
-                                           &point_size) != 1 ||
+  if (crypto3().pkey_get_octet_string_param(key, kParamPublicKey, point.data(), point.size(),
+                                            &point_size) != 1 ||
       point_size == 0 || point[0] != 0x04) {
     return std::nullopt;  // only the uncompressed form is valid in the SSH encoding
   }
@@ -78,7 +80,13 @@ std::optional<std::string> private_pem(EVP_PKEY* key) {
 }  // namespace
 
 std::optional<SshKeyPair> generate_ssh_key_pair(std::string* error) {
-  PkeyPtr key(crypto().pkey_q_keygen(nullptr, nullptr, "EC", kCurveName), crypto().pkey_free);
+  try {
+    crypto3();
+  } catch (const std::runtime_error& e) {
+    *error = e.what();  // OpenSSL 1.1: the key is made with OpenSSL 3's functions
+    return std::nullopt;
+  }
+  PkeyPtr key(crypto3().pkey_q_keygen(nullptr, nullptr, "EC", kCurveName), crypto().pkey_free);
   if (!key) {
     *error = libcrypto_error("generating a P-521 key failed");
     return std::nullopt;
@@ -98,7 +106,7 @@ std::optional<std::string> ssh_public_line_of(const std::string& pem) {
   PkeyPtr key(crypto().pem_read_bio_private_key(bio.get(), nullptr, nullptr, nullptr),
               crypto().pkey_free);
   crypto().err_clear_error();
-  if (!key || crypto().pkey_get_base_id(key.get()) != EVP_PKEY_EC) return std::nullopt;
+  if (!key || crypto3().pkey_get_base_id(key.get()) != EVP_PKEY_EC) return std::nullopt;
   return public_line(key.get());
 }
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # cmake --install lays out the plugin, kubectl's completion helper, the completion scripts
 # and the docs; dist/release.sh packs a reproducible archive and fills the krew manifest,
-# which must pass krew's own validation rules and point at exactly that archive.
+# which must pass krew's own validation rules and point at exactly that archive. The archive
+# is packed --as-built (this build's plugin as it is): the portable build in a bullseye root
+# is release_portability_test's.
 bin=$1
 src=$2
 build=$(dirname "$bin")
@@ -23,7 +25,7 @@ check "the helper works from its own directory, not from PATH" \
 
 version=$("$bin" --version | awk '{print $2}')
 archive=kubectl-trainjob_${version}_linux_amd64.tar.gz
-SOURCE_DATE_EPOCH=1700000000 "$src/dist/release.sh" "$work/out" "$build=linux/amd64" > "$work/log" 2>&1
+SOURCE_DATE_EPOCH=1700000000 "$src/dist/release.sh" --as-built "$work/out" "$build=linux/amd64" > "$work/log" 2>&1
 check "release.sh exits 0" [ $? -eq 0 ]
 check "release: the archive, named by version and platform" [ -s "$work/out/$archive" ]
 check "release: its .sha256 checks" bash -c "cd '$work/out' && sha256sum --quiet -c '$archive.sha256'"
@@ -37,7 +39,7 @@ assert all(l.split()[1] == "0/0" for l in lines), lines
 assert all(" 2023-11-14 22:13 " in l for l in lines), lines
 assert {"kubectl-trainjob", "kubectl_complete-trainjob", "README.md"} <= set(names), names
 ' "$work/listing"
-SOURCE_DATE_EPOCH=1700000000 "$src/dist/release.sh" "$work/again" "$build=linux/amd64" > /dev/null 2>&1
+SOURCE_DATE_EPOCH=1700000000 "$src/dist/release.sh" --as-built "$work/again" "$build=linux/amd64" > /dev/null 2>&1
 check "release: reproducible, byte for byte" cmp "$work/out/$archive" "$work/again/$archive"
 mkdir "$work/unpacked"
 tar -xzf "$work/out/$archive" -C "$work/unpacked"
@@ -83,7 +85,7 @@ for pl in spec["platforms"]:
         need(op["from"] in members, "files[].from in the archive: " + op["from"])
     need(os.access(os.path.join(unpacked, pl["bin"]), os.X_OK), "bin is executable")
 PY
-check "--base-url sets the uri" bash -c "'$src/dist/release.sh' --base-url https://example.test/d '$work/b' '$build' >/dev/null 2>&1 && grep -q 'uri: \"https://example.test/d/$archive\"' '$work/b/trainjob.yaml'"
+check "--base-url sets the uri" bash -c "'$src/dist/release.sh' --as-built --base-url https://example.test/d '$work/b' '$build' >/dev/null 2>&1 && grep -q 'uri: \"https://example.test/d/$archive\"' '$work/b/trainjob.yaml'"
 "$src/dist/release.sh" "$work/c" > /dev/null 2>&1
 check "release.sh without a build directory: usage error" [ $? -eq 2 ]
 finish
