@@ -29,6 +29,9 @@ if [ "$mode" = test ]; then packages+=(bash-completion zsh fish file); fi
 if [ "$mode" = test ] || [ "$mode" = image ]; then packages+=(umoci skopeo docker-registry); fi
 # The torchrun test runs the seed's PyTorch script through the builtin launcher.
 if [ "$mode" = test ]; then packages+=(python3-torch); fi
+# The release's portability test builds and runs the plugin in Debian bullseye roots it makes
+# (dist/debian_root.sh).
+if [ "$mode" = test ]; then packages+=(debootstrap); fi
 
 # Each step's wall time goes to stderr as it ends (CI's stage table reads them).
 step_start=$SECONDS
