@@ -32,7 +32,8 @@ build_group() {
 # measure LABEL COMMIT: a clean checkout of COMMIT (the work tree as it is, uncommitted
 # changes included, when COMMIT is empty), configured and built; prints one table row.
 measure() {
-  local label=$1 commit=$2 dir=$work/tree-${commit:-head}
+  local label=$1 commit=$2
+  local dir=$work/tree-${commit:-head}
   if [ -n "$commit" ]; then
     git -C "$source_dir" worktree add --detach --quiet "$dir" "$commit"
   else
