@@ -6,11 +6,12 @@
 // is Σ p·c). Every figure is a span measured inside the step it describes: the whole step,
 // and the wait after backward until the averaged gradients are in place (what the sync
 // could not hide behind backward). Nothing is the difference of two separately measured
-// series: the sync was once the step minus the best step without a sync, but a step without
-// a sync is not a synced step less its sync. Its gradients stay autograd's own instead of
-// becoming views of the buckets, and its backward measured up to three times as long (45.6
-// ms against about 15 ms on 8 x 4 MB), so the difference came out too small and, on a busy
-// machine, negative.
+// series: the sync was once the best synced step minus the best step without a sync, taken
+// apart, and on a busy machine the two bests meet different load. In one such run the step
+// without a sync took 45.6 ms on 8 x 4 MB while the flat step's own backward took about 15
+// (43.6 ms less 28.2 after backward), so the difference came out too small and, once,
+// negative; quiet, the two agree (16.3 and 14.1 ms).
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
