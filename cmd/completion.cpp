@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <memory>
 
+#include "cluster/trainjob_names.h"
 #include "command.h"
 #include "complete/cli_model.h"
 #include "complete/shell_scripts.h"
-#include "kube/trainjob_names.h"
 
 namespace trainjob {
 namespace {

@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/trainjob_objects.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
-#include "kube/trainjob_objects.h"
 #include "util/duration.h"
 
 namespace trainjob {

@@ -5,7 +5,7 @@
 
 #include "command.h"
 #include "model/dialect.h"
-#include "render/names.h"
+#include "model/names.h"
 
 namespace trainjob {
 

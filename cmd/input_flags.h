@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "load/input_files.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

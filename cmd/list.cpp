@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster_output.h"
+#include "cluster/trainjob_list.h"
 #include "cluster_flags.h"
 #include "command.h"
-#include "kube/cluster_output.h"
-#include "kube/trainjob_list.h"
 
 namespace trainjob {
 namespace {

@@ -7,7 +7,7 @@
 #include "load/file_system.h"
 #include "output/render_output.h"
 #include "output/spilled_stream.h"
-#include "render/render_stream.h"
+#include "pipeline/render_stream.h"
 #include "render/render_target.h"
 
 namespace trainjob {

@@ -3,10 +3,10 @@
 #include <cstdio>
 
 #include "command.h"
+#include "model/embedded_runtimes.h"
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
-#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

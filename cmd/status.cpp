@@ -2,11 +2,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster_output.h"
+#include "cluster/status_query.h"
 #include "cluster_flags.h"
 #include "command.h"
-#include "kube/cluster_output.h"
 #include "kube/resources.h"
-#include "kube/status_query.h"
 
 namespace trainjob {
 namespace {

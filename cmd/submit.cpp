@@ -1,5 +1,5 @@
 // `kubectl trainjob submit`: render, then server-side apply, all or nothing.
-#include "kube/submit.h"
+#include "cluster/submit.h"
 
 #include <cstdio>
 #include <memory>

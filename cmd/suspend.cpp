@@ -1,5 +1,5 @@
 // `kubectl trainjob resume|suspend NAME`: spec.suspend of the TrainJob's Jobs.
-#include "kube/suspend.h"
+#include "cluster/suspend.h"
 
 #include <cstdio>
 #include <memory>

@@ -4,9 +4,9 @@
 
 #include "diag/diagnostic.h"
 #include "model/dialect.h"
+#include "model/embedded_runtimes.h"
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
-#include "render/render_pipeline.h"
 #include "util/text.h"
 
 namespace trainjob {

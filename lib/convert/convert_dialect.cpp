@@ -9,7 +9,7 @@
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/trainjob.h"
-#include "render/num_proc.h"
+#include "render/policy/num_proc.h"
 
 namespace trainjob {
 namespace {

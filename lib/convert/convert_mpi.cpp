@@ -12,9 +12,9 @@
 #include "legacy/kind_mpi.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
+#include "model/jobset_labels.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
-#include "render/jobset_labels.h"
 
 namespace trainjob {
 namespace {

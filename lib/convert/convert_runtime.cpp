@@ -6,7 +6,7 @@
 #include "convert/convert_dialect.h"
 #include "model/field.h"
 #include "model/runtime_policy.h"
-#include "render/num_proc.h"
+#include "render/policy/num_proc.h"
 
 namespace trainjob {
 namespace {

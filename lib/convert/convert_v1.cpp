@@ -12,10 +12,10 @@
 #include "convert/v1_pod_template.h"
 #include "legacy/legacy_job.h"
 #include "load/field_path.h"
+#include "model/embedded_runtimes.h"
 #include "model/field.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
-#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

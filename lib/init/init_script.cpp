@@ -5,7 +5,7 @@
 
 #include "embed/embedded.h"
 #include "load/file_system.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

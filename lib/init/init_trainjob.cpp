@@ -5,11 +5,11 @@
 
 #include "embed/embedded.h"
 #include "load/json.h"
+#include "model/names.h"
 #include "model/quantity.h"
 #include "model/vocabulary.h"
 #include "output/json_text.h"
 #include "output/yaml_writer.h"
-#include "render/names.h"
 #include "util/text.h"
 
 namespace trainjob {

@@ -2,7 +2,7 @@
 
 #include "load/field_path.h"
 #include "model/dialect.h"
-#include "render/names.h"
+#include "model/names.h"
 
 namespace trainjob {
 namespace {

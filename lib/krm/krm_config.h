@@ -9,7 +9,7 @@
 #include "diag/diagnostic.h"
 #include "load/document.h"
 #include "model/vocabulary.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

@@ -13,8 +13,8 @@
 #include "load/yaml_loader.h"
 #include "model/runtime_registry.h"
 #include "output/render_output.h"
+#include "pipeline/render_pipeline.h"
 #include "render/compile.h"
-#include "render/render_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -4,9 +4,9 @@
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/field.h"
+#include "model/jobset_labels.h"
+#include "model/names.h"
 #include "model/vocabulary.h"
-#include "render/jobset_labels.h"
-#include "render/names.h"
 
 namespace trainjob {
 namespace {

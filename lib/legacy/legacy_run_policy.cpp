@@ -2,8 +2,8 @@
 
 #include <limits>
 
+#include "model/jobset_labels.h"
 #include "model/vocabulary.h"
-#include "render/jobset_labels.h"
 #include "render/pod_group.h"
 
 namespace trainjob {

@@ -9,10 +9,10 @@
 #include <utility>
 
 #include "legacy/mpi_legacy_job.h"
+#include "model/jobset_labels.h"
+#include "model/operator_labels.h"
 #include "model/vocabulary.h"
-#include "render/jobset_labels.h"
-#include "render/mpi_policy.h"
-#include "render/operator_labels.h"
+#include "render/policy/mpi.h"
 
 namespace trainjob {
 namespace {

@@ -7,8 +7,8 @@
 #include "local/expand.h"
 #include "local/local_checks.h"
 #include "local/plan_volumes.h"
+#include "model/operator_labels.h"
 #include "model/vocabulary.h"
-#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {

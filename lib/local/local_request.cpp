@@ -4,7 +4,7 @@
 
 #include "local/local_run.h"
 #include "model/vocabulary.h"
-#include "render/config_map_files.h"
+#include "pipeline/config_map_files.h"
 
 namespace trainjob {
 

@@ -13,7 +13,7 @@
 #include "local/local_plan.h"
 #include "local/local_runner.h"
 #include "local/local_torchrun.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "model/operator_labels.h"
 #include "model/vocabulary.h"
-#include "render/operator_labels.h"
 
 namespace trainjob {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "diag/diagnostic.h"
 #include "output/output_dir.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

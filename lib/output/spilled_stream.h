@@ -7,7 +7,7 @@
 
 #include "diag/diagnostic.h"
 #include "output/render_output.h"
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

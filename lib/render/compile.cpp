@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/names.h"
 #include "model/trainjob.h"
 #include "model/vocabulary.h"
 #include "render/advisories.h"
@@ -9,12 +10,11 @@
 #include "render/emit_jobset.h"
 #include "render/initializers.h"
 #include "render/kueue.h"
-#include "render/ml_policy.h"
-#include "render/names.h"
 #include "render/overrides.h"
 #include "render/pod_group.h"
+#include "render/policy/ml_policy.h"
+#include "render/policy/torchtune.h"
 #include "render/runtime_template.h"
-#include "render/torchtune.h"
 #include "render/trainer.h"
 #include "render/volume_claims.h"
 

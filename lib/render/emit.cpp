@@ -2,9 +2,9 @@
 
 #include <map>
 
+#include "model/jobset_labels.h"
 #include "render/compile.h"
 #include "render/gitops_order.h"
-#include "render/jobset_labels.h"
 #include "render/kueue.h"
 #include "render/pod_edit.h"
 

@@ -1,6 +1,6 @@
 #include "render/emit_jobset.h"
 
-#include "render/jobset_labels.h"
+#include "model/jobset_labels.h"
 #include "render/kueue.h"
 #include "render/pod_edit.h"
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "model/strategic_merge.h"
 #include "model/suggest.h"
 #include "render/pod_edit.h"
 #include "render/runtime_template.h"
-#include "render/strategic_merge.h"
 
 namespace trainjob {
 namespace {

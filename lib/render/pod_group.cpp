@@ -2,9 +2,9 @@
 
 #include <map>
 
+#include "model/jobset_labels.h"
 #include "model/quantity.h"
 #include "model/vocabulary.h"
-#include "render/jobset_labels.h"
 #include "render/pod_edit.h"
 #include "render/trainer.h"
 

@@ -2,9 +2,9 @@
 
 #include <set>
 
+#include "model/jobset_labels.h"
+#include "model/names.h"
 #include "render/job_rules.h"
-#include "render/jobset_labels.h"
-#include "render/names.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "render/jobset_labels.h"
-#include "render/names.h"
+#include "model/jobset_labels.h"
+#include "model/names.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {

@@ -3,7 +3,7 @@
 #ifndef TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
 #define TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
 
-#include "render/render_pipeline.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

@@ -16,10 +16,10 @@
 
 #include "diag/diagnostic.h"
 #include "load/yaml_loader.h"
+#include "model/embedded_runtimes.h"
 #include "model/runtime_registry.h"
 #include "output/render_output.h"
 #include "render/compile.h"
-#include "render/render_pipeline.h"
 #include "schema/input_schemas.h"
 
 namespace trainjob {

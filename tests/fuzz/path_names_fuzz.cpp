@@ -13,8 +13,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "render/input_names.h"
-#include "render/names.h"
+#include "model/names.h"
+#include "pipeline/input_names.h"
 #include "util/beneath.h"
 
 namespace {

@@ -6,11 +6,11 @@
 #include <doctest/doctest.h>
 
 #include "load/yaml_loader.h"
+#include "model/jobset_labels.h"
 #include "model/runtime_registry.h"
 #include "render/compile.h"
-#include "render/flux_curve.h"
-#include "render/flux_scripts.h"
-#include "render/jobset_labels.h"
+#include "render/policy/flux_curve.h"
+#include "render/policy/flux_scripts.h"
 #include "util/base64.h"
 
 using namespace trainjob;

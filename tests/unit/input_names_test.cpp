@@ -1,5 +1,5 @@
 // Names from the input that become paths, and messages that quote hostile input.
-#include "render/input_names.h"
+#include "pipeline/input_names.h"
 
 #include <doctest/doctest.h>
 

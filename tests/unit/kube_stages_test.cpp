@@ -2,8 +2,8 @@
 // when the TrainJob is complete, and how status shows it.
 #include <doctest/doctest.h>
 
-#include "kube/job_stages.h"
-#include "kube/trainjob_status.h"
+#include "cluster/job_stages.h"
+#include "cluster/trainjob_status.h"
 
 using namespace trainjob;
 

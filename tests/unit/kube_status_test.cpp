@@ -1,9 +1,9 @@
 // Status computed from Jobs and pods: phase, reasons, newest pod per node.
 #include <doctest/doctest.h>
 
-#include "kube/submit.h"
-#include "kube/trainjob_status.h"
-#include "render/config_map_files.h"
+#include "cluster/submit.h"
+#include "cluster/trainjob_status.h"
+#include "pipeline/config_map_files.h"
 
 using namespace trainjob;
 

@@ -3,10 +3,10 @@
 // them as they read a TrainJob's.
 #include <doctest/doctest.h>
 
-#include "kube/job_stages.h"
-#include "kube/pod_logs.h"
-#include "kube/trainjob_status.h"
-#include "render/operator_labels.h"
+#include "cluster/job_stages.h"
+#include "cluster/pod_logs.h"
+#include "cluster/trainjob_status.h"
+#include "model/operator_labels.h"
 
 using namespace trainjob;
 

@@ -1,4 +1,4 @@
-#include "render/names.h"
+#include "model/names.h"
 
 #include <string>
 

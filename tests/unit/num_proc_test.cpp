@@ -1,4 +1,4 @@
-#include "render/num_proc.h"
+#include "render/policy/num_proc.h"
 
 #include <doctest/doctest.h>
 

@@ -6,9 +6,9 @@
 
 #include "embed/embedded.h"
 #include "load/yaml_loader.h"
+#include "model/embedded_runtimes.h"
 #include "model/runtime_policy.h"
 #include "model/trainjob.h"
-#include "render/render_pipeline.h"
 
 namespace {
 

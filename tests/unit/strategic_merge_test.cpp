@@ -1,4 +1,4 @@
-#include "render/strategic_merge.h"
+#include "model/strategic_merge.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "render/torchtune.h"
+#include "render/policy/torchtune.h"
 
 #include <doctest/doctest.h>
 

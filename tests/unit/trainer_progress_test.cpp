@@ -1,4 +1,4 @@
-#include "kube/trainer_progress.h"
+#include "cluster/trainer_progress.h"
 
 #include <string>
 

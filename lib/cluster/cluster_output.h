@@ -1,0 +1,23 @@
+// Printing for the cluster commands: kubectl's ages and YAML/JSON of computed objects.
+#ifndef TRAINJOB_CLUSTER_CLUSTER_OUTPUT_H_
+#define TRAINJOB_CLUSTER_CLUSTER_OUTPUT_H_
+
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+/// kubectl's age column: 45s, 3m12s, 5h, 2d.
+std::string format_age(double seconds);
+/// The oldest creationTimestamp among the objects, in epoch seconds (0 if none).
+double oldest_creation(const std::vector<Json>& objects);
+/// One object as -o yaml or -o json prints it.
+std::string format_one(const Json& object, const std::string& format);
+/// Space-aligned columns, as kubectl get prints them.
+std::string format_columns(const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_CLUSTER_OUTPUT_H_

@@ -1,0 +1,67 @@
+#include "cluster/status_progress.h"
+
+#include "cluster/pod_logs.h"
+#include "kube/resources.h"
+#include "model/jobset_labels.h"
+#include "model/operator_labels.h"
+
+namespace trainjob {
+namespace {
+
+/// The step whose Jobs carry trainjob-ancestor-step: trainer; "node" when none says so.
+std::string trainer_step(const std::vector<Json>& jobs) {
+  for (const Json& job : jobs) {
+    const Json& labels = json_member(json_member(job, "metadata"), "labels");
+    if (string_member(labels, kAncestorLabel) == "trainer") return step_place(labels).step;
+  }
+  return "node";
+}
+
+const NodeStatus* find_node(const TrainJobStatus& status, const std::string& step) {
+  for (const NodeStatus& node : status.nodes) {
+    if (node.step == step && node.job_index == 0 && node.index == 0) return &node;
+  }
+  return nullptr;
+}
+
+const Json* find_pod(const std::vector<Json>& pods, const std::string& name) {
+  for (const Json& pod : pods) {
+    if (string_member(json_member(pod, "metadata"), "name") == name) return &pod;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const NodeStatus* rank0_node(const TrainJobStatus& status, const std::vector<Json>& jobs) {
+  if (status.kind == "TrainJob") return find_node(status, trainer_step(jobs));
+  for (const char* step : {"master", "launcher", "chief", "worker"}) {
+    if (const NodeStatus* node = find_node(status, step)) return node;
+  }
+  return nullptr;
+}
+
+std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
+                                                    const std::string& name_space,
+                                                    const TrainJobStatus& status,
+                                                    const std::vector<Json>& jobs,
+                                                    const std::vector<Json>& pods) {
+  if (status.phase != "Running") return std::nullopt;
+  const NodeStatus* node = rank0_node(status, jobs);
+  if (node == nullptr || node->pod.empty() || node->phase != "Running") return std::nullopt;
+  const Json* pod = find_pod(pods, node->pod);
+  if (pod == nullptr) return std::nullopt;
+  std::string path = object_path(pod_type(), name_space, node->pod) +
+                     "/log?container=" + url_escape(log_container(*pod, "")) +
+                     "&tailLines=" + std::to_string(kProgressTailLines) + "&timestamps=true";
+  // Progress only adds to the status: a log that cannot be read leaves it out.
+  try {
+    ApiResponse response = client->send("GET", path);
+    if (!response.ok()) return std::nullopt;
+    return latest_progress(response.body, true);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace trainjob

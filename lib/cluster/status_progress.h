@@ -1,0 +1,35 @@
+// `status` of a running job: the progress rank 0 last printed, read from the last lines of
+// its pod's log (the pods/log read `logs` needs too, no other permission).
+#ifndef TRAINJOB_CLUSTER_STATUS_PROGRESS_H_
+#define TRAINJOB_CLUSTER_STATUS_PROGRESS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/trainer_progress.h"
+#include "cluster/trainjob_status.h"
+#include "kube/client.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+/// How many log lines are searched for the last progress line.
+inline constexpr int kProgressTailLines = 200;
+
+/// The node whose log carries rank 0's progress: node 0 of the TrainJob's trainer step (the
+/// Job labelled trainjob-ancestor-step trainer: `node`, MPI's `launcher`), or for a legacy
+/// kind the first of master, launcher, chief, worker with index 0. Null when none.
+const NodeStatus* rank0_node(const TrainJobStatus& status, const std::vector<Json>& jobs);
+
+/// The progress in the last kProgressTailLines lines of that node's log while the job runs;
+/// null when it is not running, prints none, or the log cannot be read.
+std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
+                                                    const std::string& name_space,
+                                                    const TrainJobStatus& status,
+                                                    const std::vector<Json>& jobs,
+                                                    const std::vector<Json>& pods);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_STATUS_PROGRESS_H_

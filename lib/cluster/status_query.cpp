@@ -1,0 +1,64 @@
+#include "cluster/status_query.h"
+
+#include "cluster/status_progress.h"
+#include "kube/kube_error.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "kube/watcher.h"
+
+namespace trainjob {
+
+std::vector<Json> pod_events(KubeClient* client, const std::string& name_space) {
+  std::string path = collection_path(event_type(), name_space) +
+                     "?fieldSelector=" + url_escape("involvedObject.kind=Pod");
+  ApiResponse response = client->send("GET", path);
+  if (!response.ok()) return {};
+  Json list = response.json();
+  std::vector<Json> events;
+  if (list.contains("items") && list["items"].is_array())
+    for (Json& item : list["items"])
+      events.push_back(std::move(item));
+  return events;
+}
+
+void ensure_trainjob_exists(KubeClient* client, const std::string& name_space,
+                            const std::string& name, const std::vector<Json>& jobs) {
+  if (!jobs.empty()) return;
+  if (list_objects(client, service_type(), name_space, trainjob_selector(name)).items.empty())
+    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space + "\"");
+}
+
+TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
+                           const std::string& name, const std::vector<Json>& jobs,
+                           const std::vector<Json>& pods) {
+  TrainJobStatus status = compute_status(name, jobs, pods, pod_events(client, name_space));
+  status.progress = fetch_rank0_progress(client, name_space, status, jobs, pods);
+  return status;
+}
+
+TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
+                            const std::string& name) {
+  std::string selector = trainjob_selector(name);
+  std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
+  ensure_trainjob_exists(client, name_space, name, jobs);
+  std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
+  return status_from(client, name_space, name, jobs, pods);
+}
+
+bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,
+                  const std::function<void(const TrainJobStatus&)>& on_status) {
+  TrainJobWatcher watcher(client, name_space, trainjob_selector(name));
+  watcher.start();
+  int seen = 0;
+  while (true) {
+    WatchSnapshot snapshot = watcher.wait_newer(seen, 30);
+    if (snapshot.version == 0) continue;
+    if (seen == 0) ensure_trainjob_exists(client, name_space, name, snapshot.jobs);
+    seen = snapshot.version;
+    TrainJobStatus status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
+    on_status(status);
+    if (status.finished()) return status.phase == "Complete";
+  }
+}
+
+}  // namespace trainjob

@@ -1,0 +1,43 @@
+// `status`: what it asks the cluster for one TrainJob (Jobs, pods, pod events, rank 0's
+// log), put together into a TrainJobStatus.
+#ifndef TRAINJOB_CLUSTER_STATUS_QUERY_H_
+#define TRAINJOB_CLUSTER_STATUS_QUERY_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cluster/trainjob_status.h"
+#include "kube/client.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+/// The events of the pods in `name_space`; none when they cannot be read, as they only
+/// sharpen the reasons a status gives.
+std::vector<Json> pod_events(KubeClient* client, const std::string& name_space);
+
+/// Throws KubeError (kubectl's "not found") when TrainJob `name` has no `jobs` and no
+/// Service either: a TrainJob whose Jobs are gone still has its Services.
+void ensure_trainjob_exists(KubeClient* client, const std::string& name_space,
+                            const std::string& name, const std::vector<Json>& jobs);
+
+/// The status of TrainJob `name` from its `jobs` and `pods`, the pod events and rank 0's
+/// progress.
+TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
+                           const std::string& name, const std::vector<Json>& jobs,
+                           const std::vector<Json>& pods);
+
+/// The status of TrainJob `name` now: lists its Jobs and pods, then as status_from.
+TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
+                            const std::string& name);
+
+/// `status --watch`: calls `on_status` with the status of TrainJob `name` whenever its Jobs or
+/// pods change, and every 30 s besides (rank 0's progress moves while the objects do not),
+/// until it has finished; whether it completed.
+bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,
+                  const std::function<void(const TrainJobStatus&)>& on_status);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_STATUS_QUERY_H_

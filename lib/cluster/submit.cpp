@@ -1,0 +1,256 @@
+#include "cluster/submit.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "cluster/trainjob_objects.h"
+#include "cluster/trainjob_status.h"
+#include "kube/kube_error.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "kube/watcher.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+int apply_rank(const Json& object) {
+  std::string kind = string_member(object, "kind");
+  // Claims before the Jobs whose pods mount them (volumeClaimPolicies); a ServiceAccount
+  // and its RBAC (MPIJob v1's launcher) before the pods that run as it.
+  if (kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim" ||
+      kind == "ServiceAccount" || kind == "Role" || kind == "RoleBinding")
+    return 0;
+  if (kind == "Service") return 1;
+  if (kind == "PodGroup") return 2;
+  if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;
+  return 6;
+}
+
+std::string resource_version(const Json& object) {
+  return string_member(member(object, "metadata"), "resourceVersion");
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items)
+    out += (out.empty() ? "" : ", ") + item;
+  return out.empty() ? "nothing" : out;
+}
+
+}  // namespace
+
+std::vector<Json> order_for_apply(std::vector<Json> objects) {
+  std::stable_sort(objects.begin(), objects.end(),
+                   [](const Json& a, const Json& b) { return apply_rank(a) < apply_rank(b); });
+  return objects;
+}
+
+void mark_as_submitted(SubmitPlan* plan) {
+  std::vector<std::string> kinds;
+  for (const Json& object : plan->objects) {
+    std::string kind = string_member(object, "apiVersion") + "/" + string_member(object, "kind");
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+  }
+  std::string recorded;
+  for (const std::string& kind : kinds)
+    recorded += (recorded.empty() ? "" : ",") + kind;
+  for (Json& object : plan->objects) {
+    Json& metadata = object["metadata"];
+    metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
+    metadata["labels"][kCreatedBySubmitLabel] = kCreatedBySubmitValue;
+    metadata["annotations"][kSubmittedKindsAnnotation] = recorded;
+  }
+}
+
+Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
+    : client_(client), clock_(clock), out_(out), err_(err) {}
+
+bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable) {
+  bool ok = true;
+  dry_run_versions_.clear();
+  for (const Json& object : plan.objects) {
+    if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
+    ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
+    if (result.ok && !result.created)
+      dry_run_versions_[display_name(object)] = resource_version(result.object);
+    if (result.ok) {
+      if (options.server_dry_run)
+        report(object, result.created ? "created (server dry run)" : "configured (server dry run)",
+               options);
+      continue;
+    }
+    ok = false;
+    if (result.immutable && string_member(object, "kind") == "Job") {
+      *immutable = true;
+      if (options.replace) continue;  // expected: the Job is deleted and created again
+    }
+    std::fprintf(err_, "error: %s: %s\n", display_name(object).c_str(), result.error.c_str());
+  }
+  return ok;
+}
+
+bool Submitter::replace_existing(const SubmitPlan& plan, const SubmitOptions& options) {
+  std::vector<Json> existing = find_trainjob_objects(client_, plan.name_space, plan.trainjob);
+  for (const std::string& name : delete_objects(client_, plan.name_space, existing))
+    std::fprintf(out_, "%s deleted (--replace)\n", name.c_str());
+  if (!wait_until_gone(client_, *clock_, plan.name_space, plan.trainjob, options.timeout_seconds)) {
+    std::fprintf(err_, "error: timed out waiting for the old objects of %s %s to go\n",
+                 plan.kind.c_str(), plan.trainjob.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
+                            const SubmitOptions& options, std::vector<Json>* created) {
+  std::vector<std::string> applied;
+  for (const Json& object : objects) {
+    if (kept_as_is(plan, object, options, /*dry_run=*/false)) continue;
+    ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/false);
+    if (!result.ok) {
+      std::fprintf(err_, "error: applying %s failed: %s\n", display_name(object).c_str(),
+                   result.error.c_str());
+      std::vector<std::string> made;
+      for (const Json& item : *created)
+        made.push_back(display_name(item));
+      std::fprintf(err_, "created before the failure: %s\n", join(made).c_str());
+      if (options.keep_on_error) {
+        std::fprintf(err_, "kept (--keep-on-error); `kubectl trainjob delete %s` removes them\n",
+                     plan.trainjob.c_str());
+      } else {
+        roll_back(plan, *created);
+      }
+      return false;
+    }
+    // An apply that changes nothing leaves the resourceVersion the dry run saw.
+    auto before = dry_run_versions_.find(display_name(object));
+    bool unchanged = !result.created && before != dry_run_versions_.end() &&
+                     before->second == resource_version(result.object);
+    if (result.created) created->push_back(object);
+    report(object, result.created ? "created" : unchanged ? "unchanged" : "configured", options);
+  }
+  std::fflush(out_);
+  return true;
+}
+
+void Submitter::roll_back(const SubmitPlan& plan, const std::vector<Json>& created) {
+  std::vector<Json> reversed(created.rbegin(), created.rend());
+  for (const std::string& name : delete_objects(client_, plan.name_space, reversed))
+    std::fprintf(err_, "removed %s\n", name.c_str());
+}
+
+void Submitter::report(const Json& object, const char* operation, const SubmitOptions& options) {
+  if (options.names_only) {
+    std::fprintf(out_, "%s\n", display_name(object).c_str());
+  } else {
+    std::fprintf(out_, "%s %s\n", display_name(object).c_str(), operation);
+  }
+}
+
+bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
+                           bool dry_run) {
+  if (string_member(member(member(object, "metadata"), "annotations"),
+                    kCreateOnlyIfAbsentAnnotation) != "true")
+    return false;
+  // Like upstream's SSH Secret: made once, never overwritten (pods may hold the old key).
+  if (!get_object(client_, resource_type_of(object), plan.name_space, name_of(object)))
+    return false;
+  if (!dry_run || options.server_dry_run)
+    report(object,
+           dry_run ? "exists, kept (server dry run)" : "exists, kept (created only if absent)",
+           options);
+  return true;
+}
+
+bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& options) {
+  std::vector<const Json*> jobs;
+  for (const Json& object : plan.objects)
+    if (string_member(object, "kind") == "Job") jobs.push_back(&object);
+  bool suspended = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
+    return member(*job, "spec").value("suspend", false);
+  });
+  if (!suspended) return false;
+  std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
+  std::string queue = label_of(*jobs[0], kKueueQueueLabel);
+  if (!queue.empty()) {
+    std::fprintf(to, "%s %s: suspended, waiting for Kueue admission in queue %s\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), queue.c_str());
+  } else {
+    std::fprintf(to, "%s %s: suspended; `kubectl trainjob resume %s` starts it\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), plan.trainjob.c_str());
+  }
+  std::fflush(to);
+  return true;
+}
+
+void Submitter::skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                                        const SubmitOptions& options) {
+  std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
+  if (!policy) return;
+  std::vector<Json> live =
+      list_objects(client_, job_type(), plan.name_space, submitted_selector(plan.trainjob)).items;
+  if (!success_policy_met(*policy, live)) return;
+  // Its success deleted the Jobs it does not target (MPI nodes): creating them again would
+  // start pods that nothing ends.
+  std::vector<Json> kept;
+  for (Json& object : *objects) {
+    bool gone = string_member(object, "kind") == "Job" &&
+                std::none_of(live.begin(), live.end(),
+                             [&](const Json& job) { return name_of(job) == name_of(object); });
+    if (!gone) {
+      kept.push_back(std::move(object));
+    } else if (!options.names_only) {
+      std::fprintf(out_, "%s not created again (the TrainJob's success policy is met)\n",
+                   display_name(object).c_str());
+    }
+  }
+  *objects = std::move(kept);
+}
+
+int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
+  bool immutable = false;
+  if (!dry_run_all(plan, options, &immutable)) {
+    if (immutable && !options.replace) {
+      std::fprintf(err_,
+                   "error: %s %s was submitted before with different Jobs, and a Job cannot "
+                   "change once created; nothing was changed. Use --replace to delete it and "
+                   "submit again.\n",
+                   plan.kind.c_str(), plan.trainjob.c_str());
+      return 1;
+    }
+    if (!immutable) return 1;
+    if (!replace_existing(plan, options)) return 1;
+    immutable = false;
+    if (!dry_run_all(plan, options, &immutable)) return 1;
+  }
+  if (options.server_dry_run) return 0;
+  // A suspended TrainJob nobody will resume on its own (no Kueue queue) is not waited for,
+  // and all its Jobs are applied, so that `resume` starts the whole of it.
+  const Json* first_job = nullptr;
+  for (const Json& object : plan.objects)
+    if (first_job == nullptr && string_member(object, "kind") == "Job") first_job = &object;
+  bool manual_resume = first_job != nullptr && member(*first_job, "spec").value("suspend", false) &&
+                       label_of(*first_job, kKueueQueueLabel).empty();
+  bool staged = options.wait && !manual_resume;
+  // Waiting, a Job with dependsOn starts only once what it depends on got there, as JobSet does.
+  std::vector<Json> now, later;
+  for (const Json& object : plan.objects) {
+    bool deferred = staged && string_member(object, "kind") == "Job" &&
+                    !dependencies_met(object, plan.objects, {});
+    (deferred ? later : now).push_back(object);
+  }
+  skip_finished_by_policy(plan, &now, options);
+  std::vector<Json> created;
+  first_stage_at_ = clock_->now();
+  if (!apply_stage(plan, now, options, &created)) return 1;
+  bool suspended = report_suspended(plan, options);
+  if (!options.wait) return 0;
+  if (suspended && manual_resume) {
+    std::fprintf(out_, "not waiting: the TrainJob is suspended and nothing resumes it by itself\n");
+    return 0;
+  }
+  return wait_for(plan, later, options);
+}
+
+}  // namespace trainjob

@@ -1,0 +1,99 @@
+// `submit`: server-side apply of a rendered TrainJob, all or nothing, with JobSet-like
+// ordering and failure handling when waiting.
+#ifndef TRAINJOB_CLUSTER_SUBMIT_H_
+#define TRAINJOB_CLUSTER_SUBMIT_H_
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/job_stages.h"
+#include "kube/client.h"
+#include "kube/environment.h"
+#include "load/json.h"
+#include "pipeline/render_pipeline.h"
+
+namespace trainjob {
+
+struct SubmitOptions {
+  bool server_dry_run = false;
+  bool wait = false;
+  double timeout_seconds = 0;  ///< with wait; 0: none
+  bool keep_on_error = false;
+  bool replace = false;
+  bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
+};
+
+/// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first,
+/// Jobs that depend on others last), then anything else; the order within a kind is kept.
+std::vector<Json> order_for_apply(std::vector<Json> objects);
+
+/// The objects of one TrainJob, rendered and ready to apply.
+struct SubmitPlan {
+  std::string kind = "TrainJob";  ///< or the legacy kind the Jobs came from (PyTorchJob)
+  std::string trainjob;
+  std::string name_space;
+  std::vector<Json> objects;
+};
+
+/// Labels every object as the TrainJob's and as applied by `submit`, and records on each the
+/// kinds applied, so that `delete` finds exactly these (see resources.h).
+void mark_as_submitted(SubmitPlan* plan);
+
+/// What `submit` applies for `rendered`: the one TrainJob's objects and the other input
+/// documents, in its namespace (else `name_space`) and labelled as its own, with the
+/// ConfigMap of `from_files` (render/config_map_files.h), ordered for apply and marked as
+/// submitted. nullopt with `*error` when the inputs hold no or several TrainJobs, a document
+/// names another namespace, or the ConfigMap cannot be built.
+std::optional<SubmitPlan> plan_submit(const RenderResult& rendered,
+                                      const std::vector<std::string>& from_files,
+                                      const std::string& name_space, std::string* error);
+
+class Submitter {
+ public:
+  Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err);
+  /// Returns the exit code: 0 applied (and, with wait, complete), 1 failed (said why).
+  int submit(const SubmitPlan& plan, const SubmitOptions& options);
+
+ private:
+  bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
+  bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
+                   const SubmitOptions& options, std::vector<Json>* created);
+  /// For an object created only if absent: true (after saying so) when it exists already.
+  bool kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
+                  bool dry_run);
+  /// Says that the applied Jobs are suspended and what resumes them (on stderr with -o name);
+  /// true when they are.
+  bool report_suspended(const SubmitPlan& plan, const SubmitOptions& options);
+  /// The later Jobs whose dependencies are met, with the time left of the TrainJob's
+  /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
+  bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
+                        std::vector<Json>* later, const SubmitOptions& options);
+  /// Drops from `objects` the Jobs of a TrainJob whose success policy is met already that
+  /// no longer exist (deleted when it completed), saying so.
+  void skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
+                               const SubmitOptions& options);
+  /// Deletes the Jobs the success policy does not target that still run.
+  void stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& policy,
+                        const std::vector<Json>& live);
+  /// Deletes every Job in `live` that has not finished, saying `why`.
+  void stop_jobs(const SubmitPlan& plan, std::vector<Json> live, const char* why);
+  void roll_back(const SubmitPlan& plan, const std::vector<Json>& created);
+  void report(const Json& object, const char* operation, const SubmitOptions& options);
+  bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
+  int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
+               const SubmitOptions& options);
+
+  KubeClient* client_;
+  const Clock* clock_;
+  std::FILE* out_;
+  std::FILE* err_;
+  std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
+  double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
+};
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_SUBMIT_H_

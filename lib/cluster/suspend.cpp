@@ -1,0 +1,50 @@
+#include "cluster/suspend.h"
+
+#include "cluster/trainjob_status.h"
+#include "kube/kube_error.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+
+namespace trainjob {
+
+int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
+                           const std::string& name, bool suspend, std::FILE* out, std::FILE* err) {
+  std::vector<Json> jobs =
+      list_objects(client, job_type(), name_space, trainjob_selector(name)).items;
+  if (jobs.empty())
+    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space +
+                    "\" (no Job carries the label " + kTrainJobNameLabel + "=" + name + ")");
+  for (const Json& job : jobs) {
+    std::string queue = label_of(job, kKueueQueueLabel);
+    if (queue.empty()) continue;
+    std::fprintf(err,
+                 "error: the Jobs of TrainJob %s are managed by Kueue (job.batch/%s is in queue "
+                 "%s): Kueue sets spec.suspend when it admits or evicts them, so %s would be "
+                 "undone; nothing was changed\n",
+                 name.c_str(), name_of(job).c_str(), queue.c_str(),
+                 suspend ? "suspending" : "resuming");
+    return 1;
+  }
+  const char* done = suspend ? "suspended" : "resumed";
+  std::string body = suspend ? R"({"spec":{"suspend":true}})" : R"({"spec":{"suspend":false}})";
+  for (const Json& job : jobs) {
+    std::string shown = "job.batch/" + name_of(job);
+    std::string state = job_state(job);
+    if (state == "Complete" || state == "Failed") {
+      std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), state.c_str());
+      continue;
+    }
+    if (member(job, "spec").value("suspend", false) == suspend) {
+      std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), done);
+      continue;
+    }
+    std::string path =
+        object_path(job_type(), name_space, name_of(job)) + "?fieldManager=" + kFieldManager;
+    client->call("PATCH", path, body, "application/merge-patch+json");
+    std::fprintf(out, "%s %s\n", shown.c_str(), done);
+  }
+  std::fflush(out);
+  return 0;
+}
+
+}  // namespace trainjob

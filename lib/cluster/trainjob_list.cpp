@@ -1,0 +1,85 @@
+#include "cluster/trainjob_list.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "cluster/cluster_output.h"
+#include "cluster/trainjob_status.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "model/operator_labels.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+/// The training pods: those of a TrainJob's `node` step, or every pod of a legacy kind
+/// (whose Jobs each run one replica).
+long node_count(const std::vector<Json>& jobs) {
+  long nodes = 0;
+  for (const Json& job : jobs) {
+    StepPlace place = step_place_of(job);
+    if (place.legacy || place.step == "node") nodes += job["spec"].value("parallelism", 1);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space) {
+  std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
+  std::map<std::string, ListedTrainJob> found;
+  for (Json& job : list_objects(client, job_type(), name_space, selector).items)
+    found[label_of(job, kTrainJobNameLabel)].jobs.push_back(std::move(job));
+  for (Json& service : list_objects(client, service_type(), name_space, selector).items)
+    found[label_of(service, kTrainJobNameLabel)].others.push_back(std::move(service));
+  // Pods only of the TrainJobs found: a pod outliving its Job is no TrainJob.
+  for (Json& pod : list_objects(client, pod_type(), name_space, selector).items) {
+    auto it = found.find(label_of(pod, kTrainJobNameLabel));
+    if (it != found.end()) it->second.pods.push_back(std::move(pod));
+  }
+  found.erase("");
+  std::vector<ListedTrainJob> trainjobs;
+  for (auto& [name, listed] : found) {
+    listed.name = name;
+    trainjobs.push_back(std::move(listed));
+  }
+  return trainjobs;
+}
+
+std::string format_trainjob_names(const std::vector<ListedTrainJob>& trainjobs) {
+  std::string text;
+  for (const ListedTrainJob& trainjob : trainjobs) {
+    std::string kind = source_kind_of(trainjob.jobs);  // as kubectl names it: trainjob/NAME
+    std::transform(kind.begin(), kind.end(), kind.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    text += kind + "/" + trainjob.name + "\n";
+  }
+  return text;
+}
+
+Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
+                          const std::string& name_space) {
+  Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", Json::array()}};
+  for (const ListedTrainJob& trainjob : trainjobs) {
+    list["items"].push_back(
+        status_json(compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {}), name_space));
+  }
+  return list;
+}
+
+std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now) {
+  std::vector<std::vector<std::string>> rows = {{"NAME", "KIND", "PHASE", "STEPS", "NODES", "AGE"}};
+  for (const ListedTrainJob& trainjob : trainjobs) {
+    TrainJobStatus status = compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {});
+    std::vector<Json> all = trainjob.jobs;
+    all.insert(all.end(), trainjob.others.begin(), trainjob.others.end());
+    rows.push_back({trainjob.name, status.kind, status.phase, std::to_string(status.steps.size()),
+                    std::to_string(node_count(trainjob.jobs)),
+                    format_age(now - oldest_creation(all))});
+  }
+  return format_columns(rows);
+}
+
+}  // namespace trainjob

@@ -1,0 +1,35 @@
+// `list`: the TrainJobs of a namespace, found by the labels render puts on their objects.
+#ifndef TRAINJOB_CLUSTER_TRAINJOB_LIST_H_
+#define TRAINJOB_CLUSTER_TRAINJOB_LIST_H_
+
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "load/json.h"
+
+namespace trainjob {
+
+/// One TrainJob (or legacy kind) the plugin made, as its objects say.
+struct ListedTrainJob {
+  std::string name;
+  std::vector<Json> jobs;
+  std::vector<Json> pods;
+  std::vector<Json> others;  ///< its Services, which outlive the Jobs of a finished run
+};
+
+/// The TrainJobs in `name_space` with a Job or a Service labelled as made by the plugin,
+/// sorted by name.
+std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space);
+
+/// `-o name`: `trainjob/NAME` (or `pytorchjob/NAME`, ...) a line each.
+std::string format_trainjob_names(const std::vector<ListedTrainJob>& trainjobs);
+/// `-o json|yaml`: a v1 List of their statuses.
+Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
+                          const std::string& name_space);
+/// The table: NAME, KIND, PHASE, STEPS, NODES and AGE (from the oldest object) at `now`.
+std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_TRAINJOB_LIST_H_

@@ -1,0 +1,78 @@
+#include "cluster/trainjob_names.h"
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "kube/environment.h"
+#include "kube/http.h"
+#include "kube/kubeconfig.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "util/steady_condition.h"
+
+namespace trainjob {
+namespace {
+
+/// What the lookup thread hands back; shared so that it outlives a caller that gave up.
+struct Shared {
+  std::mutex mutex;
+  SteadyCondition done_changed;
+  bool done = false;
+  std::vector<std::string> names;
+};
+
+std::vector<std::string> names_over_new_connection(const ConnectionFlags& flags) {
+  RealEnvironment env;
+  RealClock clock;
+  CurlTransport transport;
+  Kubeconfig config = load_kubeconfig(flags.kubeconfig, env);
+  KubeClient client(resolve_rest_config(config, flags, env), &transport, &env, &clock);
+  return submitted_trainjob_names(&client, client.config().name_space);
+}
+
+}  // namespace
+
+std::vector<std::string> submitted_trainjob_names(KubeClient* client,
+                                                  const std::string& name_space) {
+  std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
+  std::set<std::string> names;
+  for (const ResourceType* type : {&job_type(), &service_type()}) {
+    for (const Json& object : list_objects(client, *type, name_space, selector).items) {
+      std::string name = label_of(object, kTrainJobNameLabel);
+      if (!name.empty()) names.insert(name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_seconds) {
+  auto shared = std::make_shared<Shared>();
+  ConnectionFlags bounded = flags;
+  // Each request gets the whole budget at most; the wait below bounds them all together.
+  bounded.request_timeout = std::to_string(static_cast<int>(deadline_seconds + 1)) + "s";
+  bounded.verbosity = 0;
+  std::thread([shared, bounded] {
+    std::vector<std::string> names;
+    try {
+      names = names_over_new_connection(bounded);
+    } catch (const std::exception&) {
+      names.clear();  // no cluster, no credentials, no permission: nothing to offer
+    }
+    std::lock_guard<std::mutex> lock(shared->mutex);
+    shared->names = std::move(names);
+    shared->done = true;
+    shared->done_changed.notify_all();
+  }).detach();
+  std::unique_lock<std::mutex> lock(shared->mutex);
+  NameLookup lookup;
+  lookup.timed_out =
+      !shared->done_changed.wait_for(lock, deadline_seconds, [&] { return shared->done; });
+  if (!lookup.timed_out) lookup.names = shared->names;
+  return lookup;
+}
+
+}  // namespace trainjob

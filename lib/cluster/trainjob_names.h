@@ -1,0 +1,33 @@
+// The names of the TrainJobs submitted to a namespace, for `list`-like answers and for
+// shell completion, which must answer quickly or not at all.
+#ifndef TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_
+#define TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_
+
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "kube/rest_config.h"
+
+namespace trainjob {
+
+/// The TrainJobs submitted to `name_space`, sorted and unique: the trainjob-name labels of
+/// the Jobs and Services kubectl-trainjob manages (where `list` finds them too).
+std::vector<std::string> submitted_trainjob_names(KubeClient* client,
+                                                  const std::string& name_space);
+
+struct NameLookup {
+  std::vector<std::string> names;
+  /// The cluster did not answer in time. The request still runs on a thread of its own,
+  /// so the caller should print what it has and end the process.
+  bool timed_out = false;
+};
+
+/// submitted_trainjob_names() over a connection made as `flags` say, waiting at most
+/// `deadline_seconds` in all (connecting, credential plugins, retries). Any failure gives
+/// no names: completion must never print an error or hang the shell.
+NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_seconds);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_

@@ -1,0 +1,293 @@
+#include "cluster/trainjob_status.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "cluster/job_stages.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "model/operator_labels.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+bool condition_true(const Json& object, const char* type) {
+  const Json& status = member(object, "status");
+  if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
+  for (const Json& condition : status["conditions"]) {
+    if (string_member(condition, "type") == type && string_member(condition, "status") == "True")
+      return true;
+  }
+  return false;
+}
+
+const Json* condition(const Json& object, const char* type) {
+  const Json& conditions = member(member(object, "status"), "conditions");
+  if (!conditions.is_array()) return nullptr;
+  for (const Json& c : conditions) {
+    if (string_member(c, "type") == type) return &c;
+  }
+  return nullptr;
+}
+
+std::string exit_text(const Json& terminated) {
+  std::string reason = string_member(terminated, "reason", "Error");
+  return reason + " (exit code " + std::to_string(terminated.value("exitCode", 0)) + ")";
+}
+
+std::string container_reason(const Json& status) {
+  const Json& state = member(status, "state");
+  const Json& last = member(status, "lastState");
+  if (state.contains("waiting")) {
+    std::string reason = string_member(state["waiting"], "reason");
+    std::string message = string_member(state["waiting"], "message");
+    if (reason == "ContainerCreating" || reason == "PodInitializing" || reason.empty()) return "";
+    std::string out = reason + (message.empty() ? "" : ": " + message);
+    if (last.contains("terminated")) out += "; last exit: " + exit_text(last["terminated"]);
+    return out;
+  }
+  if (state.contains("terminated") && state["terminated"].value("exitCode", 0) != 0)
+    return exit_text(state["terminated"]);
+  if (last.contains("terminated") && state.contains("running"))
+    return "restarted after " + exit_text(last["terminated"]);
+  return "";
+}
+
+std::string pod_key_index(const Json& pod, const char* key) {
+  const Json& metadata = member(pod, "metadata");
+  std::string value = string_member(member(metadata, "labels"), key);
+  if (value.empty()) value = string_member(member(metadata, "annotations"), key);
+  return value;
+}
+
+/// Target steps are marked; a target not created yet (it waits for others) is shown too.
+void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
+                  std::map<std::string, StepStatus>* steps, std::vector<std::string>* order) {
+  for (auto& [name, step] : *steps)
+    step.target = policy.is_target(name, jobs);
+  for (const std::string& target : policy.targets) {
+    if (steps->count(target) != 0) continue;
+    order->push_back(target);
+    (*steps)[target] = StepStatus{target, "NotCreated", {}, true};
+  }
+}
+
+std::string suspended_message(const std::string& name, const std::vector<Json>& jobs) {
+  std::string queue = label_of(jobs[0], kKueueQueueLabel);
+  if (!queue.empty()) return "waiting for Kueue admission in queue " + queue;
+  return "suspended; `kubectl trainjob resume " + name + "` starts it";
+}
+
+/// The node a pod stands for: its step, the Job's index in the step and the pod's index
+/// (a legacy kind's pods: the replica index, each of its Jobs running one pod).
+std::tuple<std::string, int, int> node_key(const Json& pod) {
+  StepPlace place = step_place_of(pod);
+  int completion = label_index(pod_key_index(pod, kCompletionIndexAnnotation));
+  if (place.legacy) return {place.step, 0, label_index(place.job_index)};
+  return {place.step, label_index(place.job_index), completion};
+}
+
+}  // namespace
+
+std::string source_kind_of(const std::vector<Json>& jobs) {
+  for (const Json& job : jobs) {
+    std::string kind =
+        string_member(member(member(job, "metadata"), "annotations"), kSourceKindAnnotation);
+    if (!kind.empty()) return kind;
+  }
+  return "TrainJob";
+}
+
+std::string source_api_version_of(const std::vector<Json>& jobs) {
+  if (source_kind_of(jobs) == "TrainJob") return kTrainerApiVersion;
+  for (const Json& job : jobs)
+    if (label_of(job, kOperatorNameLabel) == "mpi-operator") return kKubeflowV2beta1ApiVersion;
+  return kKubeflowV1ApiVersion;
+}
+
+std::string job_state(const Json& job) {
+  if (condition_true(job, "Failed")) return "Failed";
+  if (condition_true(job, "Complete")) return "Complete";
+  if (member(job, "spec").value("suspend", false)) return "Suspended";
+  const Json& status = member(job, "status");
+  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? "Running" : "Pending";
+}
+
+std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
+  const Json& status = member(pod, "status");
+  if (const Json* scheduled = condition(pod, "PodScheduled");
+      scheduled != nullptr && string_member(*scheduled, "status") == "False") {
+    return string_member(*scheduled, "reason", "Unschedulable") + ": " +
+           string_member(*scheduled, "message");
+  }
+  for (const char* list : {"initContainerStatuses", "containerStatuses"}) {
+    if (!status.contains(list)) continue;
+    for (const Json& container : status[list]) {
+      std::string reason = container_reason(container);
+      if (!reason.empty()) return reason;
+    }
+  }
+  std::string phase = string_member(status, "phase");
+  if (phase == "Running" || phase == "Succeeded") return "";
+  std::string latest;
+  for (const Json& event : events) {
+    const Json& involved = member(event, "involvedObject");
+    std::string reason = string_member(event, "reason");
+    if (string_member(involved, "name") != name_of(pod)) continue;
+    if (reason == "FailedMount" || reason == "FailedAttachVolume" || reason == "FailedScheduling" ||
+        reason == "Failed")
+      latest = reason + ": " + string_member(event, "message");
+  }
+  if (!latest.empty()) return latest;
+  if (phase == "Failed") return string_member(status, "reason", "Failed");
+  return "";
+}
+
+TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
+                              const std::vector<Json>& pods, const std::vector<Json>& events) {
+  TrainJobStatus out;
+  out.kind = source_kind_of(jobs);
+  out.api_version = source_api_version_of(jobs);
+  out.name = name;
+  std::map<std::string, StepStatus> steps;
+  std::vector<std::string> step_order;
+  bool any_failed = false, all_complete = !jobs.empty(), all_suspended = !jobs.empty();
+  for (const Json& job : jobs) {
+    std::string step = step_place_of(job).step;
+    if (steps.count(step) == 0) step_order.push_back(step);
+    StepStatus& entry = steps[step];
+    entry.name = step;
+    entry.jobs.push_back(name_of(job));
+    std::string state = job_state(job);
+    if (entry.state.empty() || state == "Failed" || (state == "Running" && entry.state != "Failed"))
+      entry.state = state;
+    if (state == "Failed" && !any_failed) {
+      any_failed = true;
+      const Json* failed = condition(job, "Failed");
+      out.reason = string_member(*failed, "reason");
+      out.message = "Job " + name_of(job) + " failed: " + out.reason + ": " +
+                    string_member(*failed, "message");
+    }
+    all_complete = all_complete && state == "Complete";
+    all_suspended = all_suspended && state == "Suspended";
+  }
+  // The newest pod per step, job and index stands for that node.
+  std::map<std::tuple<std::string, int, int>, const Json*> newest;
+  for (const Json& pod : pods) {
+    const Json*& slot = newest[node_key(pod)];
+    auto created = [](const Json* p) {
+      return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
+    };
+    if (slot == nullptr || created(&pod) > created(slot)) slot = &pod;
+  }
+  bool any_running = false;
+  for (const auto& [key, pod] : newest) {
+    NodeStatus node;
+    std::tie(node.step, node.job_index, node.index) = key;
+    StepPlace place = step_place_of(*pod);
+    node.label = node_label(place, node.index);
+    node.pod = name_of(*pod);
+    const Json& status = member(*pod, "status");
+    node.node_name = string_member(member(*pod, "spec"), "nodeName");
+    node.phase = string_member(status, "phase", "Pending");
+    node.ready = condition_true(*pod, "Ready");
+    if (status.contains("containerStatuses")) {
+      for (const Json& container : status["containerStatuses"])
+        node.restarts += container.value("restartCount", 0);
+    }
+    node.reason = pod_reason(*pod, events);
+    any_running = any_running || node.phase == "Running";
+    out.nodes.push_back(node);
+  }
+  std::optional<SuccessPolicy> policy = success_policy_of(jobs);
+  if (policy) mark_targets(*policy, jobs, &steps, &step_order);
+  for (const std::string& step : step_order)
+    out.steps.push_back(steps[step]);
+  // With a success policy only its targets make the TrainJob complete, and they do even
+  // when a Job that is no target failed on the way.
+  bool complete = policy ? success_policy_met(*policy, jobs) : all_complete && !any_failed;
+  if (jobs.empty()) {
+    out.phase = "Pending";
+  } else if (complete) {
+    out.phase = "Complete";
+    out.message.clear();
+    out.reason.clear();
+  } else if (any_failed) {
+    out.phase = "Failed";
+  } else if (all_suspended) {
+    out.phase = "Suspended";
+    out.message = suspended_message(name, jobs);
+  } else {
+    out.phase = any_running ? "Running" : "Pending";
+  }
+  for (const NodeStatus& node : out.nodes) {
+    if (!node.reason.empty() && out.message.empty() && !out.finished())
+      out.message = node.label + ": " + node.reason;
+    if (!node.reason.empty() && out.phase == "Failed" && node.phase == "Failed" &&
+        out.message.find(node.reason) == std::string::npos)
+      out.message += "; " + node.label + ": " + node.reason;
+  }
+  return out;
+}
+
+std::string format_status_table(const TrainJobStatus& status) {
+  std::vector<std::vector<std::string>> rows = {
+      {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
+  for (const NodeStatus& node : status.nodes) {
+    rows.push_back({node.step, node.label, node.pod,
+                    node.node_name.empty() ? "<none>" : node.node_name, node.phase,
+                    node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
+  }
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  std::string out = status.kind + " " + status.name + ": " + status.phase + "\n";
+  if (!status.message.empty()) out += status.message + "\n";
+  if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
+  for (const StepStatus& step : status.steps)
+    out += "  step " + step.name + ": " + step.state +
+           (step.target ? "" : " (not a success-policy target)") + "\n";
+  out += "\n";
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 3, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+Json status_json(const TrainJobStatus& status, const std::string& name_space) {
+  Json steps = Json::array();
+  for (const StepStatus& step : status.steps) {
+    Json entry = {{"name", step.name}, {"state", step.state}, {"jobs", step.jobs}};
+    if (!step.target) entry["successPolicyTarget"] = false;
+    steps.push_back(entry);
+  }
+  Json nodes = Json::array();
+  for (const NodeStatus& node : status.nodes) {
+    Json entry = {{"step", node.step},   {"node", node.label},         {"index", node.index},
+                  {"pod", node.pod},     {"nodeName", node.node_name}, {"phase", node.phase},
+                  {"ready", node.ready}, {"restarts", node.restarts}};
+    if (!node.reason.empty()) entry["reason"] = node.reason;
+    nodes.push_back(entry);
+  }
+  Json out = {{"apiVersion", status.api_version},
+              {"kind", status.kind},
+              {"metadata", {{"name", status.name}, {"namespace", name_space}}},
+              {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
+  if (!status.message.empty()) out["status"]["message"] = status.message;
+  if (!status.reason.empty()) out["status"]["reason"] = status.reason;
+  if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
+  return out;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,74 @@
+// A TrainJob-like status computed from its Jobs and pods: the phase, and per step and node
+// what the pod is doing and, when stuck or failed, why.
+#ifndef TRAINJOB_CLUSTER_TRAINJOB_STATUS_H_
+#define TRAINJOB_CLUSTER_TRAINJOB_STATUS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/trainer_progress.h"
+#include "load/json.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+
+struct NodeStatus {
+  std::string step;   ///< replicated job: node, dataset-initializer, ...; legacy: master, worker
+  std::string label;  ///< node-0, node-1-2 (job index 1, pod 2); legacy: master-0, worker-1
+  int job_index = 0;
+  int index = 0;  ///< completion index; legacy: replica index
+  std::string pod;
+  std::string node_name;
+  std::string phase;
+  int restarts = 0;
+  bool ready = false;
+  std::string reason;  ///< why it is stuck or failed; empty when all is well
+};
+
+struct StepStatus {
+  std::string name;
+  std::string state;  ///< Pending, Running, Suspended, Complete, Failed; NotCreated
+  std::vector<std::string> jobs;
+  /// False for a step the success policy does not look at: its state does not make the phase.
+  bool target = true;
+};
+
+struct TrainJobStatus {
+  std::string kind = "TrainJob";  ///< or the legacy kind its Jobs came from (PyTorchJob)
+  std::string api_version = kTrainerApiVersion;  ///< of `kind`
+  std::string name;
+  std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
+  std::string message;  ///< why it failed or waits
+  std::string reason;   ///< the failed Job's reason (DeadlineExceeded, BackoffLimitExceeded)
+  std::vector<StepStatus> steps;
+  std::vector<NodeStatus> nodes;
+  std::optional<TrainerProgress> progress;  ///< rank 0's last progress line while running
+  bool finished() const { return phase == "Complete" || phase == "Failed"; }
+};
+
+/// The kind the Jobs were compiled from: their kubectl-trainjob/source-kind annotation
+/// (PyTorchJob, TFJob, ...), else TrainJob.
+std::string source_kind_of(const std::vector<Json>& jobs);
+/// The apiVersion of that kind (kubeflow.org/v1; v2beta1 for mpi-operator's MPIJob).
+std::string source_api_version_of(const std::vector<Json>& jobs);
+
+/// Job states by their conditions' status (a condition whose status is not True does not count).
+std::string job_state(const Json& job);
+/// Why a pod is stuck or failed: Unschedulable (with the scheduler's message), image pull
+/// errors, CrashLoopBackOff with the last exit, OOMKilled, exit codes, mount failures (from
+/// `events`); empty when nothing is wrong.
+std::string pod_reason(const Json& pod, const std::vector<Json>& events);
+
+/// Only the newest pod of each step and index counts (a retried pod replaces the old one).
+/// With a success policy (the Jobs' kubectl-trainjob/success-policy annotation) the TrainJob
+/// is Complete once its targets are, whatever the other steps do.
+TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
+                              const std::vector<Json>& pods, const std::vector<Json>& events);
+
+std::string format_status_table(const TrainJobStatus& status);
+Json status_json(const TrainJobStatus& status, const std::string& name_space);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_TRAINJOB_STATUS_H_

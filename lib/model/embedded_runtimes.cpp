@@ -1,0 +1,43 @@
+#include "model/embedded_runtimes.h"
+
+#include <string_view>
+#include <vector>
+
+#include "embed/embedded.h"
+#include "load/yaml_loader.h"
+
+namespace trainjob {
+namespace {
+
+/// The folder of runtimes/ that holds the Trainer v2.1 forms.
+constexpr std::string_view kV21RuntimesDir = "v2.1/";
+
+/// `runtimes/v2.1/torch-distributed.yaml` -> torch-distributed: each embedded file holds the
+/// runtime of its name (tests/e2e/embedded_runtimes_test.sh checks it).
+std::string embedded_runtime_name(std::string_view path) {
+  path = path.substr(path.rfind('/') + 1);
+  return std::string(path.substr(0, path.rfind(".yaml")));
+}
+
+}  // namespace
+
+void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
+                           const std::set<std::string>* only) {
+  // runtimes/v2.1/ holds the forms Trainer v2.0-v2.1 shipped where v2.3 changed them; they
+  // come first, so TrainJobs of those releases get them and the rest get runtimes/*.yaml.
+  std::vector<Document> v2_1_forms;
+  std::vector<Document> current;
+  for (const EmbeddedFile& file : embedded_runtimes()) {
+    std::string name = "<embedded>/" + std::string(file.path);
+    bool is_v2_1_form = file.path.substr(0, kV21RuntimesDir.size()) == kV21RuntimesDir;
+    if (only != nullptr && only->count(embedded_runtime_name(file.path)) == 0) continue;
+    for (Document& document : load_documents(name, file.contents, diagnostics)) {
+      (is_v2_1_form ? v2_1_forms : current).push_back(std::move(document));
+    }
+  }
+  registry->add_layer("the embedded runtimes", v2_1_forms,
+                      DialectRange{Dialect::kV2_0, Dialect::kV2_1});
+  registry->add_layer("the embedded runtimes", current, DialectRange{});
+}
+
+}  // namespace trainjob

@@ -1,0 +1,186 @@
+#include "pipeline/render_pipeline.h"
+
+#include "legacy/legacy_compile.h"
+#include "legacy/legacy_kinds.h"
+#include "load/yaml_loader.h"
+#include "model/embedded_runtimes.h"
+#include "model/trainjob.h"
+#include "pipeline/input_names.h"
+#include "render/compile_state.h"
+#include "render/policy/ml_policy.h"
+#include "render/runtime_template.h"
+#include "schema/schema_pass.h"
+#include "util/parallel.h"
+
+namespace trainjob {
+namespace {
+
+void add_directory_runtimes(const std::string& dir, const FileSystem& fs, RuntimeRegistry* registry,
+                            Diagnostics* diagnostics) {
+  if (fs.stat(dir) != FileSystem::Kind::kDirectory) {
+    diagnostics->error(dir, {}, "", "--runtimes: not a directory");
+    return;
+  }
+  InputOptions options{{dir}, false};
+  std::vector<Document> documents = load_inputs(
+      options, fs, [] { return std::string(); }, diagnostics);
+  registry->add_layer("--runtimes " + dir, documents);
+}
+
+bool check_object(const Document& document, Diagnostics* diagnostics) {
+  if (!document.api_version().empty() && !document.kind().empty()) return true;
+  diagnostics->error(document.file, document.pos_of(""), "",
+                     "expected a Kubernetes object with apiVersion and kind");
+  return false;
+}
+
+/// "namespace/name" of every ConfigMap among the inputs.
+std::set<std::string> config_maps_in(const std::vector<Document>& documents,
+                                     const CompileOptions& options) {
+  std::set<std::string> out;
+  for (const Document& document : documents) {
+    std::string key = config_map_key(document, options);
+    if (!key.empty()) out.insert(std::move(key));
+  }
+  return out;
+}
+
+/// What checking and compiling one document produced.
+/// A Training Operator v1 job has no JobSet of its own: the Trainer never made one for it.
+void refuse_legacy_jobset(const Document& document, Diagnostics* diagnostics) {
+  FieldReader reader(document, diagnostics);
+  reader.error("kind", "--target jobset compiles TrainJobs, and " + document.kind() +
+                           " is a Training Operator v1 kind; convert it first (`kubectl "
+                           "trainjob convert`) or render it with --target jobs");
+}
+
+struct DocumentWork {
+  Diagnostics schema_findings;
+  Diagnostics semantic_findings;
+  std::vector<Json> objects;
+};
+
+/// Each document is checked and compiled on its own, so the work is spread over the cores;
+/// the results are kept per document, so the output does not depend on which thread did what.
+std::vector<DocumentWork> check_documents(const std::vector<Document>& documents,
+                                          const RuntimeRegistry& registry,
+                                          const RenderRequest& request,
+                                          const CompileOptions& options) {
+  std::vector<DocumentWork> work(documents.size());
+  std::vector<InputSchemas> schemas(worker_count(documents.size()));
+  parallel_for(documents.size(), [&](size_t i, size_t worker) {
+    const Document& document = documents[i];
+    InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
+                             &work[i].schema_findings);
+    check_input_names(document, &work[i].semantic_findings);
+    if (is_trainjob_document(document)) {
+      work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
+    } else if (is_legacy_document(document) && options.target == RenderTarget::kJobSet) {
+      refuse_legacy_jobset(document, &work[i].semantic_findings);
+    } else if (is_legacy_document(document)) {
+      work[i].objects = compile_legacy_job(document, options, &work[i].semantic_findings);
+    } else if (request.check_runtimes && is_runtime_document(document)) {
+      check_runtime_document(document, &work[i].semantic_findings);
+    }
+  });
+  return work;
+}
+
+/// The runtimeRef names of the TrainJobs among the inputs.
+std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
+  std::set<std::string> names;
+  for (const Document& document : documents) {
+    if (is_trainjob_document(document)) names.insert(runtime_ref_name(document));
+  }
+  return names;
+}
+
+}  // namespace
+
+void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
+  FieldReader reader(runtime, diagnostics);
+  const TrainJob no_trainjob;  // nothing is compiled: the runtime's own rules only
+  CompileState state(no_trainjob, reader, reader, dialect_info(Dialect::kV2_1));
+  read_runtime_template(&state);  // sets ml_policy even when the template has problems
+  check_ml_policy(state, /*compiling=*/false);
+}
+
+RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
+                           const StdinReader& read_stdin, Diagnostics* diagnostics) {
+  SourceTexts texts;
+  std::vector<Document> documents =
+      load_inputs(request.inputs, fs, read_stdin, diagnostics, &texts);
+  // A file that does not parse stops nothing else: every problem is reported in one run.
+  if (documents.empty()) {
+    // Name the file when there is only one, so the message says where to look.
+    std::string file = texts.size() == 1 ? texts.begin()->first : "";
+    if (!diagnostics->has_errors())
+      diagnostics->error(file, {}, "", "no objects found in the inputs");
+    RenderResult result;
+    result.texts = std::move(texts);
+    return result;
+  }
+  return render_documents(std::move(documents), std::move(texts), request, fs, diagnostics);
+}
+
+std::string config_map_key(const Document& document, const CompileOptions& options) {
+  if (document.api_version() != "v1" || document.kind() != "ConfigMap") return "";
+  // Without a namespace: the one TrainJobs without a namespace get.
+  const std::string& name_space = document.name_space();
+  return (name_space.empty() ? options.default_namespace : name_space) + "/" + document.name();
+}
+
+std::string runtime_ref_name(const Document& trainjob) {
+  const Json& ref = json_member(json_member(trainjob.value, "spec"), "runtimeRef");
+  return string_member(ref, "name");
+}
+
+void add_search_layers(const RenderRequest& request, const FileSystem& fs,
+                       const std::set<std::string>& referenced, RuntimeRegistry* registry,
+                       Diagnostics* diagnostics) {
+  if (!request.runtimes_dir.empty()) {
+    add_directory_runtimes(request.runtimes_dir, fs, registry, diagnostics);
+  }
+  add_embedded_runtimes(registry, diagnostics, &referenced);
+}
+
+std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
+                                       const RuntimeRegistry& registry,
+                                       const RenderRequest& request, const CompileOptions& options,
+                                       Diagnostics* diagnostics) {
+  std::vector<DocumentWork> work = check_documents(documents, registry, request, options);
+  InputCheck input_check(documents);
+  Diagnostics semantic;
+  std::vector<RenderedUnit> units;
+  for (size_t i = 0; i < work.size(); ++i) {
+    input_check.add_schema_findings(work[i].schema_findings);
+    for (const Diagnostic& finding : work[i].semantic_findings.all())
+      semantic.add(finding);
+    const Document& document = documents[i];
+    if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
+    bool compiled = is_trainjob_document(document) || is_legacy_document(document);
+    RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
+    if (!unit.compiled) unit.objects.push_back(document.value);
+    units.push_back(std::move(unit));
+  }
+  input_check.merge(semantic, diagnostics);
+  return units;
+}
+
+RenderResult render_documents(std::vector<Document> documents, SourceTexts texts,
+                              const RenderRequest& request, const FileSystem& fs,
+                              Diagnostics* diagnostics) {
+  RenderResult result;
+  result.documents = std::move(documents);
+  result.texts = std::move(texts);
+  RuntimeRegistry registry;
+  registry.add_layer("the inputs", result.documents);
+  add_search_layers(request, fs, referenced_runtimes(result.documents), &registry, diagnostics);
+  std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
+  CompileOptions options = request.compile;
+  if (!request.config_map_from_files) options.config_maps = &config_maps;
+  result.units = render_block(result.documents, registry, request, options, diagnostics);
+  return result;
+}
+
+}  // namespace trainjob

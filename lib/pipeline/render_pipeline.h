@@ -1,0 +1,79 @@
+// The whole of `render`: inputs in, one unit of output per input document out.
+#ifndef TRAINJOB_PIPELINE_RENDER_PIPELINE_H_
+#define TRAINJOB_PIPELINE_RENDER_PIPELINE_H_
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "load/file_system.h"
+#include "load/input_files.h"
+#include "model/runtime_registry.h"
+#include "render/compile.h"
+
+namespace trainjob {
+
+struct RenderRequest {
+  InputOptions inputs;
+  std::string runtimes_dir;  ///< `--runtimes DIR`, searched after the inputs
+  /// Includes `target` (--target jobs|jobset) and `gitops_order` (--gitops-order).
+  CompileOptions compile;
+  /// Also check every runtime among the inputs by itself, used or not (`validate`).
+  bool check_runtimes = false;
+  /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
+  /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
+  bool config_map_from_files = false;
+};
+
+/// What one input document became: a TrainJob's objects, or the document itself.
+struct RenderedUnit {
+  const Document* source = nullptr;
+  bool compiled = false;  ///< a TrainJob (objects sorted) rather than a pass-through
+  std::vector<Json> objects;
+};
+
+struct RenderResult {
+  std::vector<Document> documents;  ///< owns what the units point at
+  SourceTexts texts;                ///< every input's text, for messages that quote it
+  std::vector<RenderedUnit> units;  ///< in input order; runtimes are left out
+};
+
+/// Checks a TrainingRuntime or ClusterTrainingRuntime by itself: its JobSet template and
+/// the Trainer's admission rules for it.
+void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
+
+/// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
+/// namespace get); empty for other documents.
+std::string config_map_key(const Document& document, const CompileOptions& options);
+/// The runtimeRef name of a TrainJob document.
+std::string runtime_ref_name(const Document& trainjob);
+
+/// Adds the runtime search layers after the inputs' own: `--runtimes DIR`, then the
+/// embedded runtimes of the names in `referenced`.
+void add_search_layers(const RenderRequest& request, const FileSystem& fs,
+                       const std::set<std::string>& referenced, RuntimeRegistry* registry,
+                       Diagnostics* diagnostics);
+
+/// Checks and compiles `documents` (all the inputs, or one piece of them) against
+/// `registry` with `options` (request.compile plus the inputs' ConfigMaps): one unit per
+/// document that is not a runtime, in order, pointing into `documents`.
+std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
+                                       const RuntimeRegistry& registry,
+                                       const RenderRequest& request, const CompileOptions& options,
+                                       Diagnostics* diagnostics);
+
+/// Loads, resolves and compiles. The result is only meaningful when `diagnostics`
+/// holds no errors afterwards.
+RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
+                           const StdinReader& read_stdin, Diagnostics* diagnostics);
+
+/// The same for documents already loaded (the items of a KRM ResourceList): resolves and
+/// compiles them, `request.inputs` unused. `texts` are kept for messages that quote input.
+RenderResult render_documents(std::vector<Document> documents, SourceTexts texts,
+                              const RenderRequest& request, const FileSystem& fs,
+                              Diagnostics* diagnostics);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_PIPELINE_RENDER_PIPELINE_H_
