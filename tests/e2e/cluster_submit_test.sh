@@ -91,7 +91,7 @@ check "... reported as render reports it, and nothing is sent" \
   bash -c "grep -q 'trainjob.yaml:.*spec.trainer.numNodes' '$work/invalid.err' && [ \$(request_count) -eq 0 ]"
 
 # A coscheduling PodGroup goes after the Service and before every Job; kubectl sees it.
-cosched=$src/testdata/render/s08-plainml-coscheduling
+cosched=$src/testdata/render/gang-coscheduling-plainml
 "$bin" submit -f "$cosched/trainjob.yaml" -f "$cosched/runtime.yaml" -o name > "$work/pg.out" 2>/dev/null
 check "PodGroup after the Service, before the Jobs" diff - "$work/pg.out" <<'OUT'
 service/test-job
