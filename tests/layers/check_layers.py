@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The layer check: each stage of lib/ includes only the stages lib/CMakeLists.txt says it
-depends on (directly or through them), and the stages form no cycle.
+depends on (directly or through them), the stages form no cycle, and the stage table of
+docs/internals.md says what lib/CMakeLists.txt declares.
 
 Usage: check_layers.py SOURCE_DIR. Prints one line per problem and exits 1 when there is any.
 """
@@ -15,6 +16,13 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 def declared_stages(cmake_text):
     """{stage: [stages it links]} in the order lib/CMakeLists.txt declares them."""
     return {m.group(1): (m.group(2) or "").split() for m in STAGE_CALL.finditer(cmake_text)}
+
+
+def documented_stages(markdown):
+    """{stage: [stages]} from the rows of the table under docs/internals.md's "## Stages"."""
+    section = markdown.split("\n## Stages", 1)[-1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| (.*) \|$", section, re.M)
+    return {stage: re.findall(r"`(\w+)`", deps) for stage, deps in rows}
 
 
 def reachable(graph, start):
@@ -82,6 +90,13 @@ def main(source_dir):
         for dep in deps:
             if dep not in graph:
                 problems.append("lib/CMakeLists.txt: %s depends on unknown stage %s" % (stage, dep))
+    documented = documented_stages(open(os.path.join(source_dir, "docs", "internals.md")).read())
+    if documented != graph:
+        for stage in sorted(set(graph) | set(documented)):
+            if graph.get(stage) != documented.get(stage):
+                problems.append("docs/internals.md: the Stages table gives %s -> %s, "
+                                "lib/CMakeLists.txt %s" % (stage, documented.get(stage),
+                                                           graph.get(stage)))
     cycle = find_cycle(graph)
     if cycle:
         problems.append("lib/CMakeLists.txt: the stages form a cycle: " + " -> ".join(cycle))
