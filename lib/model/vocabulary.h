@@ -37,6 +37,15 @@ inline constexpr const char* kRuntimeSupportLabel = "trainer.kubeflow.org/suppor
 inline constexpr const char* kTrainJobControllerName = "trainer.kubeflow.org/trainjob-controller";
 inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
 
+/// The trainer's replicated job and its container, as every upstream runtime names them
+/// (the torch policy's PET_MASTER_ADDR is the first pod of this job).
+inline constexpr const char* kNodeName = "node";
+/// The initializers' replicated jobs and the `trainjob-ancestor-step` values of their pod
+/// templates; the trainer's step is kTrainerStep.
+inline constexpr const char* kDatasetInitializerName = "dataset-initializer";
+inline constexpr const char* kModelInitializerName = "model-initializer";
+inline constexpr const char* kTrainerStep = "trainer";
+
 // --- JobSet -----------------------------------------------------------------------------
 // The labels and annotations the JobSet controller puts on each child Job and its pods.
 
