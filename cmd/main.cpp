@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.h"
+#include "util/shared_library.h"
 
 namespace trainjob {
 
@@ -98,6 +99,9 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const trainjob::MissingLibraryError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return trainjob::kExitFailure;
   } catch (const std::exception& e) {
     // Every expected failure is a diagnostic; this is a bug, but still no crash.
     std::fprintf(stderr, "error: internal error: %s\n", e.what());

@@ -13,7 +13,8 @@ struct OperatorContainer {
   const char* container;
 };
 
-/// The default container of each kind (spec §1.1); MPI kinds have none by name.
+/// The default container of each kind, as the Training Operator names it; MPI kinds have
+/// none by name.
 constexpr OperatorContainer kDefaultContainers[] = {
     {"pytorchjob-controller", "pytorch"}, {"tfjob-controller", "tensorflow"},
     {"xgboostjob-controller", "xgboost"}, {"paddlejob-controller", "paddle"},

@@ -96,14 +96,14 @@ Loaded3 load3() {
 
 const CryptoApi& crypto() {
   const Loaded& instance = loaded();
-  if (!instance.error.empty()) throw std::runtime_error(instance.error);
+  if (!instance.error.empty()) throw MissingLibraryError(instance.error);
   return instance.api;
 }
 
 const Crypto3Api& crypto3() {
   crypto();  // libcrypto itself first, with its own error when it is missing
   static const Loaded3 loaded3 = load3();
-  if (!loaded3.error.empty()) throw std::runtime_error(loaded3.error);
+  if (!loaded3.error.empty()) throw MissingLibraryError(loaded3.error);
   return loaded3.api;
 }
 

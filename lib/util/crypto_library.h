@@ -16,6 +16,8 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "util/shared_library.h"
+
 namespace trainjob {
 
 /// The sonames tried, in order: OpenSSL 3's libcrypto (Debian's libssl3), then 1.1's.
@@ -69,10 +71,10 @@ struct Crypto3Api {
 };
 
 /// libcrypto, loaded on the first call from any thread; later calls return the same table.
-/// Throws std::runtime_error saying what to install when it is missing or too old.
+/// Throws MissingLibraryError saying what to install when it is missing or too old.
 const CryptoApi& crypto();
 
-/// OpenSSL 3's own functions, from the libcrypto crypto() loaded. Throws std::runtime_error
+/// OpenSSL 3's own functions, from the libcrypto crypto() loaded. Throws MissingLibraryError
 /// naming OpenSSL 3 and what to install when that libcrypto is OpenSSL 1.1.
 const Crypto3Api& crypto3();
 

@@ -3,10 +3,18 @@
 #ifndef TRAINJOB_UTIL_SHARED_LIBRARY_H_
 #define TRAINJOB_UTIL_SHARED_LIBRARY_H_
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace trainjob {
+
+/// A library the plugin loads on first use is missing or too old, deep inside whatever
+/// needed it (a digest in render, a Secret's keys): nothing a caller can do but stop. The
+/// message says what to install; cmd/main.cpp prints it and exits 1.
+struct MissingLibraryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class SharedLibrary {
  public:

@@ -82,7 +82,7 @@ std::optional<std::string> private_pem(EVP_PKEY* key) {
 std::optional<SshKeyPair> generate_ssh_key_pair(std::string* error) {
   try {
     crypto3();
-  } catch (const std::runtime_error& e) {
+  } catch (const MissingLibraryError& e) {
     *error = e.what();  // OpenSSL 1.1: the key is made with OpenSSL 3's functions
     return std::nullopt;
   }

@@ -20,7 +20,7 @@ trainjob::MpiHosts hosts(const std::string& job, int64_t workers, int64_t slots,
 
 using trainjob::MpiImplementation;
 
-// mpi-operator's TestNewConfigMap cases (spec §6 scenario 14).
+// mpi-operator's TestNewConfigMap cases.
 TEST_CASE("mpi v2beta1 hostfile: launcher first when it runs as a worker") {
   std::string out;
   REQUIRE(trainjob::mpi_v2beta1_hostfile(hosts("openmpi-without-slots", 2, 1, true),
@@ -75,7 +75,7 @@ TEST_CASE("mpi generators stop at a ConfigMap's size instead of growing without 
   CHECK_FALSE(trainjob::mpi_v1_discover_hosts(hosts("j", int64_t{1} << 31, 1, false), &v1));
 }
 
-// training-operator's MPIJob v1 (spec §2.8, scenario 15): pod names, launcher first with a GPU.
+// training-operator's MPIJob v1: pod names, launcher first with a GPU.
 TEST_CASE("mpi v1 hostfile and discover_hosts.sh name pods") {
   std::string hostfile;
   REQUIRE(trainjob::mpi_v1_hostfile(hosts("mpi-job", 2, 1, true), &hostfile));
