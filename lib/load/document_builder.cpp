@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "load/field_path.h"
+#include "load/scalar.h"
 #include "load/yaml_loader.h"
 
 namespace trainjob {

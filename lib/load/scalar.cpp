@@ -1,5 +1,7 @@
 // Plain-scalar resolution as Kubernetes does it: sigs.k8s.io/yaml reads YAML with
 // go-yaml v2, whose YAML 1.1 rules make `yes` a boolean and `0644` an octal integer.
+#include "load/scalar.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include "load/yaml_loader.h"
 
 namespace trainjob {
 namespace {

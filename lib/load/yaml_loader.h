@@ -33,9 +33,6 @@ struct StreamPosition {
 std::vector<Document> load_stream_piece(const std::string& file, std::string_view text,
                                         StreamPosition* at, Diagnostics* diagnostics);
 
-/// The JSON value of one plain (unquoted) YAML scalar.
-Json resolve_plain_scalar(std::string text);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_LOAD_YAML_LOADER_H_

@@ -4,6 +4,7 @@
 
 #include "load/field_path.h"
 #include "load/input_files.h"
+#include "load/scalar.h"
 #include "load/yaml_loader.h"
 
 using trainjob::Diagnostics;
