@@ -288,8 +288,8 @@ int PodLogs::follow() {
       if (status == nullptr || state.contains("waiting")) {
         std::string reason = pod_reason(*pod, {});
         if (reason.empty() && status != nullptr) reason = string_member(state["waiting"], "reason");
-        std::string phase = string_member((*pod)["status"], "phase", "Pending");
-        std::string said = phase;
+        JobPhase phase = pod_phase_of(*pod);
+        std::string said = job_phase_name(phase);
         if (!reason.empty()) said.append(": ").append(reason);
         if (waiting_said[label] != said) {
           std::fprintf(err_, "waiting for %s (pod %s): %s\n", label.c_str(), source.pod.c_str(),
@@ -297,7 +297,8 @@ int PodLogs::follow() {
           waiting_said[label] = said;
         }
         // A pod that never started is done only once it ended without running.
-        all_streams_done = all_streams_done && phase != "Pending" && phase != "Running";
+        all_streams_done =
+            all_streams_done && phase != JobPhase::kPending && phase != JobPhase::kRunning;
         continue;
       }
       source.instance = status->value("restartCount", 0);
@@ -315,8 +316,7 @@ int PodLogs::follow() {
     }
     bool jobs_finished =
         !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
-          std::string state = job_state(*job);
-          return state == "Complete" || state == "Failed";
+          return job_phase_finished(job_state(*job));
         });
     if (jobs_finished && all_streams_done) break;
   }

@@ -46,9 +46,10 @@ std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
                                                     const TrainJobStatus& status,
                                                     const std::vector<Json>& jobs,
                                                     const std::vector<Json>& pods) {
-  if (status.phase != "Running") return std::nullopt;
+  if (status.phase != JobPhase::kRunning) return std::nullopt;
   const NodeStatus* node = rank0_node(status, jobs);
-  if (node == nullptr || node->pod.empty() || node->phase != "Running") return std::nullopt;
+  if (node == nullptr || node->pod.empty() || node->phase != JobPhase::kRunning)
+    return std::nullopt;
   const Json* pod = find_pod(pods, node->pod);
   if (pod == nullptr) return std::nullopt;
   std::string path = object_path(pod_type(), name_space, node->pod) +

@@ -3,6 +3,7 @@
 // failed Job fails it, and the TrainJob's activeDeadlineSeconds counts for all its stages.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
@@ -20,8 +21,7 @@ const Json* find_by_name(const std::vector<Json>& jobs, const std::string& name)
 }
 
 bool finished(const Json& job) {
-  std::string state = job_state(job);
-  return state == "Complete" || state == "Failed";
+  return job_phase_finished(job_state(job));
 }
 
 size_t planned_job_count(const SubmitPlan& plan) {
@@ -103,19 +103,19 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   double deadline = clock_->now() + options.timeout_seconds;
   std::vector<Json> later = later_jobs;
   std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
-  std::string last_phase;
+  std::optional<JobPhase> last_phase;  // none printed yet
   int seen = 0;
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
     if (left <= 0) {
       std::fprintf(err_, "error: timed out waiting for %s %s (phase %s)\n", plan.kind.c_str(),
-                   plan.trainjob.c_str(), last_phase.c_str());
+                   plan.trainjob.c_str(), last_phase ? job_phase_name(*last_phase) : "");
       return 1;
     }
     WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
     seen = snapshot.version;
     TrainJobStatus status = compute_status(plan.trainjob, snapshot.jobs, snapshot.pods, {});
-    if (status.phase == "Failed") {
+    if (status.phase == JobPhase::kFailed) {
       // The pods' last state may still be on its way through the other watch: read it now,
       // so the message says why.
       std::vector<Json> pods =
@@ -126,17 +126,19 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
     bool policy_met = policy && success_policy_met(*policy, snapshot.jobs);
     bool all_done = !snapshot.jobs.empty() && later.empty() &&
                     snapshot.jobs.size() >= planned_job_count(plan) &&
-                    std::all_of(snapshot.jobs.begin(), snapshot.jobs.end(),
-                                [](const Json& job) { return job_state(job) == "Complete"; });
+                    std::all_of(snapshot.jobs.begin(), snapshot.jobs.end(), [](const Json& job) {
+                      return job_state(job) == JobPhase::kComplete;
+                    });
     // Between stages every Job there may be complete; the TrainJob is not.
-    if (status.phase == "Complete" && !policy_met && !all_done) status.phase = "Running";
+    if (status.phase == JobPhase::kComplete && !policy_met && !all_done)
+      status.phase = JobPhase::kRunning;
     if (status.phase != last_phase) {
       std::fprintf(out_, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
-                   status.phase.c_str());
+                   job_phase_name(status.phase));
       std::fflush(out_);
       last_phase = status.phase;
     }
-    if (status.phase == "Failed") {
+    if (status.phase == JobPhase::kFailed) {
       // As JobSet's failure policy: the first failed Job fails it all; the rest are stopped.
       stop_jobs(plan, snapshot.jobs, "a sibling Job failed");
       std::fprintf(err_, "error: %s %s failed: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),

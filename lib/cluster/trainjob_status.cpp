@@ -71,7 +71,7 @@ void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
   for (const std::string& target : policy.targets) {
     if (steps->count(target) != 0) continue;
     order->push_back(target);
-    (*steps)[target] = StepStatus{target, "NotCreated", {}, true};
+    (*steps)[target] = StepStatus{target, JobPhase::kNotCreated, {}, true};
   }
 }
 
@@ -108,12 +108,19 @@ std::string source_api_version_of(const std::vector<Json>& jobs) {
   return kKubeflowV1ApiVersion;
 }
 
-std::string job_state(const Json& job) {
-  if (condition_true(job, "Failed")) return "Failed";
-  if (condition_true(job, "Complete")) return "Complete";
-  if (member(job, "spec").value("suspend", false)) return "Suspended";
+JobPhase job_state(const Json& job) {
+  if (condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
+  if (condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
+  if (member(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
   const Json& status = member(job, "status");
-  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? "Running" : "Pending";
+  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? JobPhase::kRunning
+                                                                       : JobPhase::kPending;
+}
+
+JobPhase pod_phase_of(const Json& pod) {
+  const Json& phase = json_member(json_member(pod, "status"), "phase");
+  if (!phase.is_string()) return JobPhase::kPending;
+  return parse_job_phase(phase.get_ref<const std::string&>()).value_or(JobPhase::kUnknown);
 }
 
 std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
@@ -130,8 +137,8 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
       if (!reason.empty()) return reason;
     }
   }
-  std::string phase = string_member(status, "phase");
-  if (phase == "Running" || phase == "Succeeded") return "";
+  JobPhase phase = pod_phase_of(pod);
+  if (phase == JobPhase::kRunning || phase == JobPhase::kSucceeded) return "";
   std::string latest;
   for (const Json& event : events) {
     const Json& involved = member(event, "involvedObject");
@@ -142,7 +149,7 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
       latest = reason + ": " + string_member(event, "message");
   }
   if (!latest.empty()) return latest;
-  if (phase == "Failed") return string_member(status, "reason", "Failed");
+  if (phase == JobPhase::kFailed) return string_member(status, "reason", job_phase_name(phase));
   return "";
 }
 
@@ -161,18 +168,19 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     StepStatus& entry = steps[step];
     entry.name = step;
     entry.jobs.push_back(name_of(job));
-    std::string state = job_state(job);
-    if (entry.state.empty() || state == "Failed" || (state == "Running" && entry.state != "Failed"))
+    JobPhase state = job_state(job);
+    if (entry.jobs.size() == 1 || state == JobPhase::kFailed ||
+        (state == JobPhase::kRunning && entry.state != JobPhase::kFailed))
       entry.state = state;
-    if (state == "Failed" && !any_failed) {
+    if (state == JobPhase::kFailed && !any_failed) {
       any_failed = true;
-      const Json* failed = condition(job, "Failed");
+      const Json* failed = condition(job, kJobFailedCondition);
       out.reason = string_member(*failed, "reason");
       out.message = "Job " + name_of(job) + " failed: " + out.reason + ": " +
                     string_member(*failed, "message");
     }
-    all_complete = all_complete && state == "Complete";
-    all_suspended = all_suspended && state == "Suspended";
+    all_complete = all_complete && state == JobPhase::kComplete;
+    all_suspended = all_suspended && state == JobPhase::kSuspended;
   }
   // The newest pod per step, job and index stands for that node.
   std::map<std::tuple<std::string, int, int>, const Json*> newest;
@@ -192,14 +200,14 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
     node.pod = name_of(*pod);
     const Json& status = member(*pod, "status");
     node.node_name = string_member(member(*pod, "spec"), "nodeName");
-    node.phase = string_member(status, "phase", "Pending");
+    node.phase = pod_phase_of(*pod);
     node.ready = condition_true(*pod, "Ready");
     if (status.contains("containerStatuses")) {
       for (const Json& container : status["containerStatuses"])
         node.restarts += container.value("restartCount", 0);
     }
     node.reason = pod_reason(*pod, events);
-    any_running = any_running || node.phase == "Running";
+    any_running = any_running || node.phase == JobPhase::kRunning;
     out.nodes.push_back(node);
   }
   std::optional<SuccessPolicy> policy = success_policy_of(jobs);
@@ -210,23 +218,23 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   // when a Job that is no target failed on the way.
   bool complete = policy ? success_policy_met(*policy, jobs) : all_complete && !any_failed;
   if (jobs.empty()) {
-    out.phase = "Pending";
+    out.phase = JobPhase::kPending;
   } else if (complete) {
-    out.phase = "Complete";
+    out.phase = JobPhase::kComplete;
     out.message.clear();
     out.reason.clear();
   } else if (any_failed) {
-    out.phase = "Failed";
+    out.phase = JobPhase::kFailed;
   } else if (all_suspended) {
-    out.phase = "Suspended";
+    out.phase = JobPhase::kSuspended;
     out.message = suspended_message(name, jobs);
   } else {
-    out.phase = any_running ? "Running" : "Pending";
+    out.phase = any_running ? JobPhase::kRunning : JobPhase::kPending;
   }
   for (const NodeStatus& node : out.nodes) {
     if (!node.reason.empty() && out.message.empty() && !out.finished())
       out.message = node.label + ": " + node.reason;
-    if (!node.reason.empty() && out.phase == "Failed" && node.phase == "Failed" &&
+    if (!node.reason.empty() && out.phase == JobPhase::kFailed && node.phase == JobPhase::kFailed &&
         out.message.find(node.reason) == std::string::npos)
       out.message += "; " + node.label + ": " + node.reason;
   }
@@ -238,18 +246,18 @@ std::string format_status_table(const TrainJobStatus& status) {
       {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
   for (const NodeStatus& node : status.nodes) {
     rows.push_back({node.step, node.label, node.pod,
-                    node.node_name.empty() ? "<none>" : node.node_name, node.phase,
+                    node.node_name.empty() ? "<none>" : node.node_name, job_phase_name(node.phase),
                     node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
   }
   std::vector<size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = status.kind + " " + status.name + ": " + status.phase + "\n";
+  std::string out = status.kind + " " + status.name + ": " + job_phase_name(status.phase) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)
-    out += "  step " + step.name + ": " + step.state +
+    out += "  step " + step.name + ": " + job_phase_name(step.state) +
            (step.target ? "" : " (not a success-policy target)") + "\n";
   out += "\n";
   for (const auto& row : rows) {
@@ -268,22 +276,24 @@ std::string format_status_table(const TrainJobStatus& status) {
 Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   Json steps = Json::array();
   for (const StepStatus& step : status.steps) {
-    Json entry = {{"name", step.name}, {"state", step.state}, {"jobs", step.jobs}};
+    Json entry = {{"name", step.name}, {"state", job_phase_name(step.state)}, {"jobs", step.jobs}};
     if (!step.target) entry["successPolicyTarget"] = false;
     steps.push_back(entry);
   }
   Json nodes = Json::array();
   for (const NodeStatus& node : status.nodes) {
-    Json entry = {{"step", node.step},   {"node", node.label},         {"index", node.index},
-                  {"pod", node.pod},     {"nodeName", node.node_name}, {"phase", node.phase},
-                  {"ready", node.ready}, {"restarts", node.restarts}};
+    Json entry = {{"step", node.step},          {"node", node.label},
+                  {"index", node.index},        {"pod", node.pod},
+                  {"nodeName", node.node_name}, {"phase", job_phase_name(node.phase)},
+                  {"ready", node.ready},        {"restarts", node.restarts}};
     if (!node.reason.empty()) entry["reason"] = node.reason;
     nodes.push_back(entry);
   }
-  Json out = {{"apiVersion", status.api_version},
-              {"kind", status.kind},
-              {"metadata", {{"name", status.name}, {"namespace", name_space}}},
-              {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
+  Json out = {
+      {"apiVersion", status.api_version},
+      {"kind", status.kind},
+      {"metadata", {{"name", status.name}, {"namespace", name_space}}},
+      {"status", {{"phase", job_phase_name(status.phase)}, {"steps", steps}, {"nodes", nodes}}}};
   if (!status.message.empty()) out["status"]["message"] = status.message;
   if (!status.reason.empty()) out["status"]["reason"] = status.reason;
   if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
