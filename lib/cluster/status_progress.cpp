@@ -4,17 +4,18 @@
 #include "kube/resources.h"
 #include "model/jobset_labels.h"
 #include "model/operator_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
 
-/// The step whose Jobs carry trainjob-ancestor-step: trainer; "node" when none says so.
+/// The step whose Jobs carry trainjob-ancestor-step: trainer; `node` when none says so.
 std::string trainer_step(const std::vector<Json>& jobs) {
   for (const Json& job : jobs) {
     const Json& labels = json_member(json_member(job, "metadata"), "labels");
-    if (string_member(labels, kAncestorLabel) == "trainer") return step_place(labels).step;
+    if (string_member(labels, kAncestorLabel) == kTrainerStep) return step_place(labels).step;
   }
-  return "node";
+  return kNodeName;
 }
 
 const NodeStatus* find_node(const TrainJobStatus& status, const std::string& step) {

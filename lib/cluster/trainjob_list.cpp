@@ -20,7 +20,7 @@ long node_count(const std::vector<Json>& jobs) {
   long nodes = 0;
   for (const Json& job : jobs) {
     StepPlace place = step_place_of(job);
-    if (place.legacy || place.step == "node") nodes += job["spec"].value("parallelism", 1);
+    if (place.legacy || place.step == kNodeName) nodes += job["spec"].value("parallelism", 1);
   }
   return nodes;
 }
