@@ -59,6 +59,10 @@ class Submitter {
 
  private:
   bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
+  /// The server's dry run of every object; when it finds Jobs that changed (immutable), with
+  /// --replace the old objects are deleted and the dry run made again, else it says so. False
+  /// (after saying why) when nothing may be applied.
+  bool dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& options);
   bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
                    const SubmitOptions& options, std::vector<Json>* created);
   /// For an object created only if absent: true (after saying so) when it exists already.
@@ -71,6 +75,11 @@ class Submitter {
   /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
   bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
                         std::vector<Json>* later, const SubmitOptions& options);
+  /// Sets a Job started `elapsed` seconds after the first stage to what is left of the
+  /// TrainJob's activeDeadlineSeconds (or to the deadline it got when submitted before); false,
+  /// after failing the TrainJob, when nothing is left.
+  bool give_deadline_left(const SubmitPlan& plan, const std::vector<Json>& live, double elapsed,
+                          Json* job);
   /// Drops from `objects` the Jobs of a TrainJob whose success policy is met already that
   /// no longer exist (deleted when it completed), saying so.
   void skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,
