@@ -44,12 +44,11 @@ void mark_as_submitted(SubmitPlan* plan);
 
 /// What `submit` applies for `rendered`: the one TrainJob's objects and the other input
 /// documents, in its namespace (else `name_space`) and labelled as its own, with the
-/// ConfigMap of `from_files` (render/config_map_files.h), ordered for apply and marked as
-/// submitted. nullopt with `*error` when the inputs hold no or several TrainJobs, a document
-/// names another namespace, or the ConfigMap cannot be built.
-std::optional<SubmitPlan> plan_submit(const RenderResult& rendered,
-                                      const std::vector<std::string>& from_files,
-                                      const std::string& name_space, std::string* error);
+/// ConfigMap of `from_files` (pipeline/config_map_files.h), ordered for apply and marked as
+/// submitted. Throws KubeError when the inputs hold no or several TrainJobs, a document names
+/// another namespace, or the ConfigMap cannot be built.
+SubmitPlan plan_submit(const RenderResult& rendered, const std::vector<std::string>& from_files,
+                       const std::string& name_space);
 
 class Submitter {
  public:
