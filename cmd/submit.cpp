@@ -47,16 +47,10 @@ int run_submit(const SubmitFlags& flags) {
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
-    std::string error;
-    std::optional<SubmitPlan> plan =
-        plan_submit(rendered, flags.from_files, session.name_space(), &error);
-    if (!plan) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return static_cast<int>(kExitFailure);
-    }
+    SubmitPlan plan = plan_submit(rendered, flags.from_files, session.name_space());
     if (flags.dry_run == "client") {
       std::vector<const Json*> objects;
-      for (const Json& object : plan->objects)
+      for (const Json& object : plan.objects)
         objects.push_back(&object);
       std::string text = format_objects(objects, OutputFormat::kYaml);
       std::fwrite(text.data(), 1, text.size(), stdout);
@@ -65,7 +59,7 @@ int run_submit(const SubmitFlags& flags) {
     SubmitOptions options{flags.dry_run == "server", flags.wait,    *timeout,
                           flags.keep_on_error,       flags.replace, flags.output == "name"};
     Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
-    return submitter.submit(*plan, options);
+    return submitter.submit(plan, options);
   });
 }
 

@@ -91,7 +91,7 @@ bool named_jobs_met(const SuccessPolicy& policy, const std::vector<Json>& live) 
   size_t complete = 0;
   for (const std::string& name : policy.target_jobs) {
     const Json* job = find_job(live, name);
-    if (job != nullptr && job_state(*job) == "Complete") ++complete;
+    if (job != nullptr && job_state(*job) == JobPhase::kComplete) ++complete;
   }
   return policy.op == "Any" ? complete > 0 : complete == policy.target_jobs.size();
 }
@@ -105,7 +105,8 @@ std::vector<JobDependency> depends_on_of(const Json& job) {
   for (const Json& entry : list) {
     std::string name = string_member(entry, "name");
     std::string status = string_member(entry, "status");
-    if (!name.empty() && (status == "Ready" || status == "Complete")) out.push_back({name, status});
+    if (!name.empty() && (status == kDependsOnReady || status == kDependsOnComplete))
+      out.push_back({name, status});
   }
   return out;
 }
@@ -125,10 +126,10 @@ std::optional<SuccessPolicy> success_policy_of(const std::vector<Json>& jobs) {
 }
 
 bool job_reached(const Json& job, const std::string& status) {
-  std::string state = job_state(job);
-  if (state == "Failed") return false;
-  if (status == "Complete") return state == "Complete";
-  if (state == "Complete") return true;
+  JobPhase state = job_state(job);
+  if (state == JobPhase::kFailed) return false;
+  if (status == kDependsOnComplete) return state == JobPhase::kComplete;
+  if (state == JobPhase::kComplete) return true;
   const Json& job_status = member(job, "status");
   int64_t parallelism = member(job, "spec").contains("parallelism")
                             ? int_value(member(job, "spec"), "parallelism")
@@ -143,7 +144,7 @@ bool dependencies_met(const Json& job, const std::vector<Json>& planned,
     for (const Json& other : planned) {
       if (!is_initializer_job(other)) continue;
       const Json* now = find_job(live, name_of(other));
-      if (now == nullptr || !job_reached(*now, "Complete")) return false;
+      if (now == nullptr || !job_reached(*now, kDependsOnComplete)) return false;
     }
     return true;
   }
@@ -162,7 +163,7 @@ bool success_policy_met(const SuccessPolicy& policy, const std::vector<Json>& li
     std::string step = step_place_of(job).step;
     if (!policy.is_target(step)) continue;
     expected[step] = std::max(expected[step], step_job_count(job));
-    if (job_state(job) == "Complete") ++complete[step];
+    if (job_state(job) == JobPhase::kComplete) ++complete[step];
   }
   if (policy.op == "Any") {
     return std::any_of(complete.begin(), complete.end(),

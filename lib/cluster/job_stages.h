@@ -11,6 +11,10 @@
 
 namespace trainjob {
 
+/// The statuses a JobSet dependsOn entry may wait for.
+inline constexpr const char* kDependsOnReady = "Ready";
+inline constexpr const char* kDependsOnComplete = "Complete";
+
 /// One dependsOn entry: every Job of `replicated_job` must reach `status` (Ready, Complete).
 struct JobDependency {
   std::string replicated_job;

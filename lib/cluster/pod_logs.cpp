@@ -35,6 +35,12 @@ std::string pod_node_label(const Json& pod) {
   return node_label(step_place_of(pod), label_index(label_of(pod, kCompletionIndexAnnotation)));
 }
 
+bool all_finished(const std::vector<const Json*>& jobs) {
+  return !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
+    return job_phase_finished(job_state(*job));
+  });
+}
+
 }  // namespace
 
 void LinePrinter::write(const std::string& block) {
@@ -114,6 +120,26 @@ std::string PodLogs::line_out(const Source& source, std::string_view line) const
   return out;
 }
 
+void PodLogs::fetch_log(const std::string& label, const Json& pod, std::string* block,
+                        std::string* error) const {
+  Source source{label, name_of(pod), log_container(pod, options_.container)};
+  std::string path = object_path(pod_type(), name_space_, source.pod) + "/log" +
+                     query(false, true, "") + "&container=" + url_escape(source.container);
+  try {
+    ApiResponse response = client_->send("GET", path);
+    if (!response.ok()) {
+      *error = label + ": " + client_->error_message(response.status, response.body);
+      return;
+    }
+    LineSplitter splitter;
+    for (const std::string& line : splitter.feed(response.body))
+      *block += line_out(source, line);
+    if (!splitter.partial().empty()) *block += line_out(source, splitter.partial());
+  } catch (const KubeError& e) {
+    *error = e.what();
+  }
+}
+
 int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods) {
   auto selected = selected_pods(pods);
   if (selected.empty()) {
@@ -124,29 +150,13 @@ int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& 
     return 1;
   }
   prefix_ = options_.prefix || selected.size() > 1;
+  // Fetched side by side, printed in node order: a pod's lines stay together.
   std::vector<std::string> blocks(selected.size());
   std::vector<std::string> errors(selected.size());
   std::vector<std::thread> fetches;
   for (size_t i = 0; i < selected.size(); ++i) {
-    fetches.emplace_back([&, i] {
-      const auto& [label, pod] = selected[i];
-      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
-      std::string path = object_path(pod_type(), name_space_, source.pod) + "/log" +
-                         query(false, true, "") + "&container=" + url_escape(source.container);
-      try {
-        ApiResponse response = client_->send("GET", path);
-        if (!response.ok()) {
-          errors[i] = label + ": " + client_->error_message(response.status, response.body);
-          return;
-        }
-        LineSplitter splitter;
-        for (const std::string& line : splitter.feed(response.body))
-          blocks[i] += line_out(source, line);
-        if (!splitter.partial().empty()) blocks[i] += line_out(source, splitter.partial());
-      } catch (const KubeError& e) {
-        errors[i] = e.what();
-      }
-    });
+    fetches.emplace_back(
+        [&, i] { fetch_log(selected[i].first, *selected[i].second, &blocks[i], &errors[i]); });
   }
   for (std::thread& fetch : fetches)
     fetch.join();
@@ -170,65 +180,102 @@ bool PodLogs::still_running(const Source& source, int* restart_count) {
   return *restart_count == source.instance && member(*status, "state").contains("running");
 }
 
-void PodLogs::stream_source(Source source) {
-  ResumePoint resume;
+/// One container instance's stream as it is read, and read again after a break.
+struct PodLogs::StreamState {
+  ResumePoint resume;  ///< the last line printed: a stream read again skips what came before
   LineSplitter splitter;
-  std::string base = object_path(pod_type(), name_space_, source.pod) + "/log";
-  std::string container = "&container=" + url_escape(source.container);
-  std::string previous_path = base;
-  previous_path.append("?timestamps=true&previous=true").append(container);
-  auto emit = [&](std::string_view data) {
-    std::string block;
-    for (const std::string& line : splitter.feed(data)) {
-      if (resume.accept(split_stamp(line).time)) block += line_out(source, line);
-    }
-    printer_.write(block);
+  std::string log_path;       ///< the pod's log
+  std::string container;      ///< the query parameter naming the container
+  std::string previous_path;  ///< the log of the instance before
+};
+
+void PodLogs::print_lines(const Source& source, StreamState* state, std::string_view data) {
+  std::string block;
+  for (const std::string& line : state->splitter.feed(data)) {
+    if (state->resume.accept(split_stamp(line).time)) block += line_out(source, line);
+  }
+  printer_.write(block);
+}
+
+void PodLogs::print_partial_line(const Source& source, StreamState* state) {
+  if (!state->splitter.partial().empty())
+    printer_.write(line_out(source, state->splitter.partial()));
+  state->splitter.clear_partial();
+}
+
+void PodLogs::print_previous_instance(const Source& source, StreamState* state) {
+  ApiResponse previous = client_->send("GET", state->previous_path);
+  if (previous.ok()) print_lines(source, state, previous.body);
+  print_partial_line(source, state);
+  state->resume = ResumePoint();  // the next instance's lines are new, whatever their times
+}
+
+void PodLogs::print_rest_of_previous(const Source& source, StreamState* state) {
+  state->resume.restart();
+  state->splitter.clear_partial();
+  std::string path = state->previous_path;
+  if (!state->resume.empty())
+    path.append("&sinceTime=").append(url_escape(format_since_time(state->resume.last())));
+  ApiResponse rest = client_->send("GET", path);
+  if (rest.ok()) print_lines(source, state, rest.body);
+}
+
+HttpResponse PodLogs::read_live(const Source& source, bool first, StreamState* state) {
+  std::string since = state->resume.empty() ? "" : format_since_time(state->resume.last());
+  state->resume.restart();
+  state->splitter.clear_partial();
+  std::string path = state->log_path;
+  path.append(query(true, first, since)).append(state->container);
+  return client_->stream(
+      path,
+      [&](std::string_view data) {
+        print_lines(source, state, data);
+        return true;
+      },
+      &cancel_);
+}
+
+bool PodLogs::read_again(const Source& source, StreamState* state, const HttpResponse& response,
+                         int attempt) {
+  int restarts = source.instance;
+  bool clean = response.status >= 200 && response.status < 300 && response.error.empty();
+  if (still_running(source, &restarts)) {
+    // The stream broke or the kubelet closed it while the container runs: resume.
+    std::this_thread::sleep_for(std::chrono::milliseconds(clean ? 50 : 100 * (attempt + 1)));
     return true;
-  };
-  try {
-    for (int attempt = 0; attempt <= kMaxReconnects && !cancel_; ++attempt) {
-      if (attempt == 0 && source.previous_first) {
-        ApiResponse previous = client_->send("GET", previous_path);
-        if (previous.ok()) emit(previous.body);
-        if (!splitter.partial().empty()) printer_.write(line_out(source, splitter.partial()));
-        splitter.clear_partial();
-        resume = ResumePoint();  // the next instance's lines are new, whatever their times
-      }
-      std::string since = resume.empty() ? "" : format_since_time(resume.last());
-      resume.restart();
-      splitter.clear_partial();
-      std::string path = base;
-      path.append(query(true, attempt == 0, since)).append(container);
-      HttpResponse response = client_->stream(path, emit, &cancel_);
-      if (cancel_) break;
-      if (response.status == 404) break;  // the pod is gone
-      int restarts = source.instance;
-      bool clean = response.status >= 200 && response.status < 300 && response.error.empty();
-      if (response.status >= 300 && response.status != 400) {
-        std::fprintf(err_, "%s: %s\n", source.label.c_str(),
-                     client_->error_message(response.status, response.body).c_str());
-        break;
-      }
-      if (still_running(source, &restarts)) {
-        // The stream broke or the kubelet closed it while the container runs: resume.
-        std::this_thread::sleep_for(std::chrono::milliseconds(clean ? 50 : 100 * (attempt + 1)));
-        continue;
-      }
-      if (restarts > source.instance && !clean) {
-        // The container restarted while we were cut off: its last lines are in `previous`.
-        resume.restart();
-        splitter.clear_partial();
-        std::string rest_path = previous_path;
-        if (!resume.empty())
-          rest_path.append("&sinceTime=").append(url_escape(format_since_time(resume.last())));
-        ApiResponse rest = client_->send("GET", rest_path);
-        if (rest.ok()) emit(rest.body);
-      } else if (!clean) {
-        continue;  // cut off and finished meanwhile: one more read gets the end
-      }
-      if (!splitter.partial().empty()) printer_.write(line_out(source, splitter.partial()));
-      break;
+  }
+  if (restarts > source.instance && !clean) {
+    // The container restarted while we were cut off: its last lines are in `previous`.
+    print_rest_of_previous(source, state);
+  } else if (!clean) {
+    return true;  // cut off and finished meanwhile: one more read gets the end
+  }
+  print_partial_line(source, state);
+  return false;
+}
+
+void PodLogs::read_until_done(const Source& source, StreamState* state) {
+  for (int attempt = 0; attempt <= kMaxReconnects && !cancel_; ++attempt) {
+    if (attempt == 0 && source.previous_first) print_previous_instance(source, state);
+    HttpResponse response = read_live(source, attempt == 0, state);
+    if (cancel_) return;
+    if (response.status == 404) return;  // the pod is gone
+    if (response.status >= 300 && response.status != 400) {
+      std::fprintf(err_, "%s: %s\n", source.label.c_str(),
+                   client_->error_message(response.status, response.body).c_str());
+      return;
     }
+    if (!read_again(source, state, response, attempt)) return;
+  }
+}
+
+void PodLogs::stream_source(Source source) {
+  StreamState state;
+  state.log_path = object_path(pod_type(), name_space_, source.pod) + "/log";
+  state.container = "&container=" + url_escape(source.container);
+  state.previous_path = state.log_path + "?timestamps=true&previous=true" + state.container;
+  try {
+    read_until_done(source, &state);
   } catch (const KubeError& e) {
     std::fprintf(err_, "%s: %s\n", source.label.c_str(), e.what());
   }
@@ -239,6 +286,77 @@ void PodLogs::stream_source(Source source) {
   if (watcher_ != nullptr) watcher_->poke();
 }
 
+bool PodLogs::prefix_for(const std::vector<const Json*>& jobs) const {
+  long expected = 0;
+  for (const Json* job : jobs)
+    expected += (*job)["spec"].value("parallelism", 1);
+  return options_.prefix || (options_.node < 0 && expected > 1);
+}
+
+bool PodLogs::report_waiting(const Source& source, const Json& pod, const Json* status) {
+  std::string reason = pod_reason(pod, {});
+  if (reason.empty() && status != nullptr)
+    reason = string_member(member(member(*status, "state"), "waiting"), "reason");
+  JobPhase phase = pod_phase_of(pod);
+  std::string said = job_phase_name(phase);
+  if (!reason.empty()) said.append(": ").append(reason);
+  std::string& last_said = waiting_said_[source.label];
+  if (last_said != said) {
+    std::fprintf(err_, "waiting for %s (pod %s): %s\n", source.label.c_str(), source.pod.c_str(),
+                 said.c_str());
+    last_said = said;
+  }
+  // A pod that never started is done only once it ended without running.
+  return phase != JobPhase::kPending && phase != JobPhase::kRunning;
+}
+
+bool PodLogs::start_stream(Source source) {
+  std::string container_key = source.pod + "/" + source.container;
+  std::string key = container_key + "/" + std::to_string(source.instance);
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A container that ran and restarted between two looks: its lines are in `previous`.
+  int first = first_instance_.emplace(container_key, source.instance).first->second;
+  source.previous_first =
+      source.instance > first &&
+      started_.count(container_key + "/" + std::to_string(source.instance - 1)) == 0;
+  if (started_.insert(key).second) threads_.emplace_back([this, source] { stream_source(source); });
+  return finished_.count(key) != 0;
+}
+
+bool PodLogs::follow_pod(const std::string& label, const Json& pod) {
+  Source source{label, name_of(pod), log_container(pod, options_.container)};
+  const Json* status = container_status(pod, source.container);
+  if (status != nullptr)  // only this thread touches first_instance_
+    first_instance_.emplace(source.pod + "/" + source.container, status->value("restartCount", 0));
+  if (status == nullptr || member(*status, "state").contains("waiting"))
+    return report_waiting(source, pod, status);
+  source.instance = status->value("restartCount", 0);
+  return start_stream(source);
+}
+
+std::vector<const Json*> PodLogs::selected_jobs(const std::vector<Json>& jobs) const {
+  std::vector<const Json*> out;
+  for (const Json& job : jobs)
+    if (selected_job(job)) out.push_back(&job);
+  return out;
+}
+
+int PodLogs::report_no_jobs() const {
+  std::fprintf(err_, "error: no Jobs of TrainJob %s%s in namespace %s\n", trainjob_.c_str(),
+               options_.step.empty() ? "" : (" in step " + options_.step).c_str(),
+               name_space_.c_str());
+  return 1;
+}
+
+void PodLogs::stop_streams() {
+  if (threads_.empty()) return;
+  cancel_ = true;
+  for (std::thread& thread : threads_)
+    thread.join();
+  threads_.clear();
+  watcher_ = nullptr;
+}
+
 int PodLogs::follow() {
   TrainJobWatcher watcher(client_, name_space_, trainjob_selector(trainjob_));
   watcher.start();
@@ -246,79 +364,23 @@ int PodLogs::follow() {
   // However this ends, the streams stop before the watcher they poke goes away.
   struct StopStreams {
     PodLogs* logs;
-    ~StopStreams() {
-      if (logs->threads_.empty()) return;
-      logs->cancel_ = true;
-      for (std::thread& thread : logs->threads_)
-        thread.join();
-      logs->threads_.clear();
-      logs->watcher_ = nullptr;
-    }
-  } stop_streams{this};
-  std::map<std::string, std::string> waiting_said;  // label -> reason printed
+    ~StopStreams() { logs->stop_streams(); }
+  } stopping{this};
   int seen = 0;
   bool prefix_decided = false;
   while (true) {
     WatchSnapshot snapshot = watcher.wait_newer(seen, 1.0);
     seen = snapshot.version;
-    std::vector<const Json*> jobs;
-    for (const Json& job : snapshot.jobs)
-      if (selected_job(job)) jobs.push_back(&job);
-    if (jobs.empty() && snapshot.pods.empty()) {
-      std::fprintf(err_, "error: no Jobs of TrainJob %s%s in namespace %s\n", trainjob_.c_str(),
-                   options_.step.empty() ? "" : (" in step " + options_.step).c_str(),
-                   name_space_.c_str());
-      return 1;
-    }
-    if (!prefix_decided) {
-      long expected = 0;
-      for (const Json* job : jobs)
-        expected += (*job)["spec"].value("parallelism", 1);
-      prefix_ = options_.prefix || (options_.node < 0 && expected > 1);
-      prefix_decided = true;
-    }
+    std::vector<const Json*> jobs = selected_jobs(snapshot.jobs);
+    if (jobs.empty() && snapshot.pods.empty()) return report_no_jobs();
+    if (!prefix_decided) prefix_ = prefix_for(jobs);
+    prefix_decided = true;
     bool all_streams_done = true;
     for (const auto& [label, pod] : selected_pods(snapshot.pods)) {
-      Source source{label, name_of(*pod), log_container(*pod, options_.container)};
-      const Json* status = container_status(*pod, source.container);
-      const Json& state = status ? member(*status, "state") : member(Json(), "");
-      if (status != nullptr)  // only this thread touches first_instance_
-        first_instance_.emplace(source.pod + "/" + source.container,
-                                status->value("restartCount", 0));
-      if (status == nullptr || state.contains("waiting")) {
-        std::string reason = pod_reason(*pod, {});
-        if (reason.empty() && status != nullptr) reason = string_member(state["waiting"], "reason");
-        std::string phase = string_member((*pod)["status"], "phase", "Pending");
-        std::string said = phase;
-        if (!reason.empty()) said.append(": ").append(reason);
-        if (waiting_said[label] != said) {
-          std::fprintf(err_, "waiting for %s (pod %s): %s\n", label.c_str(), source.pod.c_str(),
-                       said.c_str());
-          waiting_said[label] = said;
-        }
-        // A pod that never started is done only once it ended without running.
-        all_streams_done = all_streams_done && phase != "Pending" && phase != "Running";
-        continue;
-      }
-      source.instance = status->value("restartCount", 0);
-      std::string key = source.pod + "/" + source.container + "/" + std::to_string(source.instance);
-      std::lock_guard<std::mutex> lock(mutex_);
-      // A container that ran and restarted between two looks: its lines are in `previous`.
-      std::string container_key = source.pod + "/" + source.container;
-      int first = first_instance_.emplace(container_key, source.instance).first->second;
-      source.previous_first =
-          source.instance > first &&
-          started_.count(container_key + "/" + std::to_string(source.instance - 1)) == 0;
-      if (started_.insert(key).second)
-        threads_.emplace_back([this, source] { stream_source(source); });
-      all_streams_done = all_streams_done && finished_.count(key) != 0;
+      bool done = follow_pod(label, *pod);  // called for every pod: it starts their streams
+      all_streams_done = all_streams_done && done;
     }
-    bool jobs_finished =
-        !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
-          std::string state = job_state(*job);
-          return state == "Complete" || state == "Failed";
-        });
-    if (jobs_finished && all_streams_done) break;
+    if (all_streams_done && all_finished(jobs)) break;
   }
   for (std::thread& thread : threads_)
     thread.join();

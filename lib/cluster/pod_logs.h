@@ -62,13 +62,50 @@ class PodLogs {
     int instance = 0;
     bool previous_first = false;  ///< the instance before ended unseen: print it first
   };
+  struct StreamState;
+
   int print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods);
+  /// One pod's whole log as lines to print into *block, or why it could not be read.
+  void fetch_log(const std::string& label, const Json& pod, std::string* block,
+                 std::string* error) const;
   int follow();
+  /// Cancels the streams and waits for their threads.
+  void stop_streams();
+  /// Says the TrainJob has no Jobs (in the step asked for); the exit code.
+  int report_no_jobs() const;
+  /// The Jobs --step selects.
+  std::vector<const Json*> selected_jobs(const std::vector<Json>& jobs) const;
+  /// Whether lines name their node: when asked, or when more than one pod may print.
+  bool prefix_for(const std::vector<const Json*>& jobs) const;
+  /// Starts the stream of the pod's current container instance, or says what the pod waits
+  /// for; whether nothing more will come from it.
+  bool follow_pod(const std::string& label, const Json& pod);
+  /// Says, when it changed, why a pod does not run; whether it ended without running.
+  bool report_waiting(const Source& source, const Json& pod, const Json* status);
+  /// Starts the stream of this instance unless one began; whether that stream has ended.
+  bool start_stream(Source source);
   std::vector<std::pair<std::string, const Json*>> selected_pods(
       const std::vector<Json>& pods) const;
   bool selected_job(const Json& job) const;
   std::string query(bool follow, bool first, const std::string& since_time) const;
+  /// A stream's thread: prints the instance's lines until it ends, then tells the watcher.
   void stream_source(Source source);
+  /// Reads the live log until the instance ended and every line of it is printed, resuming
+  /// broken streams (kMaxReconnects times at most).
+  void read_until_done(const Source& source, StreamState* state);
+  /// One live read, from after the last line printed.
+  HttpResponse read_live(const Source& source, bool first, StreamState* state);
+  /// After a live read ended: whether to read again; if not, the last lines are printed.
+  bool read_again(const Source& source, StreamState* state, const HttpResponse& response,
+                  int attempt);
+  /// The instance before ended unseen: its whole log.
+  void print_previous_instance(const Source& source, StreamState* state);
+  /// The instance restarted while the stream was cut off: the end of its log.
+  void print_rest_of_previous(const Source& source, StreamState* state);
+  /// Prints the new lines of `data`, those a resumed stream sent before skipped.
+  void print_lines(const Source& source, StreamState* state, std::string_view data);
+  /// Prints what came after the last '\n': the stream ended without one.
+  void print_partial_line(const Source& source, StreamState* state);
   bool still_running(const Source& source, int* restart_count);
   std::string line_out(const Source& source, std::string_view line) const;
 
@@ -82,9 +119,10 @@ class PodLogs {
   bool prefix_ = false;
   std::atomic<bool> cancel_{false};
   std::mutex mutex_;
-  std::set<std::string> started_;              ///< "pod/container/instance" streams begun
-  std::set<std::string> finished_;             ///< ... and ended
-  std::map<std::string, int> first_instance_;  ///< pod/container -> restart count first seen
+  std::set<std::string> started_;                    ///< "pod/container/instance" streams begun
+  std::set<std::string> finished_;                   ///< ... and ended
+  std::map<std::string, int> first_instance_;        ///< pod/container -> restart count first seen
+  std::map<std::string, std::string> waiting_said_;  ///< node -> why it waits, as last printed
   std::vector<std::thread> threads_;
   class TrainJobWatcher* watcher_ = nullptr;  ///< while following: told when a stream ends
 };

@@ -4,17 +4,18 @@
 #include "kube/resources.h"
 #include "model/jobset_labels.h"
 #include "model/operator_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
 
-/// The step whose Jobs carry trainjob-ancestor-step: trainer; "node" when none says so.
+/// The step whose Jobs carry trainjob-ancestor-step: trainer; `node` when none says so.
 std::string trainer_step(const std::vector<Json>& jobs) {
   for (const Json& job : jobs) {
     const Json& labels = json_member(json_member(job, "metadata"), "labels");
-    if (string_member(labels, kAncestorLabel) == "trainer") return step_place(labels).step;
+    if (string_member(labels, kAncestorLabel) == kTrainerStep) return step_place(labels).step;
   }
-  return "node";
+  return kNodeName;
 }
 
 const NodeStatus* find_node(const TrainJobStatus& status, const std::string& step) {
@@ -46,9 +47,10 @@ std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
                                                     const TrainJobStatus& status,
                                                     const std::vector<Json>& jobs,
                                                     const std::vector<Json>& pods) {
-  if (status.phase != "Running") return std::nullopt;
+  if (status.phase != JobPhase::kRunning) return std::nullopt;
   const NodeStatus* node = rank0_node(status, jobs);
-  if (node == nullptr || node->pod.empty() || node->phase != "Running") return std::nullopt;
+  if (node == nullptr || node->pod.empty() || node->phase != JobPhase::kRunning)
+    return std::nullopt;
   const Json* pod = find_pod(pods, node->pod);
   if (pod == nullptr) return std::nullopt;
   std::string path = object_path(pod_type(), name_space, node->pod) +

@@ -57,7 +57,7 @@ bool watch_status(KubeClient* client, const std::string& name_space, const std::
     seen = snapshot.version;
     TrainJobStatus status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
     on_status(status);
-    if (status.finished()) return status.phase == "Complete";
+    if (status.finished()) return status.phase == JobPhase::kComplete;
   }
 }
 

@@ -38,6 +38,28 @@ std::string join(const std::vector<std::string>& items) {
   return out.empty() ? "nothing" : out;
 }
 
+/// Whether the TrainJob's Jobs are suspended with no Kueue queue to admit them: only
+/// `kubectl trainjob resume` starts them.
+bool waits_for_manual_resume(const SubmitPlan& plan) {
+  for (const Json& object : plan.objects) {
+    if (string_member(object, "kind") != "Job") continue;
+    return member(object, "spec").value("suspend", false) &&
+           label_of(object, kKueueQueueLabel).empty();
+  }
+  return false;
+}
+
+/// The objects to apply now, and the Jobs to start later: when `staged`, a Job with
+/// dependsOn starts only once what it depends on got there, as JobSet does.
+void split_stages(const SubmitPlan& plan, bool staged, std::vector<Json>* now,
+                  std::vector<Json>* later) {
+  for (const Json& object : plan.objects) {
+    bool deferred = staged && string_member(object, "kind") == "Job" &&
+                    !dependencies_met(object, plan.objects, {});
+    (deferred ? later : now)->push_back(object);
+  }
+}
+
 }  // namespace
 
 std::vector<Json> order_for_apply(std::vector<Json> objects) {
@@ -208,38 +230,31 @@ void Submitter::skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json
   *objects = std::move(kept);
 }
 
-int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
+bool Submitter::dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& options) {
   bool immutable = false;
-  if (!dry_run_all(plan, options, &immutable)) {
-    if (immutable && !options.replace) {
-      std::fprintf(err_,
-                   "error: %s %s was submitted before with different Jobs, and a Job cannot "
-                   "change once created; nothing was changed. Use --replace to delete it and "
-                   "submit again.\n",
-                   plan.kind.c_str(), plan.trainjob.c_str());
-      return 1;
-    }
-    if (!immutable) return 1;
-    if (!replace_existing(plan, options)) return 1;
-    immutable = false;
-    if (!dry_run_all(plan, options, &immutable)) return 1;
+  if (dry_run_all(plan, options, &immutable)) return true;
+  if (immutable && !options.replace) {
+    std::fprintf(err_,
+                 "error: %s %s was submitted before with different Jobs, and a Job cannot "
+                 "change once created; nothing was changed. Use --replace to delete it and "
+                 "submit again.\n",
+                 plan.kind.c_str(), plan.trainjob.c_str());
+    return false;
   }
+  if (!immutable) return false;
+  if (!replace_existing(plan, options)) return false;
+  immutable = false;
+  return dry_run_all(plan, options, &immutable);
+}
+
+int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
+  if (!dry_run_or_replace(plan, options)) return 1;
   if (options.server_dry_run) return 0;
   // A suspended TrainJob nobody will resume on its own (no Kueue queue) is not waited for,
   // and all its Jobs are applied, so that `resume` starts the whole of it.
-  const Json* first_job = nullptr;
-  for (const Json& object : plan.objects)
-    if (first_job == nullptr && string_member(object, "kind") == "Job") first_job = &object;
-  bool manual_resume = first_job != nullptr && member(*first_job, "spec").value("suspend", false) &&
-                       label_of(*first_job, kKueueQueueLabel).empty();
-  bool staged = options.wait && !manual_resume;
-  // Waiting, a Job with dependsOn starts only once what it depends on got there, as JobSet does.
+  bool manual_resume = waits_for_manual_resume(plan);
   std::vector<Json> now, later;
-  for (const Json& object : plan.objects) {
-    bool deferred = staged && string_member(object, "kind") == "Job" &&
-                    !dependencies_met(object, plan.objects, {});
-    (deferred ? later : now).push_back(object);
-  }
+  split_stages(plan, options.wait && !manual_resume, &now, &later);
   skip_finished_by_policy(plan, &now, options);
   std::vector<Json> created;
   first_stage_at_ = clock_->now();

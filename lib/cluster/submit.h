@@ -44,12 +44,11 @@ void mark_as_submitted(SubmitPlan* plan);
 
 /// What `submit` applies for `rendered`: the one TrainJob's objects and the other input
 /// documents, in its namespace (else `name_space`) and labelled as its own, with the
-/// ConfigMap of `from_files` (render/config_map_files.h), ordered for apply and marked as
-/// submitted. nullopt with `*error` when the inputs hold no or several TrainJobs, a document
-/// names another namespace, or the ConfigMap cannot be built.
-std::optional<SubmitPlan> plan_submit(const RenderResult& rendered,
-                                      const std::vector<std::string>& from_files,
-                                      const std::string& name_space, std::string* error);
+/// ConfigMap of `from_files` (pipeline/config_map_files.h), ordered for apply and marked as
+/// submitted. Throws KubeError when the inputs hold no or several TrainJobs, a document names
+/// another namespace, or the ConfigMap cannot be built.
+SubmitPlan plan_submit(const RenderResult& rendered, const std::vector<std::string>& from_files,
+                       const std::string& name_space);
 
 class Submitter {
  public:
@@ -59,6 +58,10 @@ class Submitter {
 
  private:
   bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
+  /// The server's dry run of every object; when it finds Jobs that changed (immutable), with
+  /// --replace the old objects are deleted and the dry run made again, else it says so. False
+  /// (after saying why) when nothing may be applied.
+  bool dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& options);
   bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
                    const SubmitOptions& options, std::vector<Json>* created);
   /// For an object created only if absent: true (after saying so) when it exists already.
@@ -71,6 +74,11 @@ class Submitter {
   /// activeDeadlineSeconds; false (after stopping the rest) when none is left.
   bool start_ready_jobs(const SubmitPlan& plan, const std::vector<Json>& live,
                         std::vector<Json>* later, const SubmitOptions& options);
+  /// Sets a Job started `elapsed` seconds after the first stage to what is left of the
+  /// TrainJob's activeDeadlineSeconds (or to the deadline it got when submitted before); false,
+  /// after failing the TrainJob, when nothing is left.
+  bool give_deadline_left(const SubmitPlan& plan, const std::vector<Json>& live, double elapsed,
+                          Json* job);
   /// Drops from `objects` the Jobs of a TrainJob whose success policy is met already that
   /// no longer exist (deleted when it completed), saying so.
   void skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json>* objects,

@@ -29,9 +29,9 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
   std::string body = suspend ? R"({"spec":{"suspend":true}})" : R"({"spec":{"suspend":false}})";
   for (const Json& job : jobs) {
     std::string shown = "job.batch/" + name_of(job);
-    std::string state = job_state(job);
-    if (state == "Complete" || state == "Failed") {
-      std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), state.c_str());
+    JobPhase state = job_state(job);
+    if (job_phase_finished(state)) {
+      std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), job_phase_name(state));
       continue;
     }
     if (member(job, "spec").value("suspend", false) == suspend) {

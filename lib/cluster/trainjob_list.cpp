@@ -20,7 +20,7 @@ long node_count(const std::vector<Json>& jobs) {
   long nodes = 0;
   for (const Json& job : jobs) {
     StepPlace place = step_place_of(job);
-    if (place.legacy || place.step == "node") nodes += job["spec"].value("parallelism", 1);
+    if (place.legacy || place.step == kNodeName) nodes += job["spec"].value("parallelism", 1);
   }
   return nodes;
 }
@@ -75,8 +75,8 @@ std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, 
     TrainJobStatus status = compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {});
     std::vector<Json> all = trainjob.jobs;
     all.insert(all.end(), trainjob.others.begin(), trainjob.others.end());
-    rows.push_back({trainjob.name, status.kind, status.phase, std::to_string(status.steps.size()),
-                    std::to_string(node_count(trainjob.jobs)),
+    rows.push_back({trainjob.name, status.kind, job_phase_name(status.phase),
+                    std::to_string(status.steps.size()), std::to_string(node_count(trainjob.jobs)),
                     format_age(now - oldest_creation(all))});
   }
   return format_columns(rows);

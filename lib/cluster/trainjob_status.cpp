@@ -71,7 +71,7 @@ void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
   for (const std::string& target : policy.targets) {
     if (steps->count(target) != 0) continue;
     order->push_back(target);
-    (*steps)[target] = StepStatus{target, "NotCreated", {}, true};
+    (*steps)[target] = StepStatus{target, JobPhase::kNotCreated, {}, true};
   }
 }
 
@@ -81,13 +81,126 @@ std::string suspended_message(const std::string& name, const std::vector<Json>& 
   return "suspended; `kubectl trainjob resume " + name + "` starts it";
 }
 
-/// The node a pod stands for: its step, the Job's index in the step and the pod's index
-/// (a legacy kind's pods: the replica index, each of its Jobs running one pod).
-std::tuple<std::string, int, int> node_key(const Json& pod) {
+/// A node: its step, the Job's index in the step and the pod's index.
+using NodeKey = std::tuple<std::string, int, int>;
+
+/// The node a pod stands for (a legacy kind's pods: the replica index, each of its Jobs
+/// running one pod).
+NodeKey node_key(const Json& pod) {
   StepPlace place = step_place_of(pod);
   int completion = label_index(pod_key_index(pod, kCompletionIndexAnnotation));
   if (place.legacy) return {place.step, 0, label_index(place.job_index)};
   return {place.step, label_index(place.job_index), completion};
+}
+
+/// What the Jobs say, step by step, before the pods are looked at.
+struct JobsSummary {
+  std::map<std::string, StepStatus> steps;
+  std::vector<std::string> step_order;  ///< as the steps first appear among the Jobs
+  bool any_failed = false;
+  bool all_complete = false;
+  bool all_suspended = false;
+};
+
+/// The first failed Job is the one the TrainJob failed of: its reason and message are the
+/// TrainJob's.
+void take_failure(const Json& job, TrainJobStatus* out) {
+  const Json* failed = condition(job, kJobFailedCondition);
+  out->reason = string_member(*failed, "reason");
+  out->message =
+      "Job " + name_of(job) + " failed: " + out->reason + ": " + string_member(*failed, "message");
+}
+
+/// A step is in its first Job's state until another Job of it fails or runs: one failed Job
+/// fails the step, one running Job (none failed) runs it.
+void add_to_step(const Json& job, JobPhase state, StepStatus* step) {
+  step->jobs.push_back(name_of(job));
+  if (step->jobs.size() == 1 || state == JobPhase::kFailed ||
+      (state == JobPhase::kRunning && step->state != JobPhase::kFailed))
+    step->state = state;
+}
+
+JobsSummary summarize_jobs(const std::vector<Json>& jobs, TrainJobStatus* out) {
+  JobsSummary summary;
+  summary.all_complete = summary.all_suspended = !jobs.empty();
+  for (const Json& job : jobs) {
+    std::string step = step_place_of(job).step;
+    if (summary.steps.count(step) == 0) summary.step_order.push_back(step);
+    StepStatus& entry = summary.steps[step];
+    entry.name = step;
+    JobPhase state = job_state(job);
+    add_to_step(job, state, &entry);
+    if (state == JobPhase::kFailed && !summary.any_failed) take_failure(job, out);
+    summary.any_failed = summary.any_failed || state == JobPhase::kFailed;
+    summary.all_complete = summary.all_complete && state == JobPhase::kComplete;
+    summary.all_suspended = summary.all_suspended && state == JobPhase::kSuspended;
+  }
+  return summary;
+}
+
+/// The newest pod per step, job and index stands for that node: a retried pod replaces the
+/// one before it.
+std::map<NodeKey, const Json*> newest_pods(const std::vector<Json>& pods) {
+  std::map<NodeKey, const Json*> newest;
+  auto created = [](const Json* p) {
+    return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
+  };
+  for (const Json& pod : pods) {
+    const Json*& slot = newest[node_key(pod)];
+    if (slot == nullptr || created(&pod) > created(slot)) slot = &pod;
+  }
+  return newest;
+}
+
+NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Json>& events) {
+  NodeStatus node;
+  std::tie(node.step, node.job_index, node.index) = key;
+  node.label = node_label(step_place_of(pod), node.index);
+  node.pod = name_of(pod);
+  node.node_name = string_member(member(pod, "spec"), "nodeName");
+  node.phase = pod_phase_of(pod);
+  node.ready = condition_true(pod, "Ready");
+  const Json& status = member(pod, "status");
+  if (status.contains("containerStatuses")) {
+    for (const Json& container : status["containerStatuses"])
+      node.restarts += container.value("restartCount", 0);
+  }
+  node.reason = pod_reason(pod, events);
+  return node;
+}
+
+/// In order: no Jobs yet is Pending, a met success policy (or every Job complete) wins over
+/// a failed Job, a failure over suspension; otherwise a running pod makes it Running.
+void set_phase(const std::string& name, const std::vector<Json>& jobs, const JobsSummary& summary,
+               bool complete, TrainJobStatus* out) {
+  bool any_running = std::any_of(out->nodes.begin(), out->nodes.end(),
+                                 [](const NodeStatus& n) { return n.phase == JobPhase::kRunning; });
+  if (jobs.empty()) {
+    out->phase = JobPhase::kPending;
+  } else if (complete) {
+    out->phase = JobPhase::kComplete;
+    out->message.clear();  // a Job that is no target may have failed: that is no news now
+    out->reason.clear();
+  } else if (summary.any_failed) {
+    out->phase = JobPhase::kFailed;
+  } else if (summary.all_suspended) {
+    out->phase = JobPhase::kSuspended;
+    out->message = suspended_message(name, jobs);
+  } else {
+    out->phase = any_running ? JobPhase::kRunning : JobPhase::kPending;
+  }
+}
+
+/// An unfinished TrainJob without a message says why its first stuck node is stuck; a failed
+/// one adds what its failed pods ran into, where the Job's message does not say it already.
+void add_node_reasons(TrainJobStatus* out) {
+  for (const NodeStatus& node : out->nodes) {
+    if (node.reason.empty()) continue;
+    if (out->message.empty() && !out->finished()) out->message = node.label + ": " + node.reason;
+    if (out->phase == JobPhase::kFailed && node.phase == JobPhase::kFailed &&
+        out->message.find(node.reason) == std::string::npos)
+      out->message += "; " + node.label + ": " + node.reason;
+  }
 }
 
 }  // namespace
@@ -108,12 +221,19 @@ std::string source_api_version_of(const std::vector<Json>& jobs) {
   return kKubeflowV1ApiVersion;
 }
 
-std::string job_state(const Json& job) {
-  if (condition_true(job, "Failed")) return "Failed";
-  if (condition_true(job, "Complete")) return "Complete";
-  if (member(job, "spec").value("suspend", false)) return "Suspended";
+JobPhase job_state(const Json& job) {
+  if (condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
+  if (condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
+  if (member(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
   const Json& status = member(job, "status");
-  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? "Running" : "Pending";
+  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? JobPhase::kRunning
+                                                                       : JobPhase::kPending;
+}
+
+JobPhase pod_phase_of(const Json& pod) {
+  const Json& phase = json_member(json_member(pod, "status"), "phase");
+  if (!phase.is_string()) return JobPhase::kPending;
+  return parse_job_phase(phase.get_ref<const std::string&>()).value_or(JobPhase::kUnknown);
 }
 
 std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
@@ -130,8 +250,8 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
       if (!reason.empty()) return reason;
     }
   }
-  std::string phase = string_member(status, "phase");
-  if (phase == "Running" || phase == "Succeeded") return "";
+  JobPhase phase = pod_phase_of(pod);
+  if (phase == JobPhase::kRunning || phase == JobPhase::kSucceeded) return "";
   std::string latest;
   for (const Json& event : events) {
     const Json& involved = member(event, "involvedObject");
@@ -142,7 +262,7 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
       latest = reason + ": " + string_member(event, "message");
   }
   if (!latest.empty()) return latest;
-  if (phase == "Failed") return string_member(status, "reason", "Failed");
+  if (phase == JobPhase::kFailed) return string_member(status, "reason", job_phase_name(phase));
   return "";
 }
 
@@ -152,84 +272,19 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   out.kind = source_kind_of(jobs);
   out.api_version = source_api_version_of(jobs);
   out.name = name;
-  std::map<std::string, StepStatus> steps;
-  std::vector<std::string> step_order;
-  bool any_failed = false, all_complete = !jobs.empty(), all_suspended = !jobs.empty();
-  for (const Json& job : jobs) {
-    std::string step = step_place_of(job).step;
-    if (steps.count(step) == 0) step_order.push_back(step);
-    StepStatus& entry = steps[step];
-    entry.name = step;
-    entry.jobs.push_back(name_of(job));
-    std::string state = job_state(job);
-    if (entry.state.empty() || state == "Failed" || (state == "Running" && entry.state != "Failed"))
-      entry.state = state;
-    if (state == "Failed" && !any_failed) {
-      any_failed = true;
-      const Json* failed = condition(job, "Failed");
-      out.reason = string_member(*failed, "reason");
-      out.message = "Job " + name_of(job) + " failed: " + out.reason + ": " +
-                    string_member(*failed, "message");
-    }
-    all_complete = all_complete && state == "Complete";
-    all_suspended = all_suspended && state == "Suspended";
-  }
-  // The newest pod per step, job and index stands for that node.
-  std::map<std::tuple<std::string, int, int>, const Json*> newest;
-  for (const Json& pod : pods) {
-    const Json*& slot = newest[node_key(pod)];
-    auto created = [](const Json* p) {
-      return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
-    };
-    if (slot == nullptr || created(&pod) > created(slot)) slot = &pod;
-  }
-  bool any_running = false;
-  for (const auto& [key, pod] : newest) {
-    NodeStatus node;
-    std::tie(node.step, node.job_index, node.index) = key;
-    StepPlace place = step_place_of(*pod);
-    node.label = node_label(place, node.index);
-    node.pod = name_of(*pod);
-    const Json& status = member(*pod, "status");
-    node.node_name = string_member(member(*pod, "spec"), "nodeName");
-    node.phase = string_member(status, "phase", "Pending");
-    node.ready = condition_true(*pod, "Ready");
-    if (status.contains("containerStatuses")) {
-      for (const Json& container : status["containerStatuses"])
-        node.restarts += container.value("restartCount", 0);
-    }
-    node.reason = pod_reason(*pod, events);
-    any_running = any_running || node.phase == "Running";
-    out.nodes.push_back(node);
-  }
+  JobsSummary summary = summarize_jobs(jobs, &out);
+  for (const auto& [key, pod] : newest_pods(pods))
+    out.nodes.push_back(node_status(key, *pod, events));
   std::optional<SuccessPolicy> policy = success_policy_of(jobs);
-  if (policy) mark_targets(*policy, jobs, &steps, &step_order);
-  for (const std::string& step : step_order)
-    out.steps.push_back(steps[step]);
+  if (policy) mark_targets(*policy, jobs, &summary.steps, &summary.step_order);
+  for (const std::string& step : summary.step_order)
+    out.steps.push_back(summary.steps[step]);
   // With a success policy only its targets make the TrainJob complete, and they do even
   // when a Job that is no target failed on the way.
-  bool complete = policy ? success_policy_met(*policy, jobs) : all_complete && !any_failed;
-  if (jobs.empty()) {
-    out.phase = "Pending";
-  } else if (complete) {
-    out.phase = "Complete";
-    out.message.clear();
-    out.reason.clear();
-  } else if (any_failed) {
-    out.phase = "Failed";
-  } else if (all_suspended) {
-    out.phase = "Suspended";
-    out.message = suspended_message(name, jobs);
-  } else {
-    out.phase = any_running ? "Running" : "Pending";
-  }
-  for (const NodeStatus& node : out.nodes) {
-    if (!node.reason.empty() && out.message.empty() && !out.finished())
-      out.message = node.label + ": " + node.reason;
-    if (!node.reason.empty() && out.phase == "Failed" && node.phase == "Failed" &&
-        out.message.find(node.reason) == std::string::npos)
-      out.message += "; " + node.label + ": " + node.reason;
-  }
+  bool complete =
+      policy ? success_policy_met(*policy, jobs) : summary.all_complete && !summary.any_failed;
+  set_phase(name, jobs, summary, complete, &out);
+  add_node_reasons(&out);
   return out;
 }
 
@@ -238,18 +293,18 @@ std::string format_status_table(const TrainJobStatus& status) {
       {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
   for (const NodeStatus& node : status.nodes) {
     rows.push_back({node.step, node.label, node.pod,
-                    node.node_name.empty() ? "<none>" : node.node_name, node.phase,
+                    node.node_name.empty() ? "<none>" : node.node_name, job_phase_name(node.phase),
                     node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
   }
   std::vector<size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = status.kind + " " + status.name + ": " + status.phase + "\n";
+  std::string out = status.kind + " " + status.name + ": " + job_phase_name(status.phase) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)
-    out += "  step " + step.name + ": " + step.state +
+    out += "  step " + step.name + ": " + job_phase_name(step.state) +
            (step.target ? "" : " (not a success-policy target)") + "\n";
   out += "\n";
   for (const auto& row : rows) {
@@ -268,22 +323,24 @@ std::string format_status_table(const TrainJobStatus& status) {
 Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   Json steps = Json::array();
   for (const StepStatus& step : status.steps) {
-    Json entry = {{"name", step.name}, {"state", step.state}, {"jobs", step.jobs}};
+    Json entry = {{"name", step.name}, {"state", job_phase_name(step.state)}, {"jobs", step.jobs}};
     if (!step.target) entry["successPolicyTarget"] = false;
     steps.push_back(entry);
   }
   Json nodes = Json::array();
   for (const NodeStatus& node : status.nodes) {
-    Json entry = {{"step", node.step},   {"node", node.label},         {"index", node.index},
-                  {"pod", node.pod},     {"nodeName", node.node_name}, {"phase", node.phase},
-                  {"ready", node.ready}, {"restarts", node.restarts}};
+    Json entry = {{"step", node.step},          {"node", node.label},
+                  {"index", node.index},        {"pod", node.pod},
+                  {"nodeName", node.node_name}, {"phase", job_phase_name(node.phase)},
+                  {"ready", node.ready},        {"restarts", node.restarts}};
     if (!node.reason.empty()) entry["reason"] = node.reason;
     nodes.push_back(entry);
   }
-  Json out = {{"apiVersion", status.api_version},
-              {"kind", status.kind},
-              {"metadata", {{"name", status.name}, {"namespace", name_space}}},
-              {"status", {{"phase", status.phase}, {"steps", steps}, {"nodes", nodes}}}};
+  Json out = {
+      {"apiVersion", status.api_version},
+      {"kind", status.kind},
+      {"metadata", {{"name", status.name}, {"namespace", name_space}}},
+      {"status", {{"phase", job_phase_name(status.phase)}, {"steps", steps}, {"nodes", nodes}}}};
   if (!status.message.empty()) out["status"]["message"] = status.message;
   if (!status.reason.empty()) out["status"]["reason"] = status.reason;
   if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);

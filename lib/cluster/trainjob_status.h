@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/job_phase.h"
 #include "cluster/trainer_progress.h"
 #include "load/json.h"
 #include "model/vocabulary.h"
@@ -20,7 +21,7 @@ struct NodeStatus {
   int index = 0;  ///< completion index; legacy: replica index
   std::string pod;
   std::string node_name;
-  std::string phase;
+  JobPhase phase = JobPhase::kPending;  ///< the pod's status.phase
   int restarts = 0;
   bool ready = false;
   std::string reason;  ///< why it is stuck or failed; empty when all is well
@@ -28,7 +29,8 @@ struct NodeStatus {
 
 struct StepStatus {
   std::string name;
-  std::string state;  ///< Pending, Running, Suspended, Complete, Failed; NotCreated
+  /// Pending, Running, Suspended, Complete, Failed; NotCreated
+  JobPhase state = JobPhase::kPending;
   std::vector<std::string> jobs;
   /// False for a step the success policy does not look at: its state does not make the phase.
   bool target = true;
@@ -38,13 +40,14 @@ struct TrainJobStatus {
   std::string kind = "TrainJob";  ///< or the legacy kind its Jobs came from (PyTorchJob)
   std::string api_version = kTrainerApiVersion;  ///< of `kind`
   std::string name;
-  std::string phase;    ///< Pending, Running, Suspended, Complete, Failed
+  /// Pending, Running, Suspended, Complete, Failed
+  JobPhase phase = JobPhase::kPending;
   std::string message;  ///< why it failed or waits
   std::string reason;   ///< the failed Job's reason (DeadlineExceeded, BackoffLimitExceeded)
   std::vector<StepStatus> steps;
   std::vector<NodeStatus> nodes;
   std::optional<TrainerProgress> progress;  ///< rank 0's last progress line while running
-  bool finished() const { return phase == "Complete" || phase == "Failed"; }
+  bool finished() const { return job_phase_finished(phase); }
 };
 
 /// The kind the Jobs were compiled from: their kubectl-trainjob/source-kind annotation
@@ -53,8 +56,12 @@ std::string source_kind_of(const std::vector<Json>& jobs);
 /// The apiVersion of that kind (kubeflow.org/v1; v2beta1 for mpi-operator's MPIJob).
 std::string source_api_version_of(const std::vector<Json>& jobs);
 
-/// Job states by their conditions' status (a condition whose status is not True does not count).
-std::string job_state(const Json& job);
+/// Job states by their conditions' status (a condition whose status is not True does not count):
+/// Failed, Complete, Suspended, Running (active and ready pods) or Pending.
+JobPhase job_state(const Json& job);
+/// The pod's status.phase: Pending while the server has set none, Unknown for a value that is
+/// no Kubernetes pod phase.
+JobPhase pod_phase_of(const Json& pod);
 /// Why a pod is stuck or failed: Unschedulable (with the scheduler's message), image pull
 /// errors, CrashLoopBackOff with the last exit, OOMKilled, exit codes, mount failures (from
 /// `events`); empty when nothing is wrong.

@@ -191,6 +191,72 @@ CURL* thread_handle(const CurlApi& curl) {
   return holder.handle;
 }
 
+/// The lists a request hands libcurl, freed however the transfer ends.
+struct RequestLists {
+  const CurlApi& curl;
+  curl_slist* headers = nullptr;
+  curl_slist* connect_to = nullptr;
+  ~RequestLists() {
+    curl.slist_free_all(headers);
+    curl.slist_free_all(connect_to);
+  }
+};
+
+curl_slist* header_list(const CurlApi& curl, const HttpRequest& request) {
+  curl_slist* headers = nullptr;
+  for (const auto& [name, value] : request.headers) {
+    std::string line = name;
+    line.append(": ").append(value);
+    headers = curl.slist_append(headers, line.c_str());
+  }
+  return headers;
+}
+
+void set_method(const CurlApi& curl, CURL* handle, const HttpRequest& request) {
+  curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (request.method == "GET") curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+  if (!request.body.empty() || request.method == "POST" || request.method == "PATCH") {
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+}
+
+/// Headers, body and progress (for cancelling) go to `transfer`; no signals, as other
+/// threads run transfers too; any encoding libcurl can decode is accepted.
+void set_callbacks(const CurlApi& curl, CURL* handle, Transfer* transfer) {
+  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl.easy_setopt(handle, CURLOPT_HEADERDATA, transfer);
+  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, transfer);
+  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, transfer);
+  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+}
+
+void set_timeouts(const CurlApi& curl, CURL* handle, const HttpRequest& request) {
+  if (request.timeout_seconds > 0)
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_seconds * 1000));
+  if (request.connect_timeout_seconds > 0)
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(request.connect_timeout_seconds * 1000));
+}
+
+/// The status, and for a transfer that failed (rather than one its reader stopped) why.
+void read_outcome(const CurlApi& curl, CURL* handle, CURLcode code, bool stopped_by_reader,
+                  const char* error_text, HttpResponse* response) {
+  long status = 0;
+  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+  response->status = static_cast<int>(status);
+  if (code == CURLE_OK || stopped_by_reader) return;
+  response->error = error_text[0] != '\0' ? error_text : curl.easy_strerror(code);
+  response->timed_out = code == CURLE_OPERATION_TIMEDOUT;
+  // A response cut short is no response: the caller must not take it as complete.
+  if (code != CURLE_ABORTED_BY_CALLBACK) response->status = 0;
+}
+
 }  // namespace
 
 CurlTransport::CurlTransport() {
@@ -206,60 +272,23 @@ HttpResponse CurlTransport::perform(const HttpRequest& request) {
   const CurlApi& curl = *api;
   CURL* handle = thread_handle(curl);
   Transfer transfer{api, &request, &response, handle};
-  curl_slist* headers = nullptr;
-  curl_slist* connect_to = nullptr;
-  for (const auto& [name, value] : request.headers) {
-    std::string line = name;
-    line.append(": ").append(value);
-    headers = curl.slist_append(headers, line.c_str());
-  }
-  std::string url = url_for_server_name(curl, request, &connect_to);
+  RequestLists lists{curl};
+  lists.headers = header_list(curl, request);
+  std::string url = url_for_server_name(curl, request, &lists.connect_to);
   curl.easy_setopt(handle, CURLOPT_URL, url.c_str());
-  if (connect_to != nullptr) curl.easy_setopt(handle, CURLOPT_CONNECT_TO, connect_to);
-  curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-  if (request.method == "GET") curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
-  if (!request.body.empty() || request.method == "POST" || request.method == "PATCH") {
-    curl.easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-    curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-  }
-  curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
-  curl.easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
-  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
-  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
-  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
-  curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
-  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-  curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
-  if (request.timeout_seconds > 0)
-    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_seconds * 1000));
-  if (request.connect_timeout_seconds > 0)
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(request.connect_timeout_seconds * 1000));
+  if (lists.connect_to != nullptr) curl.easy_setopt(handle, CURLOPT_CONNECT_TO, lists.connect_to);
+  set_method(curl, handle, request);
+  curl.easy_setopt(handle, CURLOPT_HTTPHEADER, lists.headers);
+  set_callbacks(curl, handle, &transfer);
+  set_timeouts(curl, handle, request);
   PemFiles pem_files;
   response.error = set_tls(curl, handle, request.tls, &pem_files);
-  if (!response.error.empty()) {
-    curl.slist_free_all(headers);
-    curl.slist_free_all(connect_to);
-    return response;
-  }
+  if (!response.error.empty()) return response;
   char error_text[CURL_ERROR_SIZE] = {0};
   curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
   CURLcode code = request.cancel != nullptr ? perform_cancellable(curl, handle, *request.cancel)
                                             : curl.easy_perform(handle);
-  long status = 0;
-  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
-  response.status = static_cast<int>(status);
-  if (code != CURLE_OK && !transfer.stopped_by_reader) {
-    response.error = error_text[0] != '\0' ? error_text : curl.easy_strerror(code);
-    response.timed_out = code == CURLE_OPERATION_TIMEDOUT;
-    // A response cut short is no response: the caller must not take it as complete.
-    if (code != CURLE_ABORTED_BY_CALLBACK) response.status = 0;
-  }
-  curl.slist_free_all(headers);
-  curl.slist_free_all(connect_to);
+  read_outcome(curl, handle, code, transfer.stopped_by_reader, error_text, &response);
   return response;
 }
 

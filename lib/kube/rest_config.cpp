@@ -168,6 +168,34 @@ const KubeconfigEntry& named(const std::map<std::string, KubeconfigEntry>& entri
   return it->second;
 }
 
+/// The cluster and user of the context (or of --cluster and --user without one), the flags
+/// taking precedence, and the namespace: -n, else the context's.
+RestConfig kubeconfig_rest_config(const Kubeconfig& config, const ConnectionFlags& flags,
+                                  const std::string& context_name, const Environment& env) {
+  RestConfig out;
+  Json no_context = Json::object();
+  KubeconfigEntry empty{no_context, "", ""};
+  const KubeconfigEntry& context =
+      context_name.empty() ? empty : named(config.contexts, context_name, "context");
+  out.context_name = context_name;
+  out.cluster_name =
+      flags.cluster.empty() ? string_member(context.value, "cluster") : flags.cluster;
+  out.user_name = flags.user.empty() ? string_member(context.value, "user") : flags.user;
+  const KubeconfigEntry& cluster = named(config.clusters, out.cluster_name, "cluster");
+  read_cluster(cluster, out.cluster_name, env, &out);
+  if (!out.user_name.empty())
+    read_user(named(config.users, out.user_name, "auth info"), out.user_name, env, &out);
+  if (out.exec && out.exec->provide_cluster_info)
+    out.exec->cluster_info = cluster_info(out, cluster);
+  std::string context_namespace = string_member(context.value, "namespace");
+  if (!flags.name_space.empty()) {
+    out.name_space = flags.name_space;
+  } else if (!context_namespace.empty()) {
+    out.name_space = context_namespace;
+  }
+  return out;
+}
+
 }  // namespace
 
 RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& flags,
@@ -187,26 +215,7 @@ RestConfig resolve_rest_config(const Kubeconfig& config, const ConnectionFlags& 
     }
     out = in_cluster_config(flags, env);
   } else {
-    Json no_context = Json::object();
-    KubeconfigEntry empty{no_context, "", ""};
-    const KubeconfigEntry& context =
-        context_name.empty() ? empty : named(config.contexts, context_name, "context");
-    out.context_name = context_name;
-    out.cluster_name =
-        flags.cluster.empty() ? string_member(context.value, "cluster") : flags.cluster;
-    out.user_name = flags.user.empty() ? string_member(context.value, "user") : flags.user;
-    const KubeconfigEntry& cluster = named(config.clusters, out.cluster_name, "cluster");
-    read_cluster(cluster, out.cluster_name, env, &out);
-    if (!out.user_name.empty())
-      read_user(named(config.users, out.user_name, "auth info"), out.user_name, env, &out);
-    if (out.exec && out.exec->provide_cluster_info)
-      out.exec->cluster_info = cluster_info(out, cluster);
-    std::string context_namespace = string_member(context.value, "namespace");
-    if (!flags.name_space.empty()) {
-      out.name_space = flags.name_space;
-    } else if (!context_namespace.empty()) {
-      out.name_space = context_namespace;
-    }
+    out = kubeconfig_rest_config(config, flags, context_name, env);
   }
   out.timeout_seconds = *timeout;
   out.verbosity = flags.verbosity;

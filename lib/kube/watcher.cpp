@@ -56,52 +56,70 @@ void TrainJobWatcher::publish() {
   changed_.notify_all();
 }
 
+std::string TrainJobWatcher::list_into(const ResourceType& type,
+                                       std::map<std::string, Json>* objects) {
+  ObjectList list = list_objects(client_, type, name_space_, selector_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  objects->clear();
+  for (Json& item : list.items) {
+    std::string name = name_of(item);  // first: C++17 evaluates the right side first
+    (*objects)[name] = std::move(item);
+  }
+  ++listed_;
+  publish();
+  return list.resource_version;
+}
+
+/// How one watch request ended.
+struct TrainJobWatcher::WatchEnd {
+  HttpResponse response;
+  bool gone = false;  ///< 410 Gone: the history from `version` on is compacted
+  std::string error;  ///< from an ERROR event
+};
+
+TrainJobWatcher::WatchEnd TrainJobWatcher::watch_from(const ResourceType& type,
+                                                      std::map<std::string, Json>* objects,
+                                                      std::string* version) {
+  WatchEnd end;
+  LineSplitter splitter;
+  std::string path = collection_path(type, name_space_) + "?watch=1&allowWatchBookmarks=true" +
+                     "&timeoutSeconds=" + std::to_string(kWatchTimeoutSeconds) +
+                     "&resourceVersion=" + *version +
+                     (selector_.empty() ? "" : "&labelSelector=" + selector_);
+  end.response = client_->stream(
+      path,
+      [&](std::string_view data) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        bool changed = false;
+        for (const std::string& line : splitter.feed(data)) {
+          if (!apply_watch_event(line, objects, version, &end.error)) end.gone = true;
+          changed = true;
+        }
+        if (changed) publish();
+        return !end.gone;
+      },
+      &cancel_);
+  end.gone = end.gone || end.response.status == 410;
+  return end;
+}
+
 void TrainJobWatcher::watch_loop(const ResourceType& type, std::map<std::string, Json>* objects) {
   try {
     std::string version;
     bool need_list = true;
     int failures = 0;
     while (!cancel_) {
-      if (need_list) {
-        ObjectList list = list_objects(client_, type, name_space_, selector_);
-        std::lock_guard<std::mutex> lock(mutex_);
-        objects->clear();
-        for (Json& item : list.items) {
-          std::string name = name_of(item);  // first: C++17 evaluates the right side first
-          (*objects)[name] = std::move(item);
-        }
-        version = list.resource_version;
-        need_list = false;
-        ++listed_;
-        publish();
-      }
-      LineSplitter splitter;
-      bool gone = false;
-      std::string error;
-      std::string path = collection_path(type, name_space_) + "?watch=1&allowWatchBookmarks=true" +
-                         "&timeoutSeconds=" + std::to_string(kWatchTimeoutSeconds) +
-                         "&resourceVersion=" + version +
-                         (selector_.empty() ? "" : "&labelSelector=" + selector_);
-      HttpResponse response = client_->stream(
-          path,
-          [&](std::string_view data) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            bool changed = false;
-            for (const std::string& line : splitter.feed(data)) {
-              if (!apply_watch_event(line, objects, &version, &error)) gone = true;
-              changed = true;
-            }
-            if (changed) publish();
-            return !gone;
-          },
-          &cancel_);
+      if (need_list) version = list_into(type, objects);
+      need_list = false;
+      WatchEnd end = watch_from(type, objects, &version);
       if (cancel_) return;
-      if (gone || response.status == 410) {
+      if (end.gone) {
         ++relists_;
         need_list = true;  // history compacted: only a fresh list is complete
         continue;
       }
-      if (!error.empty()) throw KubeError(error);
+      const HttpResponse& response = end.response;
+      if (!end.error.empty()) throw KubeError(end.error);
       if (response.status >= 300)
         throw KubeError(client_->error_message(response.status, response.body), response.status);
       // A clean end is the server's timeout; a broken stream resumes from `version` too.

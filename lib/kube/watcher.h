@@ -43,7 +43,17 @@ class TrainJobWatcher {
   int relists() const { return relists_.load(); }
 
  private:
+  struct WatchEnd;
+
+  /// A watch thread: lists, then watches from the list's version, resuming a watch that ended
+  /// or broke and listing again after 410 Gone, until cancelled or an error it cannot get over.
   void watch_loop(const ResourceType& type, std::map<std::string, Json>* objects);
+  /// Replaces `objects` by a fresh list and publishes it; the list's resourceVersion.
+  std::string list_into(const ResourceType& type, std::map<std::string, Json>* objects);
+  /// One watch request from `*version`, applying its events to `objects` (and moving
+  /// `*version`) as they come, until the server ends it, it breaks or it is cancelled.
+  WatchEnd watch_from(const ResourceType& type, std::map<std::string, Json>* objects,
+                      std::string* version);
   void publish();
 
   KubeClient* client_;

@@ -123,17 +123,17 @@ TEST_CASE("success policy: All needs every target Job complete, Any one; others 
 
 TEST_CASE("status with a success policy: judged by the launcher, nodes marked as no target") {
   TrainJobStatus running = compute_status("t", {stage_job("t-node-0", "node", "", 2, 2)}, {}, {});
-  CHECK(running.phase == "Pending");
+  CHECK(running.phase == JobPhase::kPending);
   REQUIRE(running.steps.size() == 2);
   CHECK_FALSE(running.steps[0].target);
   CHECK(running.steps[1].name == "launcher");
-  CHECK(running.steps[1].state == "NotCreated");
+  CHECK(running.steps[1].state == JobPhase::kNotCreated);
   CHECK(format_status_table(running).find("  step node: Running (not a success-policy target)\n") !=
         std::string::npos);
 
   TrainJobStatus done =
       compute_status("t", {stage_job("t-node-0", "node", "", 2, 2), launcher("Complete")}, {}, {});
-  CHECK(done.phase == "Complete");
+  CHECK(done.phase == JobPhase::kComplete);
   Json json = status_json(done, "default");
   CHECK(json["status"]["steps"][0]["successPolicyTarget"] == false);
   CHECK_FALSE(json["status"]["steps"][1].contains("successPolicyTarget"));
@@ -141,7 +141,7 @@ TEST_CASE("status with a success policy: judged by the launcher, nodes marked as
   Json failed = launcher("Failed");
   failed["status"]["conditions"][0]["reason"] = "DeadlineExceeded";
   TrainJobStatus bad = compute_status("t", {stage_job("t-node-0", "node"), failed}, {}, {});
-  CHECK(bad.phase == "Failed");
+  CHECK(bad.phase == JobPhase::kFailed);
   CHECK(bad.reason == "DeadlineExceeded");
 }
 
@@ -150,7 +150,7 @@ TEST_CASE("status of suspended Jobs: resume hint, or the Kueue queue") {
   a["spec"]["suspend"] = true;
   a["metadata"]["annotations"].erase("kubectl-trainjob/success-policy");
   TrainJobStatus status = compute_status("t", {a}, {}, {});
-  CHECK(status.phase == "Suspended");
+  CHECK(status.phase == JobPhase::kSuspended);
   CHECK(status.message == "suspended; `kubectl trainjob resume t` starts it");
   a["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] = "team-a";
   CHECK(compute_status("t", {a}, {}, {}).message == "waiting for Kueue admission in queue team-a");

@@ -44,18 +44,18 @@ Json pod(const std::string& name, const std::string& step, int index, const std:
 
 TEST_CASE("phase: Pending, Running, Complete, Failed, Suspended from conditions and pods") {
   CHECK(compute_status("t", {status_job("t-node-0", "node")}, {pod("p0", "node", 0, "Pending")}, {})
-            .phase == "Pending");
+            .phase == JobPhase::kPending);
   CHECK(compute_status("t", {status_job("t-node-0", "node")}, {pod("p0", "node", 0, "Running")}, {})
-            .phase == "Running");
+            .phase == JobPhase::kRunning);
   CHECK(compute_status("t", {status_job("t-node-0", "node", "Complete")}, {}, {}).phase ==
-        "Complete");
+        JobPhase::kComplete);
   CHECK(compute_status("t", {status_job("t-node-0", "node", "", true)}, {}, {}).phase ==
-        "Suspended");
+        JobPhase::kSuspended);
   TrainJobStatus failed = compute_status(
       "t",
       {status_job("t-init-0", "dataset-initializer", "Failed"), status_job("t-node-0", "node")}, {},
       {});
-  CHECK(failed.phase == "Failed");
+  CHECK(failed.phase == JobPhase::kFailed);
   CHECK(failed.message ==
         "Job t-init-0 failed: BackoffLimitExceeded: Job has reached the specified backoff limit");
   CHECK(failed.steps.size() == 2);
@@ -65,7 +65,7 @@ TEST_CASE("a condition that is not True does not count (a resumed job is not Sus
   Json resumed = status_job("t-node-0", "node");
   resumed["status"]["conditions"] = Json::array(
       {{{"type", "Suspended"}, {"status", "False"}}, {{"type", "Failed"}, {"status", "False"}}});
-  CHECK(job_state(resumed) == "Pending");
+  CHECK(job_state(resumed) == JobPhase::kPending);
 }
 
 TEST_CASE("the newest pod stands for its node") {

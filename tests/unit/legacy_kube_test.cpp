@@ -88,7 +88,7 @@ TEST_CASE(
     pods.push_back(legacy_pod(job, "Running"));
   TrainJobStatus running = compute_status("pt", jobs, pods, {});
   CHECK(running.kind == "PyTorchJob");
-  CHECK(running.phase == "Running");
+  CHECK(running.phase == JobPhase::kRunning);
   REQUIRE(running.steps.size() == 2);
   CHECK(running.steps[0].name == "master");
   CHECK(running.steps[0].target);
@@ -108,11 +108,11 @@ TEST_CASE(
   CHECK(json["status"]["nodes"][2]["node"] == "worker-1");
 
   jobs[0] = legacy_job("pt", "master", 0, 1, kMasterRule, "Complete");
-  CHECK(compute_status("pt", jobs, pods, {}).phase == "Complete");
+  CHECK(compute_status("pt", jobs, pods, {}).phase == JobPhase::kComplete);
   jobs[0] = legacy_job("pt", "master", 0, 1);
   jobs[2] = legacy_job("pt", "worker", 1, 2, kMasterRule, "Failed");
   TrainJobStatus failed = compute_status("pt", jobs, pods, {});
-  CHECK(failed.phase == "Failed");
+  CHECK(failed.phase == JobPhase::kFailed);
   CHECK(failed.message.find("Job pt-worker-1 failed") == 0);
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("success policy: targetJobs names a TFJob's worker 0") {
   CHECK(success_policy_met(*policy, jobs));
   TrainJobStatus status = compute_status("tf", jobs, {}, {});
   CHECK(status.kind == "TFJob");
-  CHECK(status.phase == "Complete");
+  CHECK(status.phase == JobPhase::kComplete);
 }
 
 TEST_CASE("logs of a legacy pod come from the kind's default container") {
