@@ -12,8 +12,8 @@ source_dir=$2
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 pages=()
-for page in README.md CONTRIBUTING.md docs/*.md trainer/README.md; do
-  [ -f "$source_dir/$page" ] && pages+=("$page")
+for path in "$source_dir"/{README.md,CONTRIBUTING.md,docs/*.md,trainer/README.md}; do
+  [ -f "$path" ] && pages+=("${path#"$source_dir"/}")
 done
 check "the pages exist" test "${#pages[@]}" -ge 3
 
