@@ -13,7 +13,7 @@ const char* const kMnistFiles[4] = {"train-images-idx3-ubyte", "train-labels-idx
 namespace {
 
 // The seed demo's data: y = 2x + 0.1·noise.
-Dataset linear_data(std::uint64_t seed, int samples) {
+Dataset linear_data(uint64_t seed, int samples) {
   torch::manual_seed(seed);
   Dataset data;
   data.inputs = torch::randn({samples, 1});
@@ -23,7 +23,7 @@ Dataset linear_data(std::uint64_t seed, int samples) {
 
 // MNIST-shaped digits: ten fixed random 28×28 prototypes plus noise, so the classes are
 // learnable and test accuracy means something.
-DataSplits synthetic_digits(std::uint64_t seed, int samples, int test_samples) {
+DataSplits synthetic_digits(uint64_t seed, int samples, int test_samples) {
   torch::manual_seed(seed);
   torch::Tensor prototypes = torch::randn({10, 1, 28, 28});
   auto draw = [&prototypes](int count) {
@@ -56,13 +56,13 @@ bool read_mnist_split(const std::string& dir, const char* images_file, const cha
              std::to_string(images.dims[0]) + " images in " + images_path;
     return false;
   }
-  for (std::uint8_t label : labels.data) {
+  for (uint8_t label : labels.data) {
     if (label > 9) {
       *error = labels_path + ": label " + std::to_string(label) + " is not a digit 0–9";
       return false;
     }
   }
-  const std::int64_t count = images.dims[0];
+  const int64_t count = images.dims[0];
   torch::Tensor pixels =
       torch::from_blob(images.data.data(), {count, 1, 28, 28}, torch::kUInt8).to(torch::kFloat);
   // The normalisation of the MNIST example: mean 0.1307, standard deviation 0.3081.

@@ -11,7 +11,7 @@ namespace trainjob::trainer {
 struct Dataset {
   torch::Tensor inputs;
   torch::Tensor targets;
-  std::int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
+  int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
 };
 
 struct DataSplits {
@@ -22,7 +22,7 @@ struct DataSplits {
 struct DataRequest {
   std::string model;     // linear or mnist-cnn
   std::string data_dir;  // empty: synthetic
-  std::uint64_t seed = 0;
+  uint64_t seed = 0;
   int samples = 0;
   int test_samples = 0;
 };

@@ -11,8 +11,8 @@
 namespace trainjob::trainer {
 
 struct IdxArray {
-  std::vector<std::int64_t> dims;
-  std::vector<std::uint8_t> data;
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> data;
 };
 
 // Reads an unsigned-byte IDX file with `expected_dims` dimensions. On a missing, truncated or

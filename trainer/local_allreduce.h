@@ -50,7 +50,7 @@ class LocalAllreduce {
  private:
   class Work;
   struct Progress;
-  using Counter = std::atomic<std::uint32_t> Progress::*;
+  using Counter = std::atomic<uint32_t> Progress::*;
 
   LocalAllreduce(std::unique_ptr<SharedSegment> segment, int rank, int world_size,
                  size_t slot_bytes, std::chrono::milliseconds timeout);
@@ -60,14 +60,14 @@ class LocalAllreduce {
   Progress& progress(int rank) const;
   char* slot(int rank) const;
   void publish(Counter counter);
-  void wait_for_all(Counter counter, std::uint32_t chunk) const;
+  void wait_for_all(Counter counter, uint32_t chunk) const;
 
   std::unique_ptr<SharedSegment> segment_;
   int rank_;
   int world_size_;
   size_t slot_bytes_;
   std::chrono::milliseconds timeout_;
-  std::uint32_t chunk_ = 0;  // chunks summed so far; the protocol's clock
+  uint32_t chunk_ = 0;  // chunks summed so far; the protocol's clock
 
   std::mutex mutex_;
   std::condition_variable queued_;

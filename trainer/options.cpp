@@ -126,7 +126,7 @@ std::string set_port(Options& options, const std::string& text) {
 std::string set_seed(Options& options, const std::string& text) {
   auto value = parse_integer(text);
   if (!value || *value < 0) return "expected an integer ≥ 0, found \"" + text + "\"";
-  options.seed = static_cast<std::uint64_t>(*value);
+  options.seed = static_cast<uint64_t>(*value);
   return "";
 }
 

@@ -51,7 +51,7 @@ struct Options {
   int epochs = 5;
   int batch_size = 0;  // per rank; 0: the model's default
   double lr = 0;       // 0: the model's default
-  std::uint64_t seed = 0;
+  uint64_t seed = 0;
   std::string data_dir;  // MNIST IDX files; empty: synthetic data
   int samples = 0;       // synthetic training samples; 0: the model's default
   int test_samples = 0;  // synthetic test samples (mnist-cnn); 0: the model's default

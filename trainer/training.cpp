@@ -58,10 +58,10 @@ int resume(const Options& options, Communicator& communicator, Network& network,
                    entry.path.c_str(), error.c_str());
       bytes.clear();
     }
-    communicator.store().set("checkpoint", std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+    communicator.store().set("checkpoint", std::vector<uint8_t>(bytes.begin(), bytes.end()));
     return epochs_done;
   }
-  std::vector<std::uint8_t> shared = communicator.store().get("checkpoint");
+  std::vector<uint8_t> shared = communicator.store().get("checkpoint");
   if (shared.empty()) return 0;
   bytes.assign(shared.begin(), shared.end());
   if (!restore_checkpoint(bytes, communicator.device(), network, optimizer, &epochs_done, &error)) {
@@ -79,13 +79,13 @@ void save_checkpoint(const Options& options, Network& network, torch::optim::Opt
   }
 }
 
-torch::Tensor index_tensor(const std::vector<std::int64_t>& indices, c10::Device device) {
-  return torch::tensor(at::ArrayRef<std::int64_t>(indices), torch::kLong).to(device);
+torch::Tensor index_tensor(const std::vector<int64_t>& indices, c10::Device device) {
+  return torch::tensor(at::ArrayRef<int64_t>(indices), torch::kLong).to(device);
 }
 
 // FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
-std::uint64_t parameter_checksum(Network& network) {
-  std::uint64_t hash = 1469598103934665603ull;
+uint64_t parameter_checksum(Network& network) {
+  uint64_t hash = 1469598103934665603ull;
   for (const auto& parameter : network.parameters()) {
     torch::Tensor values = parameter.detach().to(torch::kCPU).contiguous();
     const auto* bytes = static_cast<const unsigned char*>(values.data_ptr());
@@ -105,13 +105,13 @@ void print_result(const Setup& setup, Network& network, const DataSplits& data) 
     return;
   }
   network.eval();
-  std::int64_t correct = 0;
-  const std::int64_t total = data.test.size();
-  for (std::int64_t start = 0; start < total; start += 1000) {
-    const std::int64_t length = std::min<std::int64_t>(1000, total - start);
+  int64_t correct = 0;
+  const int64_t total = data.test.size();
+  for (int64_t start = 0; start < total; start += 1000) {
+    const int64_t length = std::min<int64_t>(1000, total - start);
     torch::Tensor output = network.forward(data.test.inputs.narrow(0, start, length));
     correct +=
-        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<std::int64_t>();
+        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<int64_t>();
   }
   std::printf("Test accuracy: %.2f%% (%lld/%lld)\n", total ? 100.0 * correct / total : 0.0,
               static_cast<long long>(correct), static_cast<long long>(total));
@@ -161,12 +161,12 @@ void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
 /// Where this run started: its time and the steps a checkpoint had done, for the pace.
 struct ProgressPace {
   std::chrono::steady_clock::time_point started;
-  std::int64_t first_step = 0;
-  std::int64_t total_steps = 0;
+  int64_t first_step = 0;
+  int64_t total_steps = 0;
 };
 
-void report_progress(const ProgressPace& pace, int epoch, int epochs, std::int64_t step,
-                     double loss, double samples_per_second) {
+void report_progress(const ProgressPace& pace, int epoch, int epochs, int64_t step, double loss,
+                     double samples_per_second) {
   ProgressReport report;
   report.epoch = epoch + 1;
   report.epochs = epochs;
@@ -223,14 +223,14 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
                        options.seed};
   // Every worker has the same number of batches (the shards differ by at most one sample).
   const int epoch_batches =
-      batch_count(static_cast<std::int64_t>(shard_indices(shard_spec, 0).size()), setup.batch_size);
+      batch_count(static_cast<int64_t>(shard_indices(shard_spec, 0).size()), setup.batch_size);
   ProgressPace pace{std::chrono::steady_clock::now(),
-                    static_cast<std::int64_t>(start_epoch) * epoch_batches,
-                    static_cast<std::int64_t>(options.epochs) * epoch_batches};
+                    static_cast<int64_t>(start_epoch) * epoch_batches,
+                    static_cast<int64_t>(options.epochs) * epoch_batches};
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
     network->train();
-    const std::vector<std::int64_t> shard = shard_indices(shard_spec, epoch);
-    const int batches = batch_count(static_cast<std::int64_t>(shard.size()), setup.batch_size);
+    const std::vector<int64_t> shard = shard_indices(shard_spec, epoch);
+    const int batches = batch_count(static_cast<int64_t>(shard.size()), setup.batch_size);
     double loss_sum = 0;
     const auto started = std::chrono::steady_clock::now();
     const double cpu_started = thread_cpu_seconds();
@@ -283,9 +283,8 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
       std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, options.epochs,
                   average, samples / seconds);
       if (world > 1) print_rank_times(epoch, totals, world);
-      report_progress(pace, epoch, options.epochs,
-                      static_cast<std::int64_t>(epoch + 1) * epoch_batches, average,
-                      samples / seconds);
+      report_progress(pace, epoch, options.epochs, static_cast<int64_t>(epoch + 1) * epoch_batches,
+                      average, samples / seconds);
       if (!options.checkpoint_dir.empty())
         save_checkpoint(options, *network, *optimizer, epoch + 1);
     }

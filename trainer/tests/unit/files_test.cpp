@@ -13,9 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string idx_bytes(std::uint32_t magic, const std::vector<std::uint32_t>& dims, size_t data) {
+std::string idx_bytes(uint32_t magic, const std::vector<uint32_t>& dims, size_t data) {
   std::string bytes;
-  auto put = [&bytes](std::uint32_t value) {
+  auto put = [&bytes](uint32_t value) {
     for (int shift = 24; shift >= 0; shift -= 8)
       bytes.push_back(static_cast<char>(value >> shift));
   };
@@ -40,10 +40,10 @@ TEST_CASE("idx: images and labels parse with their dimensions") {
   std::string error;
   REQUIRE(
       parse_idx("images", idx_bytes(0x803, {2, 28, 28}, size_t{2} * 28 * 28), 3, array, &error));
-  CHECK(array.dims == std::vector<std::int64_t>{2, 28, 28});
+  CHECK(array.dims == std::vector<int64_t>{2, 28, 28});
   CHECK(array.data.size() == 2 * 28 * 28);
   REQUIRE(parse_idx("labels", idx_bytes(0x801, {3}, 3), 1, array, &error));
-  CHECK(array.data == std::vector<std::uint8_t>{7, 7, 7});
+  CHECK(array.data == std::vector<uint8_t>{7, 7, 7});
 }
 
 TEST_CASE("idx: truncated, oversized and foreign files are refused with a reason") {
