@@ -15,8 +15,8 @@ namespace trainjob::trainer {
 inline constexpr size_t kFirstBucketCapBytes = 1 << 20;
 
 struct BucketSlot {
-  size_t parameter = 0;  // index in registration order
-  int64_t offset = 0;    // first element inside the bucket's flat buffer
+  size_t parameter = 0;  ///< index in registration order
+  int64_t offset = 0;    ///< first element inside the bucket's flat buffer
   int64_t numel = 0;
 };
 
@@ -25,8 +25,8 @@ struct Bucket {
   int64_t numel = 0;
 };
 
-// A bucket closes once it holds at least its cap: min(kFirstBucketCapBytes, cap_bytes) for
-// the first, cap_bytes for the others. No bucket is empty.
+/// A bucket closes once it holds at least its cap: min(kFirstBucketCapBytes, cap_bytes) for
+/// the first, cap_bytes for the others. No bucket is empty.
 std::vector<Bucket> plan_buckets(const std::vector<int64_t>& parameter_numels, size_t element_bytes,
                                  size_t cap_bytes);
 

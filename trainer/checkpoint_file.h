@@ -10,11 +10,11 @@ namespace trainjob::trainer {
 
 std::string checkpoint_file_name(int epoch);
 
-// Writes `bytes` to dir/name atomically, creating dir if needed.
+/// Writes `bytes` to dir/name atomically, creating dir if needed.
 bool write_file_atomically(const std::string& dir, const std::string& name,
                            const std::string& bytes, std::string* error);
 
-// Checkpoint files in `dir`, newest epoch first; temporary files are ignored.
+/// Checkpoint files in `dir`, newest epoch first; temporary files are ignored.
 struct CheckpointEntry {
   int epoch = 0;
   std::string path;

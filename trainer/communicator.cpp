@@ -20,8 +20,8 @@
 namespace trainjob::trainer {
 namespace {
 
-// Works with libtorch 1.13, where the groups derive from ProcessGroup, and 2.x, where
-// they derive from Backend: both keep allreduce, broadcast and barrier.
+/// Works with libtorch 1.13, where the groups derive from ProcessGroup, and 2.x, where
+/// they derive from Backend: both keep allreduce, broadcast and barrier.
 template <class Group>
 class C10dCommunicator final : public Communicator {
  public:
@@ -60,7 +60,7 @@ std::chrono::milliseconds to_milliseconds(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
-// GLOO_SOCKET_IFNAME takes a comma-separated list of interfaces, as in PyTorch.
+/// GLOO_SOCKET_IFNAME takes a comma-separated list of interfaces, as in PyTorch.
 c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
   auto options = c10d::ProcessGroupGloo::Options::create();
   const char* interfaces = std::getenv("GLOO_SOCKET_IFNAME");
@@ -79,10 +79,10 @@ c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
   return options;
 }
 
-// The prefix of this attempt's keys. Under torchrun the agent's store outlives the workers
-// and the restart count names the attempt. Our rank 0 serves a fresh store per attempt and
-// says which; the other ranks adopt its number, since nodes count their own restarts and
-// a node that restarted twice may meet a master that restarted once.
+/// The prefix of this attempt's keys. Under torchrun the agent's store outlives the workers
+/// and the restart count names the attempt. Our rank 0 serves a fresh store per attempt and
+/// says which; the other ranks adopt its number, since nodes count their own restarts and
+/// a node that restarted twice may meet a master that restarted once.
 std::string agreed_attempt_prefix(const WorkerIdentity& identity, c10d::Store& store) {
   if (identity.agent_store) return attempt_key_prefix(identity.attempt);
   if (identity.rank == 0) {

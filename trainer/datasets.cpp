@@ -12,7 +12,7 @@ const char* const kMnistFiles[4] = {"train-images-idx3-ubyte", "train-labels-idx
 
 namespace {
 
-// The seed demo's data: y = 2x + 0.1·noise.
+/// The seed demo's data: y = 2x + 0.1·noise.
 Dataset linear_data(uint64_t seed, int samples) {
   torch::manual_seed(seed);
   Dataset data;
@@ -21,8 +21,8 @@ Dataset linear_data(uint64_t seed, int samples) {
   return data;
 }
 
-// MNIST-shaped digits: ten fixed random 28×28 prototypes plus noise, so the classes are
-// learnable and test accuracy means something.
+/// MNIST-shaped digits: ten fixed random 28×28 prototypes plus noise, so the classes are
+/// learnable and test accuracy means something.
 DataSplits synthetic_digits(uint64_t seed, int samples, int test_samples) {
   torch::manual_seed(seed);
   torch::Tensor prototypes = torch::randn({10, 1, 28, 28});

@@ -16,22 +16,22 @@ struct Dataset {
 
 struct DataSplits {
   Dataset train;
-  Dataset test;  // empty for the linear model
+  Dataset test;  ///< empty for the linear model
 };
 
 struct DataRequest {
-  std::string model;     // linear or mnist-cnn
-  std::string data_dir;  // empty: synthetic
+  std::string model;     ///< linear or mnist-cnn
+  std::string data_dir;  ///< empty: synthetic
   uint64_t seed = 0;
   int samples = 0;
   int test_samples = 0;
 };
 
-// Every worker builds the same data from the same request. On a missing or malformed file,
-// returns false with `error` naming it.
+/// Every worker builds the same data from the same request. On a missing or malformed file,
+/// returns false with `error` naming it.
 bool load_data(const DataRequest& request, DataSplits& splits, std::string* error);
 
-// The MNIST file names inside --data-dir.
+/// The MNIST file names inside --data-dir.
 extern const char* const kMnistFiles[4];
 
 }  // namespace trainjob::trainer

@@ -16,12 +16,12 @@
 namespace trainjob::trainer {
 namespace {
 
-// Healthy workers get this long to exit after SIGTERM before SIGKILL.
+/// Healthy workers get this long to exit after SIGTERM before SIGKILL.
 constexpr int kStopGraceSeconds = 10;
 
 struct Worker {
   int local_rank = 0;
-  pid_t pid = -1;  // -1 once reaped
+  pid_t pid = -1;  ///< -1 once reaped
   int status = 0;
 };
 
@@ -68,9 +68,9 @@ class WorkerGroup {
     return true;
   }
 
-  // Reaps every exited worker; returns one that failed, if any: `first_to_exit` when it
-  // failed. A worker's failure makes its peers fail a moment later, and the one that went
-  // first is the cause worth naming.
+  /// Reaps every exited worker; returns one that failed, if any: `first_to_exit` when it
+  /// failed. A worker's failure makes its peers fail a moment later, and the one that went
+  /// first is the cause worth naming.
   const Worker* reap(pid_t first_to_exit = -1) {
     const Worker* failed = nullptr;
     for (;;) {
@@ -102,7 +102,7 @@ class WorkerGroup {
       signal_process(pid, true, signal_number);
   }
 
-  // SIGTERM to the workers still running, SIGKILL to those that outlast the grace period.
+  /// SIGTERM to the workers still running, SIGKILL to those that outlast the grace period.
   void stop(const sigset_t& signals) {
     stop_groups(running(), kStopGraceSeconds, [&](SteadyTime until) {
       auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -18,12 +18,12 @@ size_t round_up(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-// The segment holds each worker's progress, then a page-aligned slot per worker.
+/// The segment holds each worker's progress, then a page-aligned slot per worker.
 size_t header_bytes(int world_size, size_t progress_bytes) {
   return round_up(progress_bytes * world_size, kPage);
 }
 
-// Futexes on a shared mapping work across processes (no FUTEX_PRIVATE_FLAG).
+/// Futexes on a shared mapping work across processes (no FUTEX_PRIVATE_FLAG).
 void futex_wake_all(std::atomic<uint32_t>& word) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
 }
@@ -34,7 +34,7 @@ void futex_wait(std::atomic<uint32_t>& word, uint32_t seen, std::chrono::nanosec
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &relative, nullptr, 0);
 }
 
-// Chunk numbers wrap after 2^32; compare them as distances.
+/// Chunk numbers wrap after 2^32; compare them as distances.
 bool reached(uint32_t value, uint32_t chunk) {
   return static_cast<int32_t>(value - chunk) >= 0;
 }
@@ -50,12 +50,12 @@ void store_set(c10d::Store& store, const std::string& key, const std::string& te
 
 }  // namespace
 
-// Where each worker stands, in chunks. A worker may refill its slot for chunk k only once
-// every worker has `copied` chunk k-1, since all of them read every slot.
+/// Where each worker stands, in chunks. A worker may refill its slot for chunk k only once
+/// every worker has `copied` chunk k-1, since all of them read every slot.
 struct alignas(64) LocalAllreduce::Progress {
-  std::atomic<uint32_t> written{0};  // its input of this chunk is in its slot
-  std::atomic<uint32_t> summed{0};   // its share of the chunk's sum is in its slot
-  std::atomic<uint32_t> copied{0};   // it has copied every other share's sum out
+  std::atomic<uint32_t> written{0};  ///< its input of this chunk is in its slot
+  std::atomic<uint32_t> summed{0};   ///< its share of the chunk's sum is in its slot
+  std::atomic<uint32_t> copied{0};   ///< it has copied every other share's sum out
 };
 static_assert(std::atomic<uint32_t>::is_always_lock_free);
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));

@@ -26,14 +26,15 @@
 namespace trainjob::trainer {
 
 struct LocalAllreduceLimits {
-  size_t segment_bytes = 16u << 20;  // all slots together, well under a container's 64 MB /dev/shm
-  std::chrono::milliseconds timeout = std::chrono::minutes(30);  // gloo's default
+  /// All slots together, well under a container's 64 MB /dev/shm.
+  size_t segment_bytes = 16u << 20;
+  std::chrono::milliseconds timeout = std::chrono::minutes(30);  ///< gloo's default
 };
 
 class LocalAllreduce {
  public:
-  // Called by every worker of the group at once. Either all get a LocalAllreduce or all get
-  // null, with `error` saying why, so that all sum the same way.
+  /// Called by every worker of the group at once. Either all get a LocalAllreduce or all get
+  /// null, with `error` saying why, so that all sum the same way.
   static std::unique_ptr<LocalAllreduce> connect(c10d::Store& store, int rank, int world_size,
                                                  const LocalAllreduceLimits& limits,
                                                  std::string* error);
@@ -41,10 +42,10 @@ class LocalAllreduce {
   LocalAllreduce(const LocalAllreduce&) = delete;
   LocalAllreduce& operator=(const LocalAllreduce&) = delete;
 
-  // Dense contiguous CPU tensors of a floating type.
+  /// Dense contiguous CPU tensors of a floating type.
   static bool supports(const at::Tensor& tensor);
-  // Starts summing `tensor` in place. Sums run one at a time, in the order started, on a
-  // thread of this object, so they overlap the caller's work like gloo's.
+  /// Starts summing `tensor` in place. Sums run one at a time, in the order started, on a
+  /// thread of this object, so they overlap the caller's work like gloo's.
   c10::intrusive_ptr<c10d::Work> allreduce_sum(const at::Tensor& tensor);
 
  private:
@@ -67,13 +68,13 @@ class LocalAllreduce {
   int world_size_;
   size_t slot_bytes_;
   std::chrono::milliseconds timeout_;
-  uint32_t chunk_ = 0;  // chunks summed so far; the protocol's clock
+  uint32_t chunk_ = 0;  ///< chunks summed so far; the protocol's clock
 
   std::mutex mutex_;
   std::condition_variable queued_;
   std::deque<c10::intrusive_ptr<Work>> queue_;
   bool stopping_ = false;
-  std::exception_ptr failure_;  // after one failure the workers are out of step for good
+  std::exception_ptr failure_;  ///< after one failure the workers are out of step for good
   std::thread thread_;
 };
 

@@ -5,7 +5,7 @@
 namespace trainjob::trainer {
 namespace {
 
-// y = w·x + b, fitted with mean squared error.
+/// y = w·x + b, fitted with mean squared error.
 class LinearRegression final : public Network {
  public:
   LinearRegression() : linear_(register_module("linear", torch::nn::Linear(1, 1))) {}
@@ -20,7 +20,7 @@ class LinearRegression final : public Network {
   torch::nn::Linear linear_;
 };
 
-// conv 1→32, conv 32→64, max-pool, fc 9216→128, fc 128→10, log-softmax.
+/// conv 1→32, conv 32→64, max-pool, fc 9216→128, fc 128→10, log-softmax.
 class MnistCnn final : public Network {
  public:
   MnistCnn()

@@ -23,11 +23,11 @@ struct ModelDefaults {
 };
 ModelDefaults model_defaults(const std::string& model);
 
-// `model` is linear or mnist-cnn; the parameters come from torch's default initialisation
-// under the current seed.
+/// `model` is linear or mnist-cnn; the parameters come from torch's default initialisation
+/// under the current seed.
 std::shared_ptr<Network> make_network(const std::string& model);
 
-// linear: SGD, mnist-cnn: Adam, as the demo scripts use them.
+/// linear: SGD, mnist-cnn: Adam, as the demo scripts use them.
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const std::string& model, Network& network,
                                                         double lr);
 

@@ -11,22 +11,22 @@
 namespace trainjob::trainer {
 namespace {
 
-// Each setter stores a value or returns what was expected.
+/// Each setter stores a value or returns what was expected.
 using Setter = std::function<std::string(Options&, const std::string&)>;
 
 struct Setting {
-  const char* flag;  // without the leading dashes, words joined by '-'
+  const char* flag;  ///< without the leading dashes, words joined by '-'
   const char* env;
   const char* metavar;
   const char* help;
   Setter set;
-  const char* short_flag = nullptr;  // torchrun's -r, -t
+  const char* short_flag = nullptr;  ///< torchrun's -r, -t
 };
 
-// A flag without a value; its variable takes 1/0, true/false.
+/// A flag without a value; its variable takes 1/0, true/false.
 struct Switch {
-  const char* names;  // CLI11 names
-  const char* env;    // nullptr: no variable
+  const char* names;  ///< CLI11 names
+  const char* env;    ///< nullptr: no variable
   const char* help;
   bool Options::*field;
 };
@@ -91,7 +91,7 @@ Setter any_text(std::string Options::*field) {
   };
 }
 
-// torchrun accepts "N" or "MIN:MAX"; a static job has MIN == MAX.
+/// torchrun accepts "N" or "MIN:MAX"; a static job has MIN == MAX.
 std::string set_nnodes(Options& options, const std::string& text) {
   auto colon = text.find(':');
   auto first = parse_integer(text.substr(0, colon));
@@ -151,7 +151,7 @@ bool is_stream_code(const std::string& text) {
   return text.size() == 1 && text[0] >= '0' && text[0] <= '3';
 }
 
-// torchrun's --redirects/--tee: 0-3 for every local rank, or RANK:N,... per rank.
+/// torchrun's --redirects/--tee: 0-3 for every local rank, or RANK:N,... per rank.
 bool valid_std_streams(const std::string& text) {
   if (is_stream_code(text)) return true;
   size_t start = 0;
@@ -177,7 +177,7 @@ Setter std_streams(std::string Options::*field) {
   };
 }
 
-// HOST or HOST:PORT, as torchrun's --rdzv-endpoint.
+/// HOST or HOST:PORT, as torchrun's --rdzv-endpoint.
 std::string set_rdzv_endpoint(Options& options, const std::string& text) {
   size_t colon = text.rfind(':');
   if (colon != std::string::npos && text.find(']', colon) == std::string::npos) {
@@ -295,7 +295,7 @@ const std::vector<Switch>& switches() {
   return table;
 }
 
-// "--nproc-per-node,--nproc_per_node": torchrun's spelling beside ours.
+/// "--nproc-per-node,--nproc_per_node": torchrun's spelling beside ours.
 std::string cli_names(const Setting& setting) {
   std::string dashed = std::string("--") + setting.flag;
   std::string names = setting.short_flag != nullptr ? std::string(setting.short_flag) + "," : "";
@@ -312,8 +312,8 @@ bool is_switch_value(std::string text) {
   return text == "0" || text == "1" || text == "true" || text == "false";
 }
 
-// The variables are checked before CLI11 reads them, so that a bad one is reported as
-// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
+/// The variables are checked before CLI11 reads them, so that a bad one is reported as
+/// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
 bool check_environment(std::string* error) {
   Options scratch;
   for (const Setting& setting : settings()) {
@@ -361,7 +361,7 @@ constexpr const char* kFooter =
     "Exit status: 0 trained; 1 a failed worker, rendezvous or input (a bad variable); 2 a "
     "usage error (a bad flag).";
 
-// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
+/// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
 void declare(CLI::App* app, Options* options) {
   app->description(kDescription);
   app->footer(kFooter);
@@ -390,7 +390,7 @@ void declare(CLI::App* app, Options* options) {
   app->prefix_command();
 }
 
-// "--epochs: 1 required TEXT missing" -> "--epochs: expected a value".
+/// "--epochs: 1 required TEXT missing" -> "--epochs: expected a value".
 std::string missing_value(const std::string& message) {
   return message.substr(0, message.find(':')) + ": expected a value";
 }

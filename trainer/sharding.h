@@ -20,14 +20,14 @@ struct ShardSpec {
   uint64_t seed = 0;
 };
 
-// The permutation of 0 … n-1 for an epoch (identity without shuffle).
+/// The permutation of 0 … n-1 for an epoch (identity without shuffle).
 std::vector<int64_t> epoch_order(int64_t n, bool shuffle, uint64_t seed, int epoch);
 
-// This rank's sample indices for `epoch`, ceil(n / world) of them.
+/// This rank's sample indices for `epoch`, ceil(n / world) of them.
 std::vector<int64_t> shard_indices(const ShardSpec& spec, int epoch);
 
-// Indices of batch `batch` (0-based) of one shard: consecutive runs of `batch_size`,
-// the last one shorter when the shard does not divide evenly.
+/// Indices of batch `batch` (0-based) of one shard: consecutive runs of `batch_size`,
+/// the last one shorter when the shard does not divide evenly.
 std::vector<int64_t> batch_slice(const std::vector<int64_t>& shard, int batch_size, int batch);
 int batch_count(int64_t shard_size, int batch_size);
 

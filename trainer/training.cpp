@@ -38,8 +38,8 @@ Setup resolve_setup(const Options& options) {
   return setup;
 }
 
-// Rank 0 loads the newest checkpoint that restores and hands its bytes to the others through
-// the store, so only rank 0 needs to see --checkpoint-dir. Returns the epochs already done.
+/// Rank 0 loads the newest checkpoint that restores and hands its bytes to the others through
+/// the store, so only rank 0 needs to see --checkpoint-dir. Returns the epochs already done.
 int resume(const Options& options, Communicator& communicator, Network& network,
            torch::optim::Optimizer& optimizer) {
   if (options.checkpoint_dir.empty()) return 0;
@@ -83,7 +83,7 @@ torch::Tensor index_tensor(const std::vector<int64_t>& indices, c10::Device devi
   return torch::tensor(at::ArrayRef<int64_t>(indices), torch::kLong).to(device);
 }
 
-// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
+/// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
 uint64_t parameter_checksum(Network& network) {
   uint64_t hash = 1469598103934665603ull;
   for (const auto& parameter : network.parameters()) {
@@ -117,8 +117,8 @@ void print_result(const Setup& setup, Network& network, const DataSplits& data) 
               static_cast<long long>(correct), static_cast<long long>(total));
 }
 
-// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
-// the node), set explicitly rather than left to whichever library reads it first.
+/// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
+/// the node), set explicitly rather than left to whichever library reads it first.
 void set_intra_op_threads(int requested) {
   int threads = requested;
   if (threads <= 0) {
@@ -132,17 +132,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// CPU time of this thread, which does the training: a worker whose epoch took far longer
-// than its CPU time was waiting for a core, not computing.
+/// CPU time of this thread, which does the training: a worker whose epoch took far longer
+/// than its CPU time was waiting for a core, not computing.
 double thread_cpu_seconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
-// train() sums them): a job's pace is its slowest worker's, and this says whether that one
-// computed longer or waited.
+/// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
+/// train() sums them): a job's pace is its slowest worker's, and this says whether that one
+/// computed longer or waited.
 void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
   auto values = totals.accessor<double, 1>();
   int slowest = 0;
