@@ -4,7 +4,7 @@
 
 namespace trainjob::trainer {
 
-std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
+std::string serialize_checkpoint(const Network& network, const torch::optim::Optimizer& optimizer,
                                  int epochs_done) {
   torch::serialize::OutputArchive archive;
   torch::serialize::OutputArchive model_archive;

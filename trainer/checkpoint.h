@@ -9,7 +9,7 @@
 
 namespace trainjob::trainer {
 
-std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
+std::string serialize_checkpoint(const Network& network, const torch::optim::Optimizer& optimizer,
                                  int epochs_done);
 
 /// Loads onto `device`. Returns false with `*error` when the bytes are not a checkpoint of

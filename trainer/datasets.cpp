@@ -39,13 +39,13 @@ DataSplits synthetic_digits(uint64_t seed, int samples, int test_samples) {
 }
 
 bool read_mnist_split(const std::string& dir, const char* images_file, const char* labels_file,
-                      Dataset& data, std::string* error) {
+                      Dataset* data, std::string* error) {
   IdxArray images;
   IdxArray labels;
   const std::string images_path = (std::filesystem::path(dir) / images_file).string();
   const std::string labels_path = (std::filesystem::path(dir) / labels_file).string();
-  if (!read_idx_file(images_path, 3, images, error)) return false;
-  if (!read_idx_file(labels_path, 1, labels, error)) return false;
+  if (!read_idx_file(images_path, 3, &images, error)) return false;
+  if (!read_idx_file(labels_path, 1, &labels, error)) return false;
   if (images.dims[1] != 28 || images.dims[2] != 28) {
     *error = images_path + ": expected 28×28 images, found " + std::to_string(images.dims[1]) +
              "×" + std::to_string(images.dims[2]);
@@ -66,28 +66,29 @@ bool read_mnist_split(const std::string& dir, const char* images_file, const cha
   torch::Tensor pixels =
       torch::from_blob(images.data.data(), {count, 1, 28, 28}, torch::kUInt8).to(torch::kFloat);
   // The normalisation of the MNIST example: mean 0.1307, standard deviation 0.3081.
-  data.inputs = (pixels / 255.0 - 0.1307) / 0.3081;
-  data.targets = torch::from_blob(labels.data.data(), {count}, torch::kUInt8).to(torch::kLong);
+  data->inputs = (pixels / 255.0 - 0.1307) / 0.3081;
+  data->targets = torch::from_blob(labels.data.data(), {count}, torch::kUInt8).to(torch::kLong);
   return true;
 }
 
 }  // namespace
 
-bool load_data(const DataRequest& request, DataSplits& splits, std::string* error) {
+bool load_data(const DataRequest& request, DataSplits* splits, std::string* error) {
   if (request.model == "linear") {
     if (!request.data_dir.empty()) {
       *error = "--data-dir: the linear model trains on synthetic data only; use --model mnist-cnn";
       return false;
     }
-    splits.train = linear_data(request.seed, request.samples);
+    splits->train = linear_data(request.seed, request.samples);
     return true;
   }
   if (request.data_dir.empty()) {
-    splits = synthetic_digits(request.seed, request.samples, request.test_samples);
+    *splits = synthetic_digits(request.seed, request.samples, request.test_samples);
     return true;
   }
-  return read_mnist_split(request.data_dir, kMnistFiles[0], kMnistFiles[1], splits.train, error) &&
-         read_mnist_split(request.data_dir, kMnistFiles[2], kMnistFiles[3], splits.test, error);
+  return read_mnist_split(request.data_dir, kMnistFiles[0], kMnistFiles[1], &splits->train,
+                          error) &&
+         read_mnist_split(request.data_dir, kMnistFiles[2], kMnistFiles[3], &splits->test, error);
 }
 
 }  // namespace trainjob::trainer

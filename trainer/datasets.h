@@ -28,8 +28,8 @@ struct DataRequest {
 };
 
 /// Every worker builds the same data from the same request. On a missing or malformed file,
-/// returns false with `error` naming it.
-bool load_data(const DataRequest& request, DataSplits& splits, std::string* error);
+/// returns false with `*error` naming it.
+bool load_data(const DataRequest& request, DataSplits* splits, std::string* error);
 
 /// The MNIST file names inside --data-dir.
 extern const char* const kMnistFiles[4];

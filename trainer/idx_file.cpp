@@ -20,7 +20,7 @@ uint32_t big_endian_u32(const std::string& bytes, size_t at) {
 }  // namespace
 
 bool parse_idx(const std::string& name, const std::string& bytes, size_t expected_dims,
-               IdxArray& out, std::string* error) {
+               IdxArray* out, std::string* error) {
   const size_t header_bytes = 4 + 4 * expected_dims;
   if (bytes.size() < header_bytes) {
     *error = name + ": truncated IDX header: expected " + std::to_string(header_bytes) +
@@ -38,11 +38,11 @@ bool parse_idx(const std::string& name, const std::string& bytes, size_t expecte
              " dimensions: magic number " + found + ", expected " + wanted;
     return false;
   }
-  out.dims.clear();
+  out->dims.clear();
   uint64_t count = 1;
   for (size_t d = 0; d < expected_dims; ++d) {
     uint32_t dim = big_endian_u32(bytes, 4 + 4 * d);
-    out.dims.push_back(dim);
+    out->dims.push_back(dim);
     count *= dim;
   }
   const uint64_t available = bytes.size() - header_bytes;
@@ -52,11 +52,11 @@ bool parse_idx(const std::string& name, const std::string& bytes, size_t expecte
              std::to_string(available);
     return false;
   }
-  out.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header_bytes), bytes.end());
+  out->data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header_bytes), bytes.end());
   return true;
 }
 
-bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray& out,
+bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray* out,
                    std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -16,13 +16,13 @@ struct IdxArray {
 };
 
 /// Reads an unsigned-byte IDX file with `expected_dims` dimensions. On a missing, truncated or
-/// malformed file, returns false and says in `error` what was wrong, naming the path.
-bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray& out,
+/// malformed file, returns false and says in `*error` what was wrong, naming the path.
+bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray* out,
                    std::string* error);
 
 /// Parses IDX bytes already in memory; `name` is used in error messages.
 bool parse_idx(const std::string& name, const std::string& bytes, size_t expected_dims,
-               IdxArray& out, std::string* error);
+               IdxArray* out, std::string* error);
 
 }  // namespace trainjob::trainer
 

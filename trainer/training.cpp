@@ -70,8 +70,8 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   return epochs_done;
 }
 
-void save_checkpoint(const Options& options, Network& network, torch::optim::Optimizer& optimizer,
-                     int epochs_done) {
+void save_checkpoint(const Options& options, const Network& network,
+                     const torch::optim::Optimizer& optimizer, int epochs_done) {
   std::string error;
   if (!write_file_atomically(options.checkpoint_dir, checkpoint_file_name(epochs_done),
                              serialize_checkpoint(network, optimizer, epochs_done), &error)) {
@@ -84,7 +84,7 @@ torch::Tensor index_tensor(const std::vector<int64_t>& indices, c10::Device devi
 }
 
 /// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
-uint64_t parameter_checksum(Network& network) {
+uint64_t parameter_checksum(const Network& network) {
   uint64_t hash = 1469598103934665603ull;
   for (const auto& parameter : network.parameters()) {
     torch::Tensor values = parameter.detach().to(torch::kCPU).contiguous();
@@ -190,7 +190,7 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
 
   DataSplits data;
   std::string error;
-  if (!load_data(setup.data, data, &error)) {
+  if (!load_data(setup.data, &data, &error)) {
     std::fprintf(stderr, "trainjob-trainer: error: %s\n", error.c_str());
     return 1;
   }
