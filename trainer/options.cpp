@@ -395,6 +395,57 @@ std::string missing_value(const std::string& message) {
   return message.substr(0, message.find(':')) + ": expected a value";
 }
 
+/// Reads our flags from `flags` into `parsed->options`, leaving in `*rest` the words from the
+/// first one that is not ours (SCRIPT and its words). False with `parsed->error` and
+/// `exit_code` set on a usage error, and with `parsed->help` on --help.
+bool parse_flags(const std::vector<std::string>& flags, ParsedOptions* parsed,
+                 std::vector<std::string>* rest) {
+  CLI::App app("trainjob-trainer", "trainjob-trainer");
+  declare(&app, &parsed->options);
+  // CLI11 takes the words last first.
+  std::vector<std::string> reversed(flags.rbegin(), flags.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    parsed->help = true;
+    return false;
+  } catch (const CLI::ArgumentMismatch& e) {
+    parsed->error = missing_value(e.what());
+    parsed->exit_code = 2;
+    return false;
+  } catch (const CLI::ParseError& e) {
+    parsed->error = e.what();
+    parsed->exit_code = 2;
+    return false;
+  }
+  *rest = app.remaining();
+  if (!rest->empty() && rest->front().size() > 1 && rest->front()[0] == '-') {
+    std::string name = rest->front().substr(0, rest->front().find('='));
+    parsed->error = "unknown flag " + name + "; see --help";
+    parsed->exit_code = 2;
+    return false;
+  }
+  return true;
+}
+
+/// The words after our flags: SCRIPT and its own words. -m and --no-python need a SCRIPT
+/// and exclude each other.
+void take_script(const std::vector<std::string>& words, ParsedOptions* parsed) {
+  Options& options = parsed->options;
+  if (!words.empty()) {
+    options.script = words.front();
+    options.script_args.assign(words.begin() + 1, words.end());
+  } else if (options.module || options.no_python) {
+    parsed->error = std::string(options.module ? "-m" : "--no-python") +
+                    ": expected a SCRIPT (or module) after the flags";
+    parsed->exit_code = 2;
+  }
+  if (options.module && options.no_python) {
+    parsed->error = "-m and --no-python exclude each other (as in torchrun)";
+    parsed->exit_code = 2;
+  }
+}
+
 }  // namespace
 
 EnvLookup process_env() {
@@ -414,47 +465,12 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   // `--` ends our flags, as for torchrun's argparse: SCRIPT follows it, or, after SCRIPT,
   // it is one of the script's words.
   auto dashes = std::find(args.begin(), args.end(), "--");
-  std::vector<std::string> after(dashes == args.end() ? dashes : dashes + 1, args.end());
-  CLI::App app("trainjob-trainer", "trainjob-trainer");
-  declare(&app, &parsed.options);
-  // CLI11 takes the words last first.
-  std::vector<std::string> reversed(std::make_reverse_iterator(dashes), args.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    parsed.help = true;
-    return parsed;
-  } catch (const CLI::ArgumentMismatch& e) {
-    parsed.error = missing_value(e.what());
-    parsed.exit_code = 2;
-    return parsed;
-  } catch (const CLI::ParseError& e) {
-    parsed.error = e.what();
-    parsed.exit_code = 2;
-    return parsed;
-  }
-  std::vector<std::string> rest = app.remaining();
-  if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
-    std::string name = rest.front().substr(0, rest.front().find('='));
-    parsed.error = "unknown flag " + name + "; see --help";
-    parsed.exit_code = 2;
-    return parsed;
-  }
+  const std::vector<std::string> flags(args.begin(), dashes);
+  std::vector<std::string> rest;
+  if (!parse_flags(flags, &parsed, &rest)) return parsed;
   if (!rest.empty() && dashes != args.end()) rest.emplace_back("--");
-  rest.insert(rest.end(), after.begin(), after.end());
-  Options& options = parsed.options;
-  if (!rest.empty()) {
-    options.script = rest.front();
-    options.script_args.assign(rest.begin() + 1, rest.end());
-  } else if (options.module || options.no_python) {
-    parsed.error = std::string(options.module ? "-m" : "--no-python") +
-                   ": expected a SCRIPT (or module) after the flags";
-    parsed.exit_code = 2;
-  }
-  if (options.module && options.no_python) {
-    parsed.error = "-m and --no-python exclude each other (as in torchrun)";
-    parsed.exit_code = 2;
-  }
+  if (dashes != args.end()) rest.insert(rest.end(), dashes + 1, args.end());
+  take_script(rest, &parsed);
   return parsed;
 }
 
