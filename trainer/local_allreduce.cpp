@@ -188,22 +188,9 @@ void LocalAllreduce::sum_chunk(char* data, size_t elements, at::ScalarType type)
   publish(&Progress::written);
   wait_for_all(&Progress::written, chunk);
 
-  // This worker's share: the sum of every slot's, in rank order, written into the tensor
-  // (the input already sits in the slot) and then into the slot for the others.
   const size_t begin = share_begin(rank_);
   const size_t length = share_end(rank_) - begin;
-  if (length > 0) {
-    auto share_of = [&](int rank) {
-      return at::from_blob(slot(rank) + begin * element_bytes, {static_cast<int64_t>(length)},
-                           at::TensorOptions(type));
-    };
-    at::Tensor out = at::from_blob(data + begin * element_bytes, {static_cast<int64_t>(length)},
-                                   at::TensorOptions(type));
-    at::add_out(out, share_of(0), share_of(1));
-    for (int rank = 2; rank < world_size_; ++rank)
-      out.add_(share_of(rank));
-    std::memcpy(slot(rank_) + begin * element_bytes, out.data_ptr(), length * element_bytes);
-  }
+  if (length > 0) sum_own_share(data, begin, length, type);
   publish(&Progress::summed);
   wait_for_all(&Progress::summed, chunk);
 
@@ -214,6 +201,23 @@ void LocalAllreduce::sum_chunk(char* data, size_t elements, at::ScalarType type)
                 (share_end(rank) - share_begin(rank)) * element_bytes);
   }
   publish(&Progress::copied);
+}
+
+/// This worker's share, elements [begin, begin + length) of the chunk: the sum of every slot's,
+/// in rank order, written into the tensor (the input already sits in the slot) and then into
+/// the slot for the others.
+void LocalAllreduce::sum_own_share(char* data, size_t begin, size_t length, at::ScalarType type) {
+  const size_t element_bytes = c10::elementSize(type);
+  auto share_of = [&](int rank) {
+    return at::from_blob(slot(rank) + begin * element_bytes, {static_cast<int64_t>(length)},
+                         at::TensorOptions(type));
+  };
+  at::Tensor out = at::from_blob(data + begin * element_bytes, {static_cast<int64_t>(length)},
+                                 at::TensorOptions(type));
+  at::add_out(out, share_of(0), share_of(1));
+  for (int rank = 2; rank < world_size_; ++rank)
+    out.add_(share_of(rank));
+  std::memcpy(slot(rank_) + begin * element_bytes, out.data_ptr(), length * element_bytes);
 }
 
 LocalAllreduce::Progress& LocalAllreduce::progress(int rank) const {

@@ -58,6 +58,7 @@ class LocalAllreduce {
   void serve();
   void sum(const at::Tensor& tensor);
   void sum_chunk(char* data, size_t elements, at::ScalarType type);
+  void sum_own_share(char* data, size_t begin, size_t length, at::ScalarType type);
   Progress& progress(int rank) const;
   char* slot(int rank) const;
   void publish(Counter counter);
