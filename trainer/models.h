@@ -9,12 +9,14 @@
 
 namespace trainjob::trainer {
 
+/// A model the trainer can train: its forward pass and the loss it is trained on.
 class Network : public torch::nn::Module {
  public:
-  virtual torch::Tensor forward(torch::Tensor input) = 0;
+  virtual torch::Tensor forward(const torch::Tensor& input) = 0;
   virtual torch::Tensor loss(const torch::Tensor& output, const torch::Tensor& target) = 0;
 };
 
+/// What a model trains with where the options leave a setting at 0, as the demo scripts have it.
 struct ModelDefaults {
   int batch_size;
   double lr;
