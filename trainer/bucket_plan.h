@@ -14,12 +14,14 @@ namespace trainjob::trainer {
 /// PyTorch's first-bucket cap (torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES).
 inline constexpr size_t kFirstBucketCapBytes = 1 << 20;
 
+/// Where one parameter's gradient sits in its bucket.
 struct BucketSlot {
   size_t parameter = 0;  ///< index in registration order
   int64_t offset = 0;    ///< first element inside the bucket's flat buffer
   int64_t numel = 0;
 };
 
+/// Gradients all-reduced together, as one flat buffer of `numel` elements.
 struct Bucket {
   std::vector<BucketSlot> slots;
   int64_t numel = 0;

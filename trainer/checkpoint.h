@@ -9,6 +9,7 @@
 
 namespace trainjob::trainer {
 
+/// Model, optimizer state and `epochs_done` as one archive: the bytes of a checkpoint file.
 std::string serialize_checkpoint(const Network& network, const torch::optim::Optimizer& optimizer,
                                  int epochs_done);
 

@@ -15,6 +15,7 @@
 
 namespace trainjob::trainer {
 
+/// The collectives of one worker, whichever backend carries them.
 class Communicator {
  public:
   virtual ~Communicator() = default;
@@ -52,6 +53,7 @@ BackendSupport backend_support();
 std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
                                                 int world_size, bool shared_memory = false);
 
+/// What connect_workers needs besides the worker's identity.
 struct ConnectOptions {
   std::string backend;  ///< gloo or nccl, as choose_backend picked
   double rdzv_timeout_s = 300;

@@ -8,17 +8,20 @@
 
 namespace trainjob::trainer {
 
+/// Inputs and targets, one sample per row.
 struct Dataset {
   torch::Tensor inputs;
   torch::Tensor targets;
   int64_t size() const { return inputs.defined() ? inputs.size(0) : 0; }
 };
 
+/// The training data and, for mnist-cnn, the test data.
 struct DataSplits {
   Dataset train;
   Dataset test;  ///< empty for the linear model
 };
 
+/// Which data, from where, and how much: every worker builds the same from the same request.
 struct DataRequest {
   std::string model;     ///< linear or mnist-cnn
   std::string data_dir;  ///< empty: synthetic

@@ -10,6 +10,7 @@
 
 namespace trainjob::trainer {
 
+/// An IDX file's dimensions and its bytes, the last dimension varying fastest.
 struct IdxArray {
   std::vector<int64_t> dims;
   std::vector<uint8_t> data;

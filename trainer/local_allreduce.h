@@ -25,6 +25,7 @@
 
 namespace trainjob::trainer {
 
+/// Sizes and waits of the shared-memory all-reduce; the unit tests set them small.
 struct LocalAllreduceLimits {
   /// All slots together, well under a container's 64 MB /dev/shm.
   size_t segment_bytes = 16u << 20;

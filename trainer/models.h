@@ -16,13 +16,15 @@ class Network : public torch::nn::Module {
   virtual torch::Tensor loss(const torch::Tensor& output, const torch::Tensor& target) = 0;
 };
 
-/// What a model trains with where the options leave a setting at 0, as the demo scripts have it.
+/// What a model trains with where the options leave a setting at 0.
 struct ModelDefaults {
   int batch_size;
   double lr;
   int samples;
   int test_samples;
 };
+
+/// The defaults of `model`: linear or mnist-cnn.
 ModelDefaults model_defaults(const std::string& model);
 
 /// `model` is linear or mnist-cnn; the parameters come from torch's default initialisation

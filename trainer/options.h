@@ -16,8 +16,11 @@
 
 namespace trainjob::trainer {
 
+/// How gradients are averaged (--ddp): in buckets during backward, in one all-reduce after
+/// it, or not at all.
 enum class DdpMode { kBucketed, kFlat, kNone };
 
+/// Every setting with its default, as parse_options fills it in.
 struct Options {
   // Launcher.
   int nnodes = 1;
@@ -73,6 +76,7 @@ struct ParsedOptions {
   int exit_code = 0;
 };
 
+/// A variable's value, or nullopt when it is unset; the unit tests pass their own.
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 
 /// The process environment as an EnvLookup.
@@ -87,15 +91,18 @@ ParsedOptions parse_options(const std::vector<std::string>& args);
 /// The --help text: every flag with its variable and default.
 std::string help_text();
 
-/// Number of local workers for a --nproc-per-node value: an integer as given; `cpu` the CPUs
-/// this process may use; `gpu` the visible GPUs; `auto` GPUs when there are any, else CPUs.
-/// Returns an error message instead when the value cannot be resolved.
+/// A count of local workers, or the error that kept it from being resolved.
 struct ResolvedCount {
   int count = 0;
   std::string error;
 };
+
+/// Number of local workers for a --nproc-per-node value: an integer as given; `cpu` the CPUs
+/// this process may use; `gpu` the visible GPUs; `auto` GPUs when there are any, else CPUs.
+/// Returns an error message instead when the value cannot be resolved.
 ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usable_cpus);
 
+/// The --ddp spelling of `mode`.
 const char* ddp_mode_name(DdpMode mode);
 
 }  // namespace trainjob::trainer

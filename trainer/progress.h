@@ -11,6 +11,7 @@ namespace trainjob::trainer {
 
 inline constexpr const char* kProgressMarker = "TRAINJOB_PROGRESS";
 
+/// What one progress line says.
 struct ProgressReport {
   int epoch = 0;  ///< 1-based, the epoch in progress or just finished
   int epochs = 0;

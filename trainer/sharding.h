@@ -12,6 +12,7 @@
 
 namespace trainjob::trainer {
 
+/// A data set of `dataset_size` samples shared among `world_size` ranks, seen from `rank`.
 struct ShardSpec {
   int64_t dataset_size = 0;
   int world_size = 1;
@@ -29,6 +30,7 @@ std::vector<int64_t> shard_indices(const ShardSpec& spec, int epoch);
 /// Indices of batch `batch` (0-based) of one shard: consecutive runs of `batch_size`,
 /// the last one shorter when the shard does not divide evenly.
 std::vector<int64_t> batch_slice(const std::vector<int64_t>& shard, int batch_size, int batch);
+/// Batches in a shard of `shard_size`, the last one possibly shorter.
 int batch_count(int64_t shard_size, int batch_size);
 
 }  // namespace trainjob::trainer

@@ -13,6 +13,7 @@
 
 namespace trainjob::trainer {
 
+/// The local worker group, as plan_launch settles it.
 struct LaunchPlan {
   int nnodes = 1;
   int nproc_per_node = 1;
@@ -42,6 +43,7 @@ bool plan_launch(const Options& options, const NodeFacts& node, LaunchPlan* plan
 /// Empty when no script was given (the C++ worker runs).
 std::vector<std::string> script_command(const Options& options);
 
+/// NAME, value pairs, in the order they are set.
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
 
 /// Global rank of a local worker: ranks are numbered node by node.

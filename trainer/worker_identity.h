@@ -8,6 +8,7 @@
 
 namespace trainjob::trainer {
 
+/// A worker's place in the job.
 struct WorkerIdentity {
   int rank = 0;
   int world_size = 1;
