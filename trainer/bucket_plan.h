@@ -14,21 +14,23 @@ namespace trainjob::trainer {
 /// PyTorch's first-bucket cap (torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES).
 inline constexpr size_t kFirstBucketCapBytes = 1 << 20;
 
+/// Where one parameter's gradient sits in its bucket.
 struct BucketSlot {
-  size_t parameter = 0;     // index in registration order
-  std::int64_t offset = 0;  // first element inside the bucket's flat buffer
-  std::int64_t numel = 0;
+  size_t parameter = 0;  ///< index in registration order
+  int64_t offset = 0;    ///< first element inside the bucket's flat buffer
+  int64_t numel = 0;
 };
 
+/// Gradients all-reduced together, as one flat buffer of `numel` elements.
 struct Bucket {
   std::vector<BucketSlot> slots;
-  std::int64_t numel = 0;
+  int64_t numel = 0;
 };
 
-// A bucket closes once it holds at least its cap: min(kFirstBucketCapBytes, cap_bytes) for
-// the first, cap_bytes for the others. No bucket is empty.
-std::vector<Bucket> plan_buckets(const std::vector<std::int64_t>& parameter_numels,
-                                 size_t element_bytes, size_t cap_bytes);
+/// A bucket closes once it holds at least its cap: min(kFirstBucketCapBytes, cap_bytes) for
+/// the first, cap_bytes for the others. No bucket is empty.
+std::vector<Bucket> plan_buckets(const std::vector<int64_t>& parameter_numels, size_t element_bytes,
+                                 size_t cap_bytes);
 
 }  // namespace trainjob::trainer
 

@@ -4,7 +4,7 @@
 
 namespace trainjob::trainer {
 
-std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
+std::string serialize_checkpoint(const Network& network, const torch::optim::Optimizer& optimizer,
                                  int epochs_done) {
   torch::serialize::OutputArchive archive;
   torch::serialize::OutputArchive model_archive;
@@ -13,7 +13,7 @@ std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& opti
   optimizer.save(optimizer_archive);
   archive.write("model", model_archive);
   archive.write("optimizer", optimizer_archive);
-  archive.write("epochs_done", torch::tensor(static_cast<std::int64_t>(epochs_done)));
+  archive.write("epochs_done", torch::tensor(static_cast<int64_t>(epochs_done)));
   std::string bytes;
   archive.save_to([&bytes](const void* data, size_t size) {
     bytes.append(static_cast<const char*>(data), size);
@@ -35,7 +35,7 @@ bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& n
     archive.read("epochs_done", epochs);
     network.load(model_archive);
     optimizer.load(optimizer_archive);
-    *epochs_done = static_cast<int>(epochs.item<std::int64_t>());
+    *epochs_done = static_cast<int>(epochs.item<int64_t>());
     return true;
   } catch (const c10::Error& e) {
     *error = e.what_without_backtrace();

@@ -9,11 +9,12 @@
 
 namespace trainjob::trainer {
 
-std::string serialize_checkpoint(Network& network, torch::optim::Optimizer& optimizer,
+/// Model, optimizer state and `epochs_done` as one archive: the bytes of a checkpoint file.
+std::string serialize_checkpoint(const Network& network, const torch::optim::Optimizer& optimizer,
                                  int epochs_done);
 
-// Loads onto `device`. Returns false with `*error` when the bytes are not a checkpoint of
-// this model.
+/// Loads onto `device`. Returns false with `*error` when the bytes are not a checkpoint of
+/// this model.
 bool restore_checkpoint(const std::string& bytes, c10::Device device, Network& network,
                         torch::optim::Optimizer& optimizer, int* epochs_done, std::string* error);
 

@@ -20,8 +20,8 @@
 namespace trainjob::trainer {
 namespace {
 
-// Works with libtorch 1.13, where the groups derive from ProcessGroup, and 2.x, where
-// they derive from Backend: both keep allreduce, broadcast and barrier.
+/// Works with libtorch 1.13, where the groups derive from ProcessGroup, and 2.x, where
+/// they derive from Backend: both keep allreduce, broadcast and barrier.
 template <class Group>
 class C10dCommunicator final : public Communicator {
  public:
@@ -57,10 +57,10 @@ class C10dCommunicator final : public Communicator {
 };
 
 std::chrono::milliseconds to_milliseconds(double seconds) {
-  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
 
-// GLOO_SOCKET_IFNAME takes a comma-separated list of interfaces, as in PyTorch.
+/// GLOO_SOCKET_IFNAME takes a comma-separated list of interfaces, as in PyTorch.
 c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
   auto options = c10d::ProcessGroupGloo::Options::create();
   const char* interfaces = std::getenv("GLOO_SOCKET_IFNAME");
@@ -79,25 +79,25 @@ c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> gloo_options() {
   return options;
 }
 
-// The prefix of this attempt's keys. Under torchrun the agent's store outlives the workers
-// and the restart count names the attempt. Our rank 0 serves a fresh store per attempt and
-// says which; the other ranks adopt its number, since nodes count their own restarts and
-// a node that restarted twice may meet a master that restarted once.
+/// The prefix of this attempt's keys. Under torchrun the agent's store outlives the workers
+/// and the restart count names the attempt. Our rank 0 serves a fresh store per attempt and
+/// says which; the other ranks adopt its number, since nodes count their own restarts and
+/// a node that restarted twice may meet a master that restarted once.
 std::string agreed_attempt_prefix(const WorkerIdentity& identity, c10d::Store& store) {
   if (identity.agent_store) return attempt_key_prefix(identity.attempt);
   if (identity.rank == 0) {
     const std::string attempt = std::to_string(identity.attempt);
-    store.set("trainjob/attempt", std::vector<std::uint8_t>(attempt.begin(), attempt.end()));
+    store.set("trainjob/attempt", std::vector<uint8_t>(attempt.begin(), attempt.end()));
     return attempt_key_prefix(identity.attempt);
   }
-  std::vector<std::uint8_t> attempt = store.get("trainjob/attempt");
+  std::vector<uint8_t> attempt = store.get("trainjob/attempt");
   return attempt_key_prefix(std::stoi(std::string(attempt.begin(), attempt.end())));
 }
 
 c10::intrusive_ptr<c10d::Store> open_store(const WorkerIdentity& identity, double timeout_s,
                                            std::string* error) {
   c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(identity.master_port);
+  options.port = static_cast<uint16_t>(identity.master_port);
   options.timeout = to_milliseconds(timeout_s);
   options.waitWorkers = false;
   const std::string address = identity.master_addr + ":" + std::to_string(identity.master_port);

@@ -15,20 +15,21 @@
 
 namespace trainjob::trainer {
 
+/// The collectives of one worker, whichever backend carries them.
 class Communicator {
  public:
   virtual ~Communicator() = default;
-  // Starts a sum over all workers in place; the caller waits on the result.
+  /// Starts a sum over all workers in place; the caller waits on the result.
   virtual c10::intrusive_ptr<c10d::Work> allreduce_sum(at::Tensor& tensor) = 0;
   virtual void broadcast(at::Tensor& tensor, int root) = 0;
   virtual void barrier() = 0;
-  // "gloo", "gloo, shared-memory all-reduce" or "nccl".
+  /// "gloo", "gloo, shared-memory all-reduce" or "nccl".
   virtual const char* backend_name() const = 0;
 
   int rank() const { return rank_; }
   int world_size() const { return world_size_; }
   c10::Device device() const { return device_; }
-  // The store of this restart attempt (keys already carry the attempt prefix).
+  /// The store of this restart attempt (keys already carry the attempt prefix).
   c10d::Store& store() { return *store_; }
 
  protected:
@@ -42,24 +43,25 @@ class Communicator {
   c10::intrusive_ptr<c10d::Store> store_;
 };
 
-// Whether this build has NCCL (libtorch built with CUDA and NCCL) and CUDA sees a GPU, for
-// choose_backend (devices.h).
+/// Whether this build has NCCL (libtorch built with CUDA and NCCL) and CUDA sees a GPU, for
+/// choose_backend (devices.h).
 BackendSupport backend_support();
 
-// A gloo group over an existing store (tests run several ranks in one process this way).
-// With `shared_memory`, CPU all-reduces go through shared memory instead (all ranks must be
-// on this machine); should the segment fail, gloo does them, with a warning from rank 0.
+/// A gloo group over an existing store (tests run several ranks in one process this way).
+/// With `shared_memory`, CPU all-reduces go through shared memory instead (all ranks must be
+/// on this machine); should the segment fail, gloo does them, with a warning from rank 0.
 std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
                                                 int world_size, bool shared_memory = false);
 
+/// What connect_workers needs besides the worker's identity.
 struct ConnectOptions {
-  std::string backend;  // gloo or nccl, as choose_backend picked
+  std::string backend;  ///< gloo or nccl, as choose_backend picked
   double rdzv_timeout_s = 300;
-  std::string local_allreduce = "shm";  // shm or gloo, for gloo groups within one node
+  std::string local_allreduce = "shm";  ///< shm or gloo, for gloo groups within one node
 };
 
-// Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
-// wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
+/// Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
+/// wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
                                               const ConnectOptions& options, std::string* error);
 

@@ -12,8 +12,8 @@ const char* const kMnistFiles[4] = {"train-images-idx3-ubyte", "train-labels-idx
 
 namespace {
 
-// The seed demo's data: y = 2x + 0.1·noise.
-Dataset linear_data(std::uint64_t seed, int samples) {
+/// The seed demo's data: y = 2x + 0.1·noise.
+Dataset linear_data(uint64_t seed, int samples) {
   torch::manual_seed(seed);
   Dataset data;
   data.inputs = torch::randn({samples, 1});
@@ -21,9 +21,9 @@ Dataset linear_data(std::uint64_t seed, int samples) {
   return data;
 }
 
-// MNIST-shaped digits: ten fixed random 28×28 prototypes plus noise, so the classes are
-// learnable and test accuracy means something.
-DataSplits synthetic_digits(std::uint64_t seed, int samples, int test_samples) {
+/// MNIST-shaped digits: ten fixed random 28×28 prototypes plus noise, so the classes are
+/// learnable and test accuracy means something.
+DataSplits synthetic_digits(uint64_t seed, int samples, int test_samples) {
   torch::manual_seed(seed);
   torch::Tensor prototypes = torch::randn({10, 1, 28, 28});
   auto draw = [&prototypes](int count) {
@@ -39,13 +39,13 @@ DataSplits synthetic_digits(std::uint64_t seed, int samples, int test_samples) {
 }
 
 bool read_mnist_split(const std::string& dir, const char* images_file, const char* labels_file,
-                      Dataset& data, std::string* error) {
+                      Dataset* data, std::string* error) {
   IdxArray images;
   IdxArray labels;
   const std::string images_path = (std::filesystem::path(dir) / images_file).string();
   const std::string labels_path = (std::filesystem::path(dir) / labels_file).string();
-  if (!read_idx_file(images_path, 3, images, error)) return false;
-  if (!read_idx_file(labels_path, 1, labels, error)) return false;
+  if (!read_idx_file(images_path, 3, &images, error)) return false;
+  if (!read_idx_file(labels_path, 1, &labels, error)) return false;
   if (images.dims[1] != 28 || images.dims[2] != 28) {
     *error = images_path + ": expected 28×28 images, found " + std::to_string(images.dims[1]) +
              "×" + std::to_string(images.dims[2]);
@@ -56,38 +56,39 @@ bool read_mnist_split(const std::string& dir, const char* images_file, const cha
              std::to_string(images.dims[0]) + " images in " + images_path;
     return false;
   }
-  for (std::uint8_t label : labels.data) {
+  for (uint8_t label : labels.data) {
     if (label > 9) {
       *error = labels_path + ": label " + std::to_string(label) + " is not a digit 0–9";
       return false;
     }
   }
-  const std::int64_t count = images.dims[0];
+  const int64_t count = images.dims[0];
   torch::Tensor pixels =
       torch::from_blob(images.data.data(), {count, 1, 28, 28}, torch::kUInt8).to(torch::kFloat);
   // The normalisation of the MNIST example: mean 0.1307, standard deviation 0.3081.
-  data.inputs = (pixels / 255.0 - 0.1307) / 0.3081;
-  data.targets = torch::from_blob(labels.data.data(), {count}, torch::kUInt8).to(torch::kLong);
+  data->inputs = (pixels / 255.0 - 0.1307) / 0.3081;
+  data->targets = torch::from_blob(labels.data.data(), {count}, torch::kUInt8).to(torch::kLong);
   return true;
 }
 
 }  // namespace
 
-bool load_data(const DataRequest& request, DataSplits& splits, std::string* error) {
+bool load_data(const DataRequest& request, DataSplits* splits, std::string* error) {
   if (request.model == "linear") {
     if (!request.data_dir.empty()) {
       *error = "--data-dir: the linear model trains on synthetic data only; use --model mnist-cnn";
       return false;
     }
-    splits.train = linear_data(request.seed, request.samples);
+    splits->train = linear_data(request.seed, request.samples);
     return true;
   }
   if (request.data_dir.empty()) {
-    splits = synthetic_digits(request.seed, request.samples, request.test_samples);
+    *splits = synthetic_digits(request.seed, request.samples, request.test_samples);
     return true;
   }
-  return read_mnist_split(request.data_dir, kMnistFiles[0], kMnistFiles[1], splits.train, error) &&
-         read_mnist_split(request.data_dir, kMnistFiles[2], kMnistFiles[3], splits.test, error);
+  return read_mnist_split(request.data_dir, kMnistFiles[0], kMnistFiles[1], &splits->train,
+                          error) &&
+         read_mnist_split(request.data_dir, kMnistFiles[2], kMnistFiles[3], &splits->test, error);
 }
 
 }  // namespace trainjob::trainer

@@ -8,32 +8,32 @@
 
 namespace trainjob::trainer {
 
-// GPUs a process may use: the entries of CUDA_VISIBLE_DEVICES when it is set, else the
-// NVIDIA device files (/dev/nvidia0, /dev/nvidia1, ...).
+/// GPUs a process may use: the entries of CUDA_VISIBLE_DEVICES when it is set, else the
+/// NVIDIA device files (/dev/nvidia0, /dev/nvidia1, ...).
 int visible_gpu_count();
 
-// Entries of a CUDA_VISIBLE_DEVICES value; an empty value or one starting with -1 hides all.
+/// Entries of a CUDA_VISIBLE_DEVICES value; an empty value or one starting with -1 hides all.
 int count_cuda_visible_devices(const std::string& value);
 
-// CPUs in this process's affinity mask.
+/// CPUs in this process's affinity mask.
 int usable_cpu_count();
 
-// What the collective backend can use here: NCCL needs both a libtorch built with it and a
-// GPU that CUDA sees.
+/// What the collective backend can use here: NCCL needs both a libtorch built with it and a
+/// GPU that CUDA sees.
 struct BackendSupport {
   bool nccl_compiled = false;
   bool cuda_available = false;
 };
 
-// The backend for --backend auto|gloo|nccl: auto takes NCCL when it can run, gloo otherwise;
-// nccl where it cannot run is an error (the worker exits 1 with it), not a quiet fallback to a
-// backend many times slower.
+/// The backend for --backend auto|gloo|nccl: auto takes NCCL when it can run, gloo otherwise;
+/// nccl where it cannot run is an error (the worker exits 1 with it), not a quiet fallback to a
+/// backend many times slower.
 bool choose_backend(const std::string& requested, const BackendSupport& support,
                     std::string* chosen, std::string* error);
 
-// The GPU a NCCL worker drives: one per local rank, as torchrun's LOCAL_RANK convention has
-// it. -1 with `*error` set when the node has fewer GPUs than local ranks, which CUDA would
-// otherwise report as an invalid device ordinal in the middle of the rendezvous.
+/// The GPU a NCCL worker drives: one per local rank, as torchrun's LOCAL_RANK convention has
+/// it. -1 with `*error` set when the node has fewer GPUs than local ranks, which CUDA would
+/// otherwise report as an invalid device ordinal in the middle of the rendezvous.
 int gpu_for_local_rank(int local_rank, int gpu_count, std::string* error);
 
 }  // namespace trainjob::trainer

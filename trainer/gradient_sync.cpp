@@ -7,8 +7,8 @@ namespace trainjob::trainer {
 GradientSync::GradientSync(std::vector<torch::Tensor> parameters, Communicator& communicator,
                            DdpMode mode, size_t bucket_cap_bytes)
     : parameters_(std::move(parameters)), communicator_(communicator), mode_(mode) {
-  std::vector<std::int64_t> numels;
-  std::int64_t total = 0;
+  std::vector<int64_t> numels;
+  int64_t total = 0;
   for (const auto& parameter : parameters_) {
     numels.push_back(parameter.numel());
     total += parameter.numel();
@@ -46,7 +46,7 @@ void GradientSync::broadcast_parameters() {
     flat_views.push_back(parameter.reshape({-1}));
   torch::Tensor all = torch::cat(flat_views);
   communicator_.broadcast(all, 0);
-  std::int64_t offset = 0;
+  int64_t offset = 0;
   for (auto& parameter : parameters_) {
     parameter.copy_(all.narrow(0, offset, parameter.numel()).view_as(parameter));
     offset += parameter.numel();
@@ -122,7 +122,7 @@ void GradientSync::finish_bucketed() {
 
 void GradientSync::finish_flat() {
   torch::NoGradGuard no_grad;
-  std::int64_t offset = 0;
+  int64_t offset = 0;
   for (const auto& parameter : parameters_) {
     torch::Tensor region = flat_.narrow(0, offset, parameter.numel());
     if (parameter.grad().defined()) {

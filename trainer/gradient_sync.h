@@ -21,12 +21,12 @@ class GradientSync {
   GradientSync(const GradientSync&) = delete;
   GradientSync& operator=(const GradientSync&) = delete;
 
-  // Every worker starts from rank 0's parameters.
+  /// Every worker starts from rank 0's parameters.
   void broadcast_parameters();
-  // Call before each backward, instead of the optimizer's zero_grad: sets gradients to none.
+  /// Call before each backward, instead of the optimizer's zero_grad: sets gradients to none.
   void prepare();
-  // Call after each backward: every .grad is then the average over all workers, as a view
-  // into this object's buffers, valid until the next prepare().
+  /// Call after each backward: every .grad is then the average over all workers, as a view
+  /// into this object's buffers, valid until the next prepare().
   void finish();
 
   size_t bucket_count() const { return buckets_.size(); }
@@ -35,14 +35,14 @@ class GradientSync {
   struct BucketState {
     Bucket plan;
     torch::Tensor flat;
-    size_t pending = 0;  // gradients not yet copied in
+    size_t pending = 0;  ///< gradients not yet copied in
     std::vector<bool> filled;
     c10::intrusive_ptr<c10d::Work> work;
   };
 
   void register_hooks();
   void on_gradient(size_t parameter, const torch::Tensor& gradient);
-  // All-reduces start in plan order on every worker, whatever order the hooks ran in.
+  /// All-reduces start in plan order on every worker, whatever order the hooks ran in.
   void launch_ready_buckets();
   void finish_bucketed();
   void finish_flat();
@@ -51,10 +51,10 @@ class GradientSync {
   Communicator& communicator_;
   DdpMode mode_;
   std::vector<BucketState> buckets_;
-  // parameter index → (bucket, slot)
+  /// parameter index → (bucket, slot)
   std::vector<std::pair<size_t, size_t>> slot_of_;
   size_t next_launch_ = 0;
-  torch::Tensor flat_;  // --ddp flat
+  torch::Tensor flat_;  ///< --ddp flat
 };
 
 }  // namespace trainjob::trainer

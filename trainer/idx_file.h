@@ -10,19 +10,20 @@
 
 namespace trainjob::trainer {
 
+/// An IDX file's dimensions and its bytes, the last dimension varying fastest.
 struct IdxArray {
-  std::vector<std::int64_t> dims;
-  std::vector<std::uint8_t> data;
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> data;
 };
 
-// Reads an unsigned-byte IDX file with `expected_dims` dimensions. On a missing, truncated or
-// malformed file, returns false and says in `error` what was wrong, naming the path.
-bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray& out,
+/// Reads an unsigned-byte IDX file with `expected_dims` dimensions. On a missing, truncated or
+/// malformed file, returns false and says in `*error` what was wrong, naming the path.
+bool read_idx_file(const std::string& path, size_t expected_dims, IdxArray* out,
                    std::string* error);
 
-// Parses IDX bytes already in memory; `name` is used in error messages.
+/// Parses IDX bytes already in memory; `name` is used in error messages.
 bool parse_idx(const std::string& name, const std::string& bytes, size_t expected_dims,
-               IdxArray& out, std::string* error);
+               IdxArray* out, std::string* error);
 
 }  // namespace trainjob::trainer
 

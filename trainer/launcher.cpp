@@ -16,12 +16,12 @@
 namespace trainjob::trainer {
 namespace {
 
-// Healthy workers get this long to exit after SIGTERM before SIGKILL.
+/// Healthy workers get this long to exit after SIGTERM before SIGKILL.
 constexpr int kStopGraceSeconds = 10;
 
 struct Worker {
   int local_rank = 0;
-  pid_t pid = -1;  // -1 once reaped
+  pid_t pid = -1;  ///< -1 once reaped
   int status = 0;
 };
 
@@ -68,9 +68,9 @@ class WorkerGroup {
     return true;
   }
 
-  // Reaps every exited worker; returns one that failed, if any: `first_to_exit` when it
-  // failed. A worker's failure makes its peers fail a moment later, and the one that went
-  // first is the cause worth naming.
+  /// Reaps every exited worker; returns one that failed, if any: `first_to_exit` when it
+  /// failed. A worker's failure makes its peers fail a moment later, and the one that went
+  /// first is the cause worth naming.
   const Worker* reap(pid_t first_to_exit = -1) {
     const Worker* failed = nullptr;
     for (;;) {
@@ -102,7 +102,7 @@ class WorkerGroup {
       signal_process(pid, true, signal_number);
   }
 
-  // SIGTERM to the workers still running, SIGKILL to those that outlast the grace period.
+  /// SIGTERM to the workers still running, SIGKILL to those that outlast the grace period.
   void stop(const sigset_t& signals) {
     stop_groups(running(), kStopGraceSeconds, [&](SteadyTime until) {
       auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -124,6 +124,36 @@ class WorkerGroup {
   std::vector<Worker> workers_;
 };
 
+/// How a started group ended: all exited 0 (neither field set), a worker failed, or a stop
+/// signal (SIGTERM, SIGINT) arrived.
+struct GroupEnd {
+  const Worker* failed = nullptr;
+  int stop_signal = 0;
+};
+
+/// Sleeps on `signals` until every worker has exited, one has failed, or we are told to stop.
+GroupEnd wait_for_group(WorkerGroup& group, const sigset_t& signals) {
+  GroupEnd end;
+  while (end.failed == nullptr && !group.all_exited()) {
+    siginfo_t info;
+    int signal_number = sigwaitinfo(&signals, &info);
+    if (signal_number == SIGTERM || signal_number == SIGINT) {
+      end.stop_signal = signal_number;
+      return end;
+    }
+    // A pending SIGCHLD keeps the details of the first child that ended; later ones
+    // merge into it.
+    end.failed = group.reap(signal_number == SIGCHLD ? info.si_pid : -1);
+  }
+  return end;
+}
+
+/// "worker rank 1 (local rank 1) failed with exit status 3".
+std::string describe_failure(const LaunchPlan& plan, const Worker& culprit) {
+  return "worker rank " + std::to_string(global_rank(plan, culprit.local_rank)) + " (local rank " +
+         std::to_string(culprit.local_rank) + ") failed with " + describe_status(culprit.status);
+}
+
 }  // namespace
 
 int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
@@ -140,26 +170,16 @@ int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
                  plan.node_rank, plan.nnodes, first_rank, first_rank + plan.nproc_per_node - 1,
                  plan.nnodes * plan.nproc_per_node, attempt);
     if (!group.start(attempt, original_mask)) return 1;
-    const Worker* failed = nullptr;
-    while (failed == nullptr && !group.all_exited()) {
-      siginfo_t info;
-      int signal_number = sigwaitinfo(&signals, &info);
-      if (signal_number == SIGTERM || signal_number == SIGINT) {
-        group.signal_all(signal_number);
-        group.stop(signals);
-        return 128 + signal_number;
-      }
-      // A pending SIGCHLD keeps the details of the first child that ended; later ones
-      // merge into it.
-      failed = group.reap(signal_number == SIGCHLD ? info.si_pid : -1);
+    const GroupEnd end = wait_for_group(group, signals);
+    if (end.stop_signal != 0) {
+      group.signal_all(end.stop_signal);
+      group.stop(signals);
+      return 128 + end.stop_signal;
     }
-    if (failed == nullptr) return 0;
+    if (end.failed == nullptr) return 0;
 
-    const Worker culprit = *failed;
+    const std::string what = describe_failure(plan, *end.failed);
     group.stop(signals);
-    const std::string what =
-        "worker rank " + std::to_string(global_rank(plan, culprit.local_rank)) + " (local rank " +
-        std::to_string(culprit.local_rank) + ") failed with " + describe_status(culprit.status);
     if (attempt >= plan.max_restarts) {
       std::fprintf(stderr, "trainjob-trainer: error: %s; no restarts left (--max-restarts %d)\n",
                    what.c_str(), plan.max_restarts);

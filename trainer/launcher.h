@@ -9,9 +9,9 @@
 
 namespace trainjob::trainer {
 
-// Runs the workers `worker_path worker_args...` (found on PATH when it has no '/') until they all
-// exit 0 (returns 0), a worker fails with no restarts left (returns 1, after saying which rank and
-// how), or SIGTERM/SIGINT arrives (forwarded to the workers; returns 128 + the signal number).
+/// Runs the workers `worker_path worker_args...` (found on PATH when it has no '/') until they all
+/// exit 0 (returns 0), a worker fails with no restarts left (returns 1, after saying which rank and
+/// how), or SIGTERM/SIGINT arrives (forwarded to the workers; returns 128 + the signal number).
 int run_launcher(const LaunchPlan& plan, const std::string& worker_path,
                  const std::vector<std::string>& worker_args);
 

@@ -34,7 +34,7 @@ int fail(const std::string& message, int exit_code) {
   return exit_code;
 }
 
-// A port on loopback nobody listens on now, for --standalone (29500 if none is found).
+/// A port on loopback nobody listens on now, for --standalone (29500 if none is found).
 int free_port() {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};

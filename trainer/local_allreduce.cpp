@@ -18,50 +18,47 @@ size_t round_up(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-// The segment holds each worker's progress, then a page-aligned slot per worker.
+/// The segment holds each worker's progress, then a page-aligned slot per worker.
 size_t header_bytes(int world_size, size_t progress_bytes) {
   return round_up(progress_bytes * world_size, kPage);
 }
 
-// Futexes on a shared mapping work across processes (no FUTEX_PRIVATE_FLAG).
-void futex_wake_all(std::atomic<std::uint32_t>& word) {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr,
-          0);
+/// Futexes on a shared mapping work across processes (no FUTEX_PRIVATE_FLAG).
+void futex_wake_all(std::atomic<uint32_t>& word) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
 }
 
-void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t seen,
-                std::chrono::nanoseconds limit) {
+void futex_wait(std::atomic<uint32_t>& word, uint32_t seen, std::chrono::nanoseconds limit) {
   const timespec relative{static_cast<time_t>(limit.count() / 1'000'000'000),
                           static_cast<long>(limit.count() % 1'000'000'000)};
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT, seen, &relative, nullptr,
-          0);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT, seen, &relative, nullptr, 0);
 }
 
-// Chunk numbers wrap after 2^32; compare them as distances.
-bool reached(std::uint32_t value, std::uint32_t chunk) {
-  return static_cast<std::int32_t>(value - chunk) >= 0;
+/// Chunk numbers wrap after 2^32; compare them as distances.
+bool reached(uint32_t value, uint32_t chunk) {
+  return static_cast<int32_t>(value - chunk) >= 0;
 }
 
 std::string store_text(c10d::Store& store, const std::string& key) {
-  std::vector<std::uint8_t> bytes = store.get(key);
+  std::vector<uint8_t> bytes = store.get(key);
   return std::string(bytes.begin(), bytes.end());
 }
 
 void store_set(c10d::Store& store, const std::string& key, const std::string& text) {
-  store.set(key, std::vector<std::uint8_t>(text.begin(), text.end()));
+  store.set(key, std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 }  // namespace
 
-// Where each worker stands, in chunks. A worker may refill its slot for chunk k only once
-// every worker has `copied` chunk k-1, since all of them read every slot.
+/// Where each worker stands, in chunks. A worker may refill its slot for chunk k only once
+/// every worker has `copied` chunk k-1, since all of them read every slot.
 struct alignas(64) LocalAllreduce::Progress {
-  std::atomic<std::uint32_t> written{0};  // its input of this chunk is in its slot
-  std::atomic<std::uint32_t> summed{0};   // its share of the chunk's sum is in its slot
-  std::atomic<std::uint32_t> copied{0};   // it has copied every other share's sum out
+  std::atomic<uint32_t> written{0};  ///< its input of this chunk is in its slot
+  std::atomic<uint32_t> summed{0};   ///< its share of the chunk's sum is in its slot
+  std::atomic<uint32_t> copied{0};   ///< it has copied every other share's sum out
 };
-static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
-static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+static_assert(std::atomic<uint32_t>::is_always_lock_free);
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
 class LocalAllreduce::Work final : public c10d::Work {
  public:
@@ -184,29 +181,16 @@ void LocalAllreduce::sum_chunk(char* data, size_t elements, at::ScalarType type)
       round_up((elements + world_size_ - 1) / world_size_, kShareAlignment / element_bytes);
   auto share_begin = [&](int rank) { return std::min(elements, share_elements * rank); };
   auto share_end = [&](int rank) { return std::min(elements, share_elements * (rank + 1)); };
-  const std::uint32_t chunk = ++chunk_;
+  const uint32_t chunk = ++chunk_;
 
   wait_for_all(&Progress::copied, chunk - 1);
   std::memcpy(slot(rank_), data, elements * element_bytes);
   publish(&Progress::written);
   wait_for_all(&Progress::written, chunk);
 
-  // This worker's share: the sum of every slot's, in rank order, written into the tensor
-  // (the input already sits in the slot) and then into the slot for the others.
   const size_t begin = share_begin(rank_);
   const size_t length = share_end(rank_) - begin;
-  if (length > 0) {
-    auto share_of = [&](int rank) {
-      return at::from_blob(slot(rank) + begin * element_bytes, {static_cast<std::int64_t>(length)},
-                           at::TensorOptions(type));
-    };
-    at::Tensor out = at::from_blob(data + begin * element_bytes,
-                                   {static_cast<std::int64_t>(length)}, at::TensorOptions(type));
-    at::add_out(out, share_of(0), share_of(1));
-    for (int rank = 2; rank < world_size_; ++rank)
-      out.add_(share_of(rank));
-    std::memcpy(slot(rank_) + begin * element_bytes, out.data_ptr(), length * element_bytes);
-  }
+  if (length > 0) sum_own_share(data, begin, length, type);
   publish(&Progress::summed);
   wait_for_all(&Progress::summed, chunk);
 
@@ -219,6 +203,23 @@ void LocalAllreduce::sum_chunk(char* data, size_t elements, at::ScalarType type)
   publish(&Progress::copied);
 }
 
+/// This worker's share, elements [begin, begin + length) of the chunk: the sum of every slot's,
+/// in rank order, written into the tensor (the input already sits in the slot) and then into
+/// the slot for the others.
+void LocalAllreduce::sum_own_share(char* data, size_t begin, size_t length, at::ScalarType type) {
+  const size_t element_bytes = c10::elementSize(type);
+  auto share_of = [&](int rank) {
+    return at::from_blob(slot(rank) + begin * element_bytes, {static_cast<int64_t>(length)},
+                         at::TensorOptions(type));
+  };
+  at::Tensor out = at::from_blob(data + begin * element_bytes, {static_cast<int64_t>(length)},
+                                 at::TensorOptions(type));
+  at::add_out(out, share_of(0), share_of(1));
+  for (int rank = 2; rank < world_size_; ++rank)
+    out.add_(share_of(rank));
+  std::memcpy(slot(rank_) + begin * element_bytes, out.data_ptr(), length * element_bytes);
+}
+
 LocalAllreduce::Progress& LocalAllreduce::progress(int rank) const {
   return reinterpret_cast<Progress*>(segment_->data())[rank];
 }
@@ -228,17 +229,17 @@ char* LocalAllreduce::slot(int rank) const {
 }
 
 void LocalAllreduce::publish(Counter counter) {
-  std::atomic<std::uint32_t>& word = progress(rank_).*counter;
+  std::atomic<uint32_t>& word = progress(rank_).*counter;
   word.store(chunk_, std::memory_order_release);
   futex_wake_all(word);
 }
 
-void LocalAllreduce::wait_for_all(Counter counter, std::uint32_t chunk) const {
+void LocalAllreduce::wait_for_all(Counter counter, uint32_t chunk) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   for (int rank = 0; rank < world_size_; ++rank) {
-    std::atomic<std::uint32_t>& word = progress(rank).*counter;
+    std::atomic<uint32_t>& word = progress(rank).*counter;
     for (;;) {
-      const std::uint32_t seen = word.load(std::memory_order_acquire);
+      const uint32_t seen = word.load(std::memory_order_acquire);
       if (reached(seen, chunk)) break;
       const auto left = deadline - std::chrono::steady_clock::now();
       if (left <= std::chrono::nanoseconds(0)) {

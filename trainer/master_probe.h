@@ -8,8 +8,8 @@
 
 namespace trainjob::trainer {
 
-// Polls host:port every few milliseconds until a TCP connection succeeds (true) or
-// `timeout_s` passes (false, with `last_error` saying what the last attempt met).
+/// Polls host:port every few milliseconds until a TCP connection succeeds (true) or
+/// `timeout_s` passes (false, with `last_error` saying what the last attempt met).
 bool wait_for_master(const std::string& host, int port, double timeout_s, std::string* last_error);
 
 }  // namespace trainjob::trainer

@@ -5,12 +5,12 @@
 namespace trainjob::trainer {
 namespace {
 
-// y = w·x + b, fitted with mean squared error.
+/// y = w·x + b, fitted with mean squared error.
 class LinearRegression final : public Network {
  public:
   LinearRegression() : linear_(register_module("linear", torch::nn::Linear(1, 1))) {}
 
-  torch::Tensor forward(torch::Tensor input) override { return linear_(input); }
+  torch::Tensor forward(const torch::Tensor& input) override { return linear_(input); }
 
   torch::Tensor loss(const torch::Tensor& output, const torch::Tensor& target) override {
     return torch::mse_loss(output, target);
@@ -20,7 +20,7 @@ class LinearRegression final : public Network {
   torch::nn::Linear linear_;
 };
 
-// conv 1→32, conv 32→64, max-pool, fc 9216→128, fc 128→10, log-softmax.
+/// conv 1→32, conv 32→64, max-pool, fc 9216→128, fc 128→10, log-softmax.
 class MnistCnn final : public Network {
  public:
   MnistCnn()
@@ -29,7 +29,7 @@ class MnistCnn final : public Network {
         fc1_(register_module("fc1", torch::nn::Linear(9216, 128))),
         fc2_(register_module("fc2", torch::nn::Linear(128, 10))) {}
 
-  torch::Tensor forward(torch::Tensor input) override {
+  torch::Tensor forward(const torch::Tensor& input) override {
     torch::Tensor x = torch::relu(conv1_(input));
     x = torch::relu(conv2_(x));
     x = torch::max_pool2d(x, 2);

@@ -11,22 +11,22 @@
 namespace trainjob::trainer {
 namespace {
 
-// Each setter stores a value or returns what was expected.
+/// Each setter stores a value or returns what was expected.
 using Setter = std::function<std::string(Options&, const std::string&)>;
 
 struct Setting {
-  const char* flag;  // without the leading dashes, words joined by '-'
+  const char* flag;  ///< without the leading dashes, words joined by '-'
   const char* env;
   const char* metavar;
   const char* help;
   Setter set;
-  const char* short_flag = nullptr;  // torchrun's -r, -t
+  const char* short_flag = nullptr;  ///< torchrun's -r, -t
 };
 
-// A flag without a value; its variable takes 1/0, true/false.
+/// A flag without a value; its variable takes 1/0, true/false.
 struct Switch {
-  const char* names;  // CLI11 names
-  const char* env;    // nullptr: no variable
+  const char* names;  ///< CLI11 names
+  const char* env;    ///< nullptr: no variable
   const char* help;
   bool Options::*field;
 };
@@ -91,7 +91,7 @@ Setter any_text(std::string Options::*field) {
   };
 }
 
-// torchrun accepts "N" or "MIN:MAX"; a static job has MIN == MAX.
+/// torchrun accepts "N" or "MIN:MAX"; a static job has MIN == MAX.
 std::string set_nnodes(Options& options, const std::string& text) {
   auto colon = text.find(':');
   auto first = parse_integer(text.substr(0, colon));
@@ -126,7 +126,7 @@ std::string set_port(Options& options, const std::string& text) {
 std::string set_seed(Options& options, const std::string& text) {
   auto value = parse_integer(text);
   if (!value || *value < 0) return "expected an integer ≥ 0, found \"" + text + "\"";
-  options.seed = static_cast<std::uint64_t>(*value);
+  options.seed = static_cast<uint64_t>(*value);
   return "";
 }
 
@@ -151,7 +151,7 @@ bool is_stream_code(const std::string& text) {
   return text.size() == 1 && text[0] >= '0' && text[0] <= '3';
 }
 
-// torchrun's --redirects/--tee: 0-3 for every local rank, or RANK:N,... per rank.
+/// torchrun's --redirects/--tee: 0-3 for every local rank, or RANK:N,... per rank.
 bool valid_std_streams(const std::string& text) {
   if (is_stream_code(text)) return true;
   size_t start = 0;
@@ -177,7 +177,7 @@ Setter std_streams(std::string Options::*field) {
   };
 }
 
-// HOST or HOST:PORT, as torchrun's --rdzv-endpoint.
+/// HOST or HOST:PORT, as torchrun's --rdzv-endpoint.
 std::string set_rdzv_endpoint(Options& options, const std::string& text) {
   size_t colon = text.rfind(':');
   if (colon != std::string::npos && text.find(']', colon) == std::string::npos) {
@@ -295,7 +295,7 @@ const std::vector<Switch>& switches() {
   return table;
 }
 
-// "--nproc-per-node,--nproc_per_node": torchrun's spelling beside ours.
+/// "--nproc-per-node,--nproc_per_node": torchrun's spelling beside ours.
 std::string cli_names(const Setting& setting) {
   std::string dashed = std::string("--") + setting.flag;
   std::string names = setting.short_flag != nullptr ? std::string(setting.short_flag) + "," : "";
@@ -312,8 +312,8 @@ bool is_switch_value(std::string text) {
   return text == "0" || text == "1" || text == "true" || text == "false";
 }
 
-// The variables are checked before CLI11 reads them, so that a bad one is reported as
-// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
+/// The variables are checked before CLI11 reads them, so that a bad one is reported as
+/// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
 bool check_environment(std::string* error) {
   Options scratch;
   for (const Setting& setting : settings()) {
@@ -361,7 +361,7 @@ constexpr const char* kFooter =
     "Exit status: 0 trained; 1 a failed worker, rendezvous or input (a bad variable); 2 a "
     "usage error (a bad flag).";
 
-// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
+/// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
 void declare(CLI::App* app, Options* options) {
   app->description(kDescription);
   app->footer(kFooter);
@@ -390,9 +390,60 @@ void declare(CLI::App* app, Options* options) {
   app->prefix_command();
 }
 
-// "--epochs: 1 required TEXT missing" -> "--epochs: expected a value".
+/// "--epochs: 1 required TEXT missing" -> "--epochs: expected a value".
 std::string missing_value(const std::string& message) {
   return message.substr(0, message.find(':')) + ": expected a value";
+}
+
+/// Reads our flags from `flags` into `parsed->options`, leaving in `*rest` the words from the
+/// first one that is not ours (SCRIPT and its words). False with `parsed->error` and
+/// `exit_code` set on a usage error, and with `parsed->help` on --help.
+bool parse_flags(const std::vector<std::string>& flags, ParsedOptions* parsed,
+                 std::vector<std::string>* rest) {
+  CLI::App app("trainjob-trainer", "trainjob-trainer");
+  declare(&app, &parsed->options);
+  // CLI11 takes the words last first.
+  std::vector<std::string> reversed(flags.rbegin(), flags.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    parsed->help = true;
+    return false;
+  } catch (const CLI::ArgumentMismatch& e) {
+    parsed->error = missing_value(e.what());
+    parsed->exit_code = 2;
+    return false;
+  } catch (const CLI::ParseError& e) {
+    parsed->error = e.what();
+    parsed->exit_code = 2;
+    return false;
+  }
+  *rest = app.remaining();
+  if (!rest->empty() && rest->front().size() > 1 && rest->front()[0] == '-') {
+    std::string name = rest->front().substr(0, rest->front().find('='));
+    parsed->error = "unknown flag " + name + "; see --help";
+    parsed->exit_code = 2;
+    return false;
+  }
+  return true;
+}
+
+/// The words after our flags: SCRIPT and its own words. -m and --no-python need a SCRIPT
+/// and exclude each other.
+void take_script(const std::vector<std::string>& words, ParsedOptions* parsed) {
+  Options& options = parsed->options;
+  if (!words.empty()) {
+    options.script = words.front();
+    options.script_args.assign(words.begin() + 1, words.end());
+  } else if (options.module || options.no_python) {
+    parsed->error = std::string(options.module ? "-m" : "--no-python") +
+                    ": expected a SCRIPT (or module) after the flags";
+    parsed->exit_code = 2;
+  }
+  if (options.module && options.no_python) {
+    parsed->error = "-m and --no-python exclude each other (as in torchrun)";
+    parsed->exit_code = 2;
+  }
 }
 
 }  // namespace
@@ -414,47 +465,12 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   // `--` ends our flags, as for torchrun's argparse: SCRIPT follows it, or, after SCRIPT,
   // it is one of the script's words.
   auto dashes = std::find(args.begin(), args.end(), "--");
-  std::vector<std::string> after(dashes == args.end() ? dashes : dashes + 1, args.end());
-  CLI::App app("trainjob-trainer", "trainjob-trainer");
-  declare(&app, &parsed.options);
-  // CLI11 takes the words last first.
-  std::vector<std::string> reversed(std::make_reverse_iterator(dashes), args.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    parsed.help = true;
-    return parsed;
-  } catch (const CLI::ArgumentMismatch& e) {
-    parsed.error = missing_value(e.what());
-    parsed.exit_code = 2;
-    return parsed;
-  } catch (const CLI::ParseError& e) {
-    parsed.error = e.what();
-    parsed.exit_code = 2;
-    return parsed;
-  }
-  std::vector<std::string> rest = app.remaining();
-  if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
-    std::string name = rest.front().substr(0, rest.front().find('='));
-    parsed.error = "unknown flag " + name + "; see --help";
-    parsed.exit_code = 2;
-    return parsed;
-  }
+  const std::vector<std::string> flags(args.begin(), dashes);
+  std::vector<std::string> rest;
+  if (!parse_flags(flags, &parsed, &rest)) return parsed;
   if (!rest.empty() && dashes != args.end()) rest.emplace_back("--");
-  rest.insert(rest.end(), after.begin(), after.end());
-  Options& options = parsed.options;
-  if (!rest.empty()) {
-    options.script = rest.front();
-    options.script_args.assign(rest.begin() + 1, rest.end());
-  } else if (options.module || options.no_python) {
-    parsed.error = std::string(options.module ? "-m" : "--no-python") +
-                   ": expected a SCRIPT (or module) after the flags";
-    parsed.exit_code = 2;
-  }
-  if (options.module && options.no_python) {
-    parsed.error = "-m and --no-python exclude each other (as in torchrun)";
-    parsed.exit_code = 2;
-  }
+  if (dashes != args.end()) rest.insert(rest.end(), dashes + 1, args.end());
+  take_script(rest, &parsed);
   return parsed;
 }
 

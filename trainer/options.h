@@ -16,12 +16,15 @@
 
 namespace trainjob::trainer {
 
+/// How gradients are averaged (--ddp): in buckets during backward, in one all-reduce after
+/// it, or not at all.
 enum class DdpMode { kBucketed, kFlat, kNone };
 
+/// Every setting with its default, as parse_options fills it in.
 struct Options {
   // Launcher.
   int nnodes = 1;
-  std::string nproc_per_node = "1";  // an integer, or auto / cpu / gpu (resolve_nproc)
+  std::string nproc_per_node = "1";  ///< an integer, or auto / cpu / gpu (resolve_nproc)
   int node_rank = 0;
   std::string master_addr = "127.0.0.1";
   int master_port = 29500;
@@ -30,42 +33,42 @@ struct Options {
   // torchrun's rendezvous words. Only a static rendezvous is run: c10d is taken as static
   // with --rdzv-endpoint as the master's address (it needs a fixed node count and rank).
   std::string rdzv_backend = "static";
-  std::string rdzv_endpoint;  // HOST[:PORT]; empty: --master-addr and --master-port
+  std::string rdzv_endpoint;  ///< HOST[:PORT]; empty: --master-addr and --master-port
   std::string rdzv_id = "none";
-  bool standalone = false;  // one node on loopback, a free port
+  bool standalone = false;  ///< one node on loopback, a free port
   std::string role = "default";
   // Accepted for torchrun's command line; workers write to the launcher's own streams.
   std::string redirects = "0";
   std::string tee = "0";
   // A Python script (or module) run by every worker instead of trainjob-trainer-worker.
-  std::string script;  // empty: the C++ trainer
+  std::string script;  ///< empty: the C++ trainer
   std::vector<std::string> script_args;
-  bool module = false;     // -m: script is a module name, run as python3 -m
-  bool no_python = false;  // --no-python: script is an executable, run as it is
+  bool module = false;     ///< -m: script is a module name, run as python3 -m
+  bool no_python = false;  ///< --no-python: script is an executable, run as it is
   std::string python = "python3";
   // Training.
-  std::string backend = "auto";  // auto, gloo, nccl
-  // How gloo workers that all share one node sum: shm (shared memory) or gloo (loopback TCP).
+  std::string backend = "auto";  ///< auto, gloo, nccl
+  /// How gloo workers that all share one node sum: shm (shared memory) or gloo (loopback TCP).
   std::string local_allreduce = "shm";
-  std::string model = "linear";  // linear, mnist-cnn
+  std::string model = "linear";  ///< linear, mnist-cnn
   int epochs = 5;
-  int batch_size = 0;  // per rank; 0: the model's default
-  double lr = 0;       // 0: the model's default
-  std::uint64_t seed = 0;
-  std::string data_dir;  // MNIST IDX files; empty: synthetic data
-  int samples = 0;       // synthetic training samples; 0: the model's default
-  int test_samples = 0;  // synthetic test samples (mnist-cnn); 0: the model's default
+  int batch_size = 0;  ///< per rank; 0: the model's default
+  double lr = 0;       ///< 0: the model's default
+  uint64_t seed = 0;
+  std::string data_dir;  ///< MNIST IDX files; empty: synthetic data
+  int samples = 0;       ///< synthetic training samples; 0: the model's default
+  int test_samples = 0;  ///< synthetic test samples (mnist-cnn); 0: the model's default
   std::string checkpoint_dir;
   DdpMode ddp = DdpMode::kBucketed;
   double bucket_cap_mb = 25;
-  int threads = 0;        // intra-op threads per worker; 0: OMP_NUM_THREADS or 1
-  int fail_at_step = -1;  // fault injection for tests: exit 3 at this global step, attempt 0
+  int threads = 0;        ///< intra-op threads per worker; 0: OMP_NUM_THREADS or 1
+  int fail_at_step = -1;  ///< fault injection for tests: exit 3 at this global step, attempt 0
   int fail_rank = 0;
-  int progress_steps = 100;  // rank 0 reports progress every N steps too (0: at epoch ends only)
+  int progress_steps = 100;  ///< rank 0 reports progress every N steps too (0: at epoch ends only)
 };
 
-// Outcome of parsing: options, a request for --help, or an error with its exit code
-// (2 for a bad flag, 1 for a bad environment variable).
+/// Outcome of parsing: options, a request for --help, or an error with its exit code
+/// (2 for a bad flag, 1 for a bad environment variable).
 struct ParsedOptions {
   Options options;
   bool help = false;
@@ -73,29 +76,33 @@ struct ParsedOptions {
   int exit_code = 0;
 };
 
+/// A variable's value, or nullopt when it is unset; the unit tests pass their own.
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 
-// The process environment as an EnvLookup.
+/// The process environment as an EnvLookup.
 EnvLookup process_env();
 
-// `args` excludes argv[0]. Flags may be written --name value or --name=value, with '-' or
-// '_' between words (torchrun spells them --nproc_per_node). Variables are read from the
-// process environment (CLI11's envname), each checked before the flags are: a bad one is
-// an error even where a flag overrides it.
+/// `args` excludes argv[0]. Flags may be written --name value or --name=value, with '-' or
+/// '_' between words (torchrun spells them --nproc_per_node). Variables are read from the
+/// process environment (CLI11's envname), each checked before the flags are: a bad one is
+/// an error even where a flag overrides it.
 ParsedOptions parse_options(const std::vector<std::string>& args);
 
-// The --help text: every flag with its variable and default.
+/// The --help text: every flag with its variable and default.
 std::string help_text();
 
-// Number of local workers for a --nproc-per-node value: an integer as given; `cpu` the CPUs
-// this process may use; `gpu` the visible GPUs; `auto` GPUs when there are any, else CPUs.
-// Returns an error message instead when the value cannot be resolved.
+/// A count of local workers, or the error that kept it from being resolved.
 struct ResolvedCount {
   int count = 0;
   std::string error;
 };
+
+/// Number of local workers for a --nproc-per-node value: an integer as given; `cpu` the CPUs
+/// this process may use; `gpu` the visible GPUs; `auto` GPUs when there are any, else CPUs.
+/// Returns an error message instead when the value cannot be resolved.
 ResolvedCount resolve_nproc(const std::string& value, int visible_gpus, int usable_cpus);
 
+/// The --ddp spelling of `mode`.
 const char* ddp_mode_name(DdpMode mode);
 
 }  // namespace trainjob::trainer

@@ -27,7 +27,7 @@ std::string progress_line(const ProgressReport& report) {
   return out + "}";
 }
 
-double remaining_seconds(double elapsed, std::int64_t steps_done, std::int64_t steps_left) {
+double remaining_seconds(double elapsed, int64_t steps_done, int64_t steps_left) {
   if (steps_done <= 0 || elapsed <= 0 || steps_left < 0) return -1;
   return elapsed / static_cast<double>(steps_done) * static_cast<double>(steps_left);
 }

@@ -11,11 +11,12 @@ namespace trainjob::trainer {
 
 inline constexpr const char* kProgressMarker = "TRAINJOB_PROGRESS";
 
+/// What one progress line says.
 struct ProgressReport {
   int epoch = 0;  ///< 1-based, the epoch in progress or just finished
   int epochs = 0;
-  std::int64_t step = 0;  ///< optimizer steps done, counted over every epoch
-  std::int64_t total_steps = 0;
+  int64_t step = 0;  ///< optimizer steps done, counted over every epoch
+  int64_t total_steps = 0;
   double loss = 0;
   double samples_per_second = 0;
   double remaining_seconds = -1;  ///< negative: unknown
@@ -26,7 +27,7 @@ std::string progress_line(const ProgressReport& report);
 
 /// The time left at the pace of this run: `elapsed` seconds for `steps_done` steps (those of
 /// this run, not those a checkpoint restored), `steps_left` to go. Negative when unknown.
-double remaining_seconds(double elapsed, std::int64_t steps_done, std::int64_t steps_left);
+double remaining_seconds(double elapsed, int64_t steps_done, int64_t steps_left);
 
 }  // namespace trainjob::trainer
 

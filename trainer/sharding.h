@@ -12,25 +12,26 @@
 
 namespace trainjob::trainer {
 
+/// A data set of `dataset_size` samples shared among `world_size` ranks, seen from `rank`.
 struct ShardSpec {
-  std::int64_t dataset_size = 0;
+  int64_t dataset_size = 0;
   int world_size = 1;
   int rank = 0;
   bool shuffle = true;
-  std::uint64_t seed = 0;
+  uint64_t seed = 0;
 };
 
-// The permutation of 0 … n-1 for an epoch (identity without shuffle).
-std::vector<std::int64_t> epoch_order(std::int64_t n, bool shuffle, std::uint64_t seed, int epoch);
+/// The permutation of 0 … n-1 for an epoch (identity without shuffle).
+std::vector<int64_t> epoch_order(int64_t n, bool shuffle, uint64_t seed, int epoch);
 
-// This rank's sample indices for `epoch`, ceil(n / world) of them.
-std::vector<std::int64_t> shard_indices(const ShardSpec& spec, int epoch);
+/// This rank's sample indices for `epoch`, ceil(n / world) of them.
+std::vector<int64_t> shard_indices(const ShardSpec& spec, int epoch);
 
-// Indices of batch `batch` (0-based) of one shard: consecutive runs of `batch_size`,
-// the last one shorter when the shard does not divide evenly.
-std::vector<std::int64_t> batch_slice(const std::vector<std::int64_t>& shard, int batch_size,
-                                      int batch);
-int batch_count(std::int64_t shard_size, int batch_size);
+/// Indices of batch `batch` (0-based) of one shard: consecutive runs of `batch_size`,
+/// the last one shorter when the shard does not divide evenly.
+std::vector<int64_t> batch_slice(const std::vector<int64_t>& shard, int batch_size, int batch);
+/// Batches in a shard of `shard_size`, the last one possibly shorter.
+int batch_count(int64_t shard_size, int batch_size);
 
 }  // namespace trainjob::trainer
 

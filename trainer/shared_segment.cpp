@@ -23,8 +23,8 @@ std::string describe(const char* what, const std::string& name, int error_number
   return std::string(what) + " /dev/shm" + name + ": " + std::strerror(error_number);
 }
 
-// Checked before reserving: tmpfs mounted without a size limit would try to reserve
-// whatever it is asked for.
+/// Checked before reserving: tmpfs mounted without a size limit would try to reserve
+/// whatever it is asked for.
 bool shm_has_room(size_t bytes, std::string* error) {
   struct statvfs shm {};
   if (statvfs("/dev/shm", &shm) != 0) {

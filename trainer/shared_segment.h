@@ -10,18 +10,18 @@ namespace trainjob::trainer {
 
 class SharedSegment {
  public:
-  // A new zero-filled segment under a fresh name. Its pages are reserved now, so a full
-  // /dev/shm fails here with a message instead of killing a worker with SIGBUS later.
+  /// A new zero-filled segment under a fresh name. Its pages are reserved now, so a full
+  /// /dev/shm fails here with a message instead of killing a worker with SIGBUS later.
   static std::unique_ptr<SharedSegment> create(size_t bytes, std::string* error);
-  // The segment another worker created, by name.
+  /// The segment another worker created, by name.
   static std::unique_ptr<SharedSegment> open(const std::string& name, size_t bytes,
                                              std::string* error);
   ~SharedSegment();
   SharedSegment(const SharedSegment&) = delete;
   SharedSegment& operator=(const SharedSegment&) = delete;
 
-  // Removes the name, once every worker has the segment mapped; the mappings live on, and
-  // the memory is freed with the last of them, however the workers end.
+  /// Removes the name, once every worker has the segment mapped; the mappings live on, and
+  /// the memory is freed with the last of them, however the workers end.
   void unlink();
 
   char* data() const { return data_; }

@@ -1,6 +1,7 @@
 #include "training.h"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -17,6 +18,7 @@
 namespace trainjob::trainer {
 namespace {
 
+/// The options with the model's defaults filled in where they leave a setting at 0.
 struct Setup {
   std::string model;
   int batch_size = 0;
@@ -38,8 +40,42 @@ Setup resolve_setup(const Options& options) {
   return setup;
 }
 
-// Rank 0 loads the newest checkpoint that restores and hands its bytes to the others through
-// the store, so only rank 0 needs to see --checkpoint-dir. Returns the epochs already done.
+/// Every worker holds the whole data set on its device: batches are picked by index, so no
+/// batch is copied to the device during training.
+bool load_training_data(const Setup& setup, c10::Device device, DataSplits* data) {
+  std::string error;
+  if (!load_data(setup.data, data, &error)) {
+    std::fprintf(stderr, "trainjob-trainer: error: %s\n", error.c_str());
+    return false;
+  }
+  data->train.inputs = data->train.inputs.to(device);
+  data->train.targets = data->train.targets.to(device);
+  if (data->test.size() > 0) {
+    data->test.inputs = data->test.inputs.to(device);
+    data->test.targets = data->test.targets.to(device);
+  }
+  return true;
+}
+
+/// A network and the optimizer over its parameters.
+struct Model {
+  std::shared_ptr<Network> network;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+};
+
+/// The network on `device` and its optimizer. The initial parameters come from a seed of their
+/// own, apart from the data's.
+Model build_model(const Setup& setup, uint64_t seed, c10::Device device) {
+  torch::manual_seed(seed + 1);
+  Model model;
+  model.network = make_network(setup.model);
+  model.network->to(device);
+  model.optimizer = make_optimizer(setup.model, *model.network, setup.lr);
+  return model;
+}
+
+/// Rank 0 loads the newest checkpoint that restores and hands its bytes to the others through
+/// the store, so only rank 0 needs to see --checkpoint-dir. Returns the epochs already done.
 int resume(const Options& options, Communicator& communicator, Network& network,
            torch::optim::Optimizer& optimizer) {
   if (options.checkpoint_dir.empty()) return 0;
@@ -58,10 +94,10 @@ int resume(const Options& options, Communicator& communicator, Network& network,
                    entry.path.c_str(), error.c_str());
       bytes.clear();
     }
-    communicator.store().set("checkpoint", std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+    communicator.store().set("checkpoint", std::vector<uint8_t>(bytes.begin(), bytes.end()));
     return epochs_done;
   }
-  std::vector<std::uint8_t> shared = communicator.store().get("checkpoint");
+  std::vector<uint8_t> shared = communicator.store().get("checkpoint");
   if (shared.empty()) return 0;
   bytes.assign(shared.begin(), shared.end());
   if (!restore_checkpoint(bytes, communicator.device(), network, optimizer, &epochs_done, &error)) {
@@ -70,8 +106,8 @@ int resume(const Options& options, Communicator& communicator, Network& network,
   return epochs_done;
 }
 
-void save_checkpoint(const Options& options, Network& network, torch::optim::Optimizer& optimizer,
-                     int epochs_done) {
+void save_checkpoint(const Options& options, const Network& network,
+                     const torch::optim::Optimizer& optimizer, int epochs_done) {
   std::string error;
   if (!write_file_atomically(options.checkpoint_dir, checkpoint_file_name(epochs_done),
                              serialize_checkpoint(network, optimizer, epochs_done), &error)) {
@@ -79,13 +115,25 @@ void save_checkpoint(const Options& options, Network& network, torch::optim::Opt
   }
 }
 
-torch::Tensor index_tensor(const std::vector<std::int64_t>& indices, c10::Device device) {
-  return torch::tensor(at::ArrayRef<std::int64_t>(indices), torch::kLong).to(device);
+/// Rank 0's account of the run it starts: what trains, on how much data, how the gradients
+/// are summed, and from which epoch (after a resume, not the first).
+void print_run_header(const Setup& setup, const DataSplits& data, const Options& options,
+                      const Communicator& communicator, const GradientSync& sync, int start_epoch) {
+  std::printf(
+      "[rank 0] training %s on %lld samples: world size %d, %s, ddp %s (%zu bucket%s), "
+      "batch %d per worker, epochs %d-%d\n",
+      setup.model.c_str(), static_cast<long long>(data.train.size()), communicator.world_size(),
+      communicator.backend_name(), ddp_mode_name(options.ddp), sync.bucket_count(),
+      sync.bucket_count() == 1 ? "" : "s", setup.batch_size, start_epoch + 1, options.epochs);
 }
 
-// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
-std::uint64_t parameter_checksum(Network& network) {
-  std::uint64_t hash = 1469598103934665603ull;
+torch::Tensor index_tensor(const std::vector<int64_t>& indices, c10::Device device) {
+  return torch::tensor(at::ArrayRef<int64_t>(indices), torch::kLong).to(device);
+}
+
+/// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
+uint64_t parameter_checksum(const Network& network) {
+  uint64_t hash = 1469598103934665603ull;
   for (const auto& parameter : network.parameters()) {
     torch::Tensor values = parameter.detach().to(torch::kCPU).contiguous();
     const auto* bytes = static_cast<const unsigned char*>(values.data_ptr());
@@ -95,7 +143,8 @@ std::uint64_t parameter_checksum(Network& network) {
   return hash;
 }
 
-void print_result(const Setup& setup, Network& network, const DataSplits& data) {
+/// The linear model's two parameters, or the CNN's accuracy on the test split.
+void print_trained_model(const Setup& setup, Network& network, const DataSplits& data) {
   torch::NoGradGuard no_grad;
   if (setup.model == "linear") {
     auto parameters = network.named_parameters();
@@ -105,20 +154,21 @@ void print_result(const Setup& setup, Network& network, const DataSplits& data) 
     return;
   }
   network.eval();
-  std::int64_t correct = 0;
-  const std::int64_t total = data.test.size();
-  for (std::int64_t start = 0; start < total; start += 1000) {
-    const std::int64_t length = std::min<std::int64_t>(1000, total - start);
+  int64_t correct = 0;
+  const int64_t total = data.test.size();
+  // In slices of 1000, so that the activations of a large test split need not fit at once.
+  for (int64_t start = 0; start < total; start += 1000) {
+    const int64_t length = std::min<int64_t>(1000, total - start);
     torch::Tensor output = network.forward(data.test.inputs.narrow(0, start, length));
     correct +=
-        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<std::int64_t>();
+        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<int64_t>();
   }
   std::printf("Test accuracy: %.2f%% (%lld/%lld)\n", total ? 100.0 * correct / total : 0.0,
               static_cast<long long>(correct), static_cast<long long>(total));
 }
 
-// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
-// the node), set explicitly rather than left to whichever library reads it first.
+/// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
+/// the node), set explicitly rather than left to whichever library reads it first.
 void set_intra_op_threads(int requested) {
   int threads = requested;
   if (threads <= 0) {
@@ -132,17 +182,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// CPU time of this thread, which does the training: a worker whose epoch took far longer
-// than its CPU time was waiting for a core, not computing.
+/// CPU time of this thread, which does the training: a worker whose epoch took far longer
+/// than its CPU time was waiting for a core, not computing.
 double thread_cpu_seconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
-// train() sums them): a job's pace is its slowest worker's, and this says whether that one
-// computed longer or waited.
+/// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
+/// sum_epoch_over_workers lays them out): a job's pace is its slowest worker's, and this says
+/// whether that one computed longer or waited.
 void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
   auto values = totals.accessor<double, 1>();
   int slowest = 0;
@@ -161,12 +211,12 @@ void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
 /// Where this run started: its time and the steps a checkpoint had done, for the pace.
 struct ProgressPace {
   std::chrono::steady_clock::time_point started;
-  std::int64_t first_step = 0;
-  std::int64_t total_steps = 0;
+  int64_t first_step = 0;
+  int64_t total_steps = 0;
 };
 
-void report_progress(const ProgressPace& pace, int epoch, int epochs, std::int64_t step,
-                     double loss, double samples_per_second) {
+void report_progress(const ProgressPace& pace, int epoch, int epochs, int64_t step, double loss,
+                     double samples_per_second) {
   ProgressReport report;
   report.epoch = epoch + 1;
   report.epochs = epochs;
@@ -180,120 +230,189 @@ void report_progress(const ProgressPace& pace, int epoch, int epochs, std::int64
   std::fflush(stdout);  // read from the log while the job runs
 }
 
+/// How the epochs are cut into shards and batches, the same on every worker.
+struct EpochPlan {
+  ShardSpec shard_spec;
+  int epoch_batches = 0;  ///< in every epoch
+  ProgressPace pace;
+};
+
+EpochPlan plan_epochs(const Options& options, const Setup& setup, const DataSplits& data,
+                      const Communicator& communicator, int start_epoch) {
+  EpochPlan plan;
+  plan.shard_spec = {data.train.size(), communicator.world_size(), communicator.rank(), true,
+                     options.seed};
+  // Every worker has the same number of batches (the shards differ by at most one sample).
+  plan.epoch_batches =
+      batch_count(static_cast<int64_t>(shard_indices(plan.shard_spec, 0).size()), setup.batch_size);
+  plan.pace = {std::chrono::steady_clock::now(),
+               static_cast<int64_t>(start_epoch) * plan.epoch_batches,
+               static_cast<int64_t>(options.epochs) * plan.epoch_batches};
+  return plan;
+}
+
+/// What every epoch of one worker's run uses, set up once by train() and not changed after:
+/// the objects it refers to (network, optimizer, communicator, gradient sync) are what change.
+struct TrainingRun {
+  const Options& options;
+  const WorkerIdentity& identity;
+  const Setup& setup;
+  const DataSplits& data;
+  Communicator& communicator;
+  Network& network;
+  torch::optim::Optimizer& optimizer;
+  GradientSync& sync;
+  EpochPlan plan;
+};
+
+/// For the restart tests (--fail-at-step): the chosen rank dies at the chosen step of the
+/// first attempt as a crashed worker would, without unwinding or saving anything.
+void exit_if_fault_injected(const TrainingRun& run, int step) {
+  if (run.identity.attempt == 0 && step == run.options.fail_at_step &&
+      run.communicator.rank() == run.options.fail_rank) {
+    std::fprintf(stderr, "trainjob-trainer: fault injection: rank %d exits at step %d\n",
+                 run.communicator.rank(), step);
+    std::fflush(nullptr);
+    std::_Exit(3);
+  }
+}
+
+/// One optimizer step on batch `batch` of `shard`, the gradients averaged over every worker;
+/// returns this worker's loss on it.
+double train_step(const TrainingRun& run, const std::vector<int64_t>& shard, int batch) {
+  torch::Tensor indices =
+      index_tensor(batch_slice(shard, run.setup.batch_size, batch), run.communicator.device());
+  run.sync.prepare();
+  torch::Tensor loss =
+      run.network.loss(run.network.forward(run.data.train.inputs.index_select(0, indices)),
+                       run.data.train.targets.index_select(0, indices));
+  loss.backward();
+  run.sync.finish();
+  run.optimizer.step();
+  return loss.item<double>();
+}
+
+/// One worker's own epoch, before the workers' are summed.
+struct WorkerEpoch {
+  int64_t shard_size = 0;
+  int batches = 0;
+  double loss_sum = 0;
+  std::chrono::steady_clock::time_point started;
+  double cpu_started = 0;
+};
+
+/// Rank 0 reports every --progress-steps steps within an epoch, with its own loss so far:
+/// averaging over every worker would cost an all-reduce each time. The epoch's last step is
+/// reported at its end, averaged.
+void report_progress_within_epoch(const TrainingRun& run, int epoch, int batch,
+                                  const WorkerEpoch& so_far) {
+  const int steps = batch + 1;
+  if (run.communicator.rank() != 0 || run.options.progress_steps <= 0 ||
+      steps % run.options.progress_steps != 0 || steps >= so_far.batches) {
+    return;
+  }
+  const double batch_samples =
+      static_cast<double>(steps) * run.setup.batch_size * run.communicator.world_size();
+  report_progress(run.plan.pace, epoch, run.options.epochs, epoch * so_far.batches + steps,
+                  so_far.loss_sum / steps, batch_samples / seconds_since(so_far.started));
+}
+
+/// Trains on this worker's shard of `epoch`, batch by batch.
+WorkerEpoch train_shard(const TrainingRun& run, int epoch) {
+  run.network.train();
+  const std::vector<int64_t> shard = shard_indices(run.plan.shard_spec, epoch);
+  WorkerEpoch own;
+  own.shard_size = static_cast<int64_t>(shard.size());
+  own.batches = batch_count(own.shard_size, run.setup.batch_size);
+  own.started = std::chrono::steady_clock::now();
+  own.cpu_started = thread_cpu_seconds();
+  for (int batch = 0; batch < own.batches; ++batch) {
+    exit_if_fault_injected(run, epoch * own.batches + batch);
+    own.loss_sum += train_step(run, shard, batch);
+    report_progress_within_epoch(run, epoch, batch, own);
+  }
+  return own;
+}
+
+/// The loss summed over every worker's batches, and each worker's own time for the epoch, all
+/// in one all-reduce: [loss sum, batches, wall seconds by rank..., CPU seconds by rank...], on
+/// the CPU. `*seconds` is the epoch's time once every worker is through it.
+torch::Tensor sum_epoch_over_workers(Communicator& communicator, const WorkerEpoch& own,
+                                     double* seconds) {
+  const int world = communicator.world_size();
+  torch::Tensor totals = torch::zeros({2 + 2 * world}, torch::kDouble);
+  totals[0] = own.loss_sum;
+  totals[1] = static_cast<double>(own.batches);
+  totals[2 + communicator.rank()] = seconds_since(own.started);
+  totals[2 + world + communicator.rank()] = thread_cpu_seconds() - own.cpu_started;
+  totals = totals.to(communicator.device());
+  communicator.allreduce_sum(totals)->wait();
+  // Timed once every worker is through the epoch: the job's pace is its slowest worker's,
+  // which matters when workers do not wait for each other (--ddp none).
+  *seconds = seconds_since(own.started);
+  return totals.to(torch::kCPU);
+}
+
+/// Rank 0's end of an epoch: the loss averaged over every worker, samples/s, the slowest and
+/// fastest worker, the progress line and the checkpoint.
+void report_and_checkpoint_epoch(const TrainingRun& run, int epoch, const WorkerEpoch& own,
+                                 const torch::Tensor& totals, double seconds) {
+  const int world = run.communicator.world_size();
+  const int epochs = run.options.epochs;
+  const double samples = static_cast<double>(own.shard_size) * world;
+  const double average = totals[0].item<double>() / totals[1].item<double>();
+  std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, epochs, average,
+              samples / seconds);
+  if (world > 1) print_rank_times(epoch, totals, world);
+  report_progress(run.plan.pace, epoch, epochs,
+                  static_cast<int64_t>(epoch + 1) * run.plan.epoch_batches, average,
+                  samples / seconds);
+  if (!run.options.checkpoint_dir.empty())
+    save_checkpoint(run.options, run.network, run.optimizer, epoch + 1);
+}
+
+void train_epoch(const TrainingRun& run, int epoch) {
+  const WorkerEpoch own = train_shard(run, epoch);
+  double seconds = 0;
+  const torch::Tensor totals = sum_epoch_over_workers(run.communicator, own, &seconds);
+  if (run.communicator.rank() == 0) report_and_checkpoint_epoch(run, epoch, own, totals, seconds);
+}
+
+/// Rank 0's result, then every worker's checksum once all have finished training.
+void end_run(const TrainingRun& run) {
+  if (run.communicator.rank() == 0) print_trained_model(run.setup, run.network, run.data);
+  run.communicator.barrier();
+  std::printf("[rank %d] parameter checksum %016llx\n", run.communicator.rank(),
+              static_cast<unsigned long long>(parameter_checksum(run.network)));
+}
+
 }  // namespace
 
 int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator) {
   set_intra_op_threads(options.threads);
   const Setup setup = resolve_setup(options);
-  const c10::Device device = communicator.device();
-  const bool rank0 = communicator.rank() == 0;
-
   DataSplits data;
-  std::string error;
-  if (!load_data(setup.data, data, &error)) {
-    std::fprintf(stderr, "trainjob-trainer: error: %s\n", error.c_str());
-    return 1;
-  }
-  data.train.inputs = data.train.inputs.to(device);
-  data.train.targets = data.train.targets.to(device);
-  if (data.test.size() > 0) {
-    data.test.inputs = data.test.inputs.to(device);
-    data.test.targets = data.test.targets.to(device);
-  }
-
-  // Initial parameters come from a seed of their own, apart from the data's.
-  torch::manual_seed(options.seed + 1);
-  std::shared_ptr<Network> network = make_network(setup.model);
-  network->to(device);
-  auto optimizer = make_optimizer(setup.model, *network, setup.lr);
-  const int start_epoch = resume(options, communicator, *network, *optimizer);
-  GradientSync sync(network->parameters(), communicator, options.ddp,
+  if (!load_training_data(setup, communicator.device(), &data)) return 1;
+  const Model model = build_model(setup, options.seed, communicator.device());
+  const int start_epoch = resume(options, communicator, *model.network, *model.optimizer);
+  GradientSync sync(model.network->parameters(), communicator, options.ddp,
                     static_cast<size_t>(options.bucket_cap_mb * 1024 * 1024));
   sync.broadcast_parameters();
-  if (rank0) {
-    std::printf(
-        "[rank 0] training %s on %lld samples: world size %d, %s, ddp %s (%zu bucket%s), "
-        "batch %d per worker, epochs %d-%d\n",
-        setup.model.c_str(), static_cast<long long>(data.train.size()), communicator.world_size(),
-        communicator.backend_name(), ddp_mode_name(options.ddp), sync.bucket_count(),
-        sync.bucket_count() == 1 ? "" : "s", setup.batch_size, start_epoch + 1, options.epochs);
-  }
+  if (communicator.rank() == 0)
+    print_run_header(setup, data, options, communicator, sync, start_epoch);
 
-  ShardSpec shard_spec{data.train.size(), communicator.world_size(), communicator.rank(), true,
-                       options.seed};
-  // Every worker has the same number of batches (the shards differ by at most one sample).
-  const int epoch_batches =
-      batch_count(static_cast<std::int64_t>(shard_indices(shard_spec, 0).size()), setup.batch_size);
-  ProgressPace pace{std::chrono::steady_clock::now(),
-                    static_cast<std::int64_t>(start_epoch) * epoch_batches,
-                    static_cast<std::int64_t>(options.epochs) * epoch_batches};
-  for (int epoch = start_epoch; epoch < options.epochs; ++epoch) {
-    network->train();
-    const std::vector<std::int64_t> shard = shard_indices(shard_spec, epoch);
-    const int batches = batch_count(static_cast<std::int64_t>(shard.size()), setup.batch_size);
-    double loss_sum = 0;
-    const auto started = std::chrono::steady_clock::now();
-    const double cpu_started = thread_cpu_seconds();
-    for (int batch = 0; batch < batches; ++batch) {
-      const int step = epoch * batches + batch;
-      if (identity.attempt == 0 && step == options.fail_at_step &&
-          communicator.rank() == options.fail_rank) {
-        std::fprintf(stderr, "trainjob-trainer: fault injection: rank %d exits at step %d\n",
-                     communicator.rank(), step);
-        std::fflush(nullptr);
-        std::_Exit(3);
-      }
-      torch::Tensor indices = index_tensor(batch_slice(shard, setup.batch_size, batch), device);
-      sync.prepare();
-      torch::Tensor loss =
-          network->loss(network->forward(data.train.inputs.index_select(0, indices)),
-                        data.train.targets.index_select(0, indices));
-      loss.backward();
-      sync.finish();
-      optimizer->step();
-      loss_sum += loss.item<double>();
-      // Between epochs rank 0 reports its own loss so far: averaging over every worker
-      // would cost an all-reduce each time.
-      if (rank0 && options.progress_steps > 0 && (batch + 1) % options.progress_steps == 0 &&
-          batch + 1 < batches) {
-        const double batch_samples =
-            static_cast<double>(batch + 1) * setup.batch_size * communicator.world_size();
-        report_progress(pace, epoch, options.epochs, step + 1, loss_sum / (batch + 1),
-                        batch_samples / seconds_since(started));
-      }
-    }
-    // The loss averaged over every worker's batches, and each worker's own time for the
-    // epoch, all in one all-reduce.
-    const int world = communicator.world_size();
-    torch::Tensor totals = torch::zeros({2 + 2 * world}, torch::kDouble);
-    totals[0] = loss_sum;
-    totals[1] = static_cast<double>(batches);
-    totals[2 + communicator.rank()] = seconds_since(started);
-    totals[2 + world + communicator.rank()] = thread_cpu_seconds() - cpu_started;
-    totals = totals.to(device);
-    communicator.allreduce_sum(totals)->wait();
-    // Timed once every worker is through the epoch: the job's pace is its slowest worker's,
-    // which matters when workers do not wait for each other (--ddp none).
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    totals = totals.to(torch::kCPU);
-    if (rank0) {
-      const double samples = static_cast<double>(shard.size()) * communicator.world_size();
-      const double average = totals[0].item<double>() / totals[1].item<double>();
-      std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, options.epochs,
-                  average, samples / seconds);
-      if (world > 1) print_rank_times(epoch, totals, world);
-      report_progress(pace, epoch, options.epochs,
-                      static_cast<std::int64_t>(epoch + 1) * epoch_batches, average,
-                      samples / seconds);
-      if (!options.checkpoint_dir.empty())
-        save_checkpoint(options, *network, *optimizer, epoch + 1);
-    }
-  }
-  if (rank0) print_result(setup, *network, data);
-  communicator.barrier();
-  std::printf("[rank %d] parameter checksum %016llx\n", communicator.rank(),
-              static_cast<unsigned long long>(parameter_checksum(*network)));
+  const TrainingRun run{options,
+                        identity,
+                        setup,
+                        data,
+                        communicator,
+                        *model.network,
+                        *model.optimizer,
+                        sync,
+                        plan_epochs(options, setup, data, communicator, start_epoch)};
+  for (int epoch = start_epoch; epoch < options.epochs; ++epoch)
+    train_epoch(run, epoch);
+  end_run(run);
   return 0;
 }
 

@@ -7,8 +7,8 @@
 
 namespace trainjob::trainer {
 
-// Trains as `options` say, printing rank 0's per-epoch loss and throughput and the result.
-// Returns the process exit status; on failure prints the reason first.
+/// Trains as `options` say, printing rank 0's per-epoch loss and throughput and the result.
+/// Returns the process exit status; on failure prints the reason first.
 int train(const Options& options, const WorkerIdentity& identity, Communicator& communicator);
 
 }  // namespace trainjob::trainer

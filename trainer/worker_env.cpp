@@ -5,10 +5,10 @@
 namespace trainjob::trainer {
 namespace {
 
-// torchrun's default port of a c10d rendezvous endpoint given without one.
+/// torchrun's default port of a c10d rendezvous endpoint given without one.
 constexpr int kC10dDefaultPort = 29400;
 
-// HOST[:PORT] of --rdzv-endpoint (checked by the options) over the master's address.
+/// HOST[:PORT] of --rdzv-endpoint (checked by the options) over the master's address.
 void apply_endpoint(const Options& options, LaunchPlan* plan) {
   const std::string& endpoint = options.rdzv_endpoint;
   size_t colon = endpoint.rfind(':');

@@ -7,7 +7,7 @@ using namespace trainjob::trainer;
 
 TEST_CASE("bucket plan: buckets fill in reverse order until they reach the cap") {
   // The MNIST CNN: conv1 (288 + 32), conv2 (18432 + 64), fc1 (1179648 + 128), fc2 (1280 + 10).
-  std::vector<std::int64_t> numels = {288, 32, 18432, 64, 1179648, 128, 1280, 10};
+  std::vector<int64_t> numels = {288, 32, 18432, 64, 1179648, 128, 1280, 10};
   // PyTorch's buckets for this model: the first closes at 1 MiB, so fc2 and fc1 go first
   // and their all-reduce overlaps the backward of the convolutions.
   auto two = plan_buckets(numels, 4, 25u << 20);
@@ -28,12 +28,12 @@ TEST_CASE("bucket plan: buckets fill in reverse order until they reach the cap")
 }
 
 TEST_CASE("bucket plan: every parameter lands in exactly one slot") {
-  std::vector<std::int64_t> numels = {5, 5, 5, 5, 5};
+  std::vector<int64_t> numels = {5, 5, 5, 5, 5};
   auto buckets = plan_buckets(numels, 4, 40);  // two parameters per bucket
   REQUIRE(buckets.size() == 3);
   std::vector<int> seen(numels.size(), 0);
   for (const auto& bucket : buckets) {
-    std::int64_t offset = 0;
+    int64_t offset = 0;
     for (const auto& slot : bucket.slots) {
       ++seen[slot.parameter];
       CHECK(slot.offset == offset);

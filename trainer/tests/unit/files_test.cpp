@@ -13,9 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string idx_bytes(std::uint32_t magic, const std::vector<std::uint32_t>& dims, size_t data) {
+std::string idx_bytes(uint32_t magic, const std::vector<uint32_t>& dims, size_t data) {
   std::string bytes;
-  auto put = [&bytes](std::uint32_t value) {
+  auto put = [&bytes](uint32_t value) {
     for (int shift = 24; shift >= 0; shift -= 8)
       bytes.push_back(static_cast<char>(value >> shift));
   };
@@ -39,27 +39,27 @@ TEST_CASE("idx: images and labels parse with their dimensions") {
   IdxArray array;
   std::string error;
   REQUIRE(
-      parse_idx("images", idx_bytes(0x803, {2, 28, 28}, size_t{2} * 28 * 28), 3, array, &error));
-  CHECK(array.dims == std::vector<std::int64_t>{2, 28, 28});
+      parse_idx("images", idx_bytes(0x803, {2, 28, 28}, size_t{2} * 28 * 28), 3, &array, &error));
+  CHECK(array.dims == std::vector<int64_t>{2, 28, 28});
   CHECK(array.data.size() == 2 * 28 * 28);
-  REQUIRE(parse_idx("labels", idx_bytes(0x801, {3}, 3), 1, array, &error));
-  CHECK(array.data == std::vector<std::uint8_t>{7, 7, 7});
+  REQUIRE(parse_idx("labels", idx_bytes(0x801, {3}, 3), 1, &array, &error));
+  CHECK(array.data == std::vector<uint8_t>{7, 7, 7});
 }
 
 TEST_CASE("idx: truncated, oversized and foreign files are refused with a reason") {
   IdxArray array;
   std::string error;
-  CHECK_FALSE(parse_idx("x", idx_bytes(0x803, {2, 28, 28}, 1000), 3, array, &error));
+  CHECK_FALSE(parse_idx("x", idx_bytes(0x803, {2, 28, 28}, 1000), 3, &array, &error));
   CHECK(error == "x: truncated: expected 1568 data bytes after the header, found 1000");
-  CHECK_FALSE(parse_idx("x", idx_bytes(0x801, {2}, 3), 1, array, &error));
+  CHECK_FALSE(parse_idx("x", idx_bytes(0x801, {2}, 3), 1, &array, &error));
   CHECK(error == "x: trailing bytes: expected 2 data bytes after the header, found 3");
-  CHECK_FALSE(parse_idx("x", idx_bytes(0x801, {2}, 2), 3, array, &error));
+  CHECK_FALSE(parse_idx("x", idx_bytes(0x801, {2}, 2), 3, &array, &error));
   CHECK(error == "x: truncated IDX header: expected 16 bytes, found 10");
-  CHECK_FALSE(parse_idx("x", idx_bytes(0x0d03, {1, 1, 1}, 1), 3, array, &error));
+  CHECK_FALSE(parse_idx("x", idx_bytes(0x0d03, {1, 1, 1}, 1), 3, &array, &error));
   CHECK(error ==
         "x: not an unsigned-byte IDX file with 3 dimensions: magic number 0x00000d03, "
         "expected 0x00000803");
-  CHECK_FALSE(read_idx_file("/nonexistent/t10k-images-idx3-ubyte", 3, array, &error));
+  CHECK_FALSE(read_idx_file("/nonexistent/t10k-images-idx3-ubyte", 3, &array, &error));
   CHECK(error == "/nonexistent/t10k-images-idx3-ubyte: cannot open: No such file or directory");
 }
 

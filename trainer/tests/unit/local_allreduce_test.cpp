@@ -44,7 +44,7 @@ TEST_CASE("local all-reduce: exact sums across chunks and uneven shares") {
   const int world = 3;
   LocalAllreduceLimits limits;
   limits.segment_bytes = size_t{world} * 8192;  // slots of 2048 floats: 5000 floats take 3 chunks
-  const std::vector<std::int64_t> sizes = {0, 1, 37, 2048, 5000};
+  const std::vector<int64_t> sizes = {0, 1, 37, 2048, 5000};
   for (torch::ScalarType type : {torch::kFloat, torch::kDouble}) {
     // inputs[size][rank], drawn here: the random generator is not for several threads.
     std::vector<std::vector<torch::Tensor>> inputs;

@@ -10,7 +10,7 @@
 using namespace trainjob::trainer;
 
 TEST_CASE("sharding: shards are disjoint and cover the dataset when it divides evenly") {
-  std::set<std::int64_t> seen;
+  std::set<int64_t> seen;
   for (int rank = 0; rank < 4; ++rank) {
     auto shard = shard_indices({100, 4, rank, true, 7}, 0);
     CHECK(shard.size() == 25);
@@ -22,7 +22,7 @@ TEST_CASE("sharding: shards are disjoint and cover the dataset when it divides e
 }
 
 TEST_CASE("sharding: padding wraps around so every shard has the same length") {
-  std::vector<std::int64_t> all;
+  std::vector<int64_t> all;
   for (int rank = 0; rank < 4; ++rank) {
     auto shard = shard_indices({10, 4, rank, false, 0}, 0);
     CHECK(shard.size() == 3);
@@ -30,8 +30,8 @@ TEST_CASE("sharding: padding wraps around so every shard has the same length") {
   }
   // 12 slots for 10 samples: positions 10 and 11 repeat samples 0 and 1.
   std::sort(all.begin(), all.end());
-  CHECK(all == std::vector<std::int64_t>{0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9});
-  CHECK(shard_indices({1, 3, 2, false, 0}, 0) == std::vector<std::int64_t>{0});
+  CHECK(all == std::vector<int64_t>{0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(shard_indices({1, 3, 2, false, 0}, 0) == std::vector<int64_t>{0});
 }
 
 TEST_CASE("sharding: the order depends on seed and epoch and nothing else") {
@@ -48,13 +48,13 @@ TEST_CASE("sharding: the ranks' k-th batches make up the k-th batch of one proce
   const int world = 4;
   const int batch = 10;
   auto whole = shard_indices({100, 1, 0, true, 5}, 2);
-  std::vector<std::vector<std::int64_t>> shards;
+  std::vector<std::vector<int64_t>> shards;
   shards.reserve(world);
   for (int rank = 0; rank < world; ++rank)
     shards.push_back(shard_indices({100, world, rank, true, 5}, 2));
   CHECK(batch_count(25, batch) == 3);
   for (int k = 0; k < 3; ++k) {
-    std::vector<std::int64_t> together;
+    std::vector<int64_t> together;
     for (const auto& shard : shards) {
       auto part = batch_slice(shard, batch, k);
       together.insert(together.end(), part.begin(), part.end());
