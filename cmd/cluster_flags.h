@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kube/client.h"
+#include "kube/curl_transport.h"
 #include "kube/environment.h"
 #include "kube/http.h"
 #include "kube/rest_config.h"

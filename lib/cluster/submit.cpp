@@ -68,23 +68,6 @@ std::vector<Json> order_for_apply(std::vector<Json> objects) {
   return objects;
 }
 
-void mark_as_submitted(SubmitPlan* plan) {
-  std::vector<std::string> kinds;
-  for (const Json& object : plan->objects) {
-    std::string kind = string_member(object, "apiVersion") + "/" + string_member(object, "kind");
-    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-  }
-  std::string recorded;
-  for (const std::string& kind : kinds)
-    recorded += (recorded.empty() ? "" : ",") + kind;
-  for (Json& object : plan->objects) {
-    Json& metadata = object["metadata"];
-    metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
-    metadata["labels"][kCreatedBySubmitLabel] = kCreatedBySubmitValue;
-    metadata["annotations"][kSubmittedKindsAnnotation] = recorded;
-  }
-}
-
 Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
     : client_(client), clock_(clock), out_(out), err_(err) {}
 

@@ -1,4 +1,6 @@
-// `submit`'s plan: from what render made of the inputs to the objects to apply.
+#include "cluster/submit_plan.h"
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,23 @@ void add_objects(const RenderResult& rendered, SubmitPlan* plan) {
 }
 
 }  // namespace
+
+void mark_as_submitted(SubmitPlan* plan) {
+  std::vector<std::string> kinds;
+  for (const Json& object : plan->objects) {
+    std::string kind = string_member(object, "apiVersion") + "/" + string_member(object, "kind");
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+  }
+  std::string recorded;
+  for (const std::string& kind : kinds)
+    recorded += (recorded.empty() ? "" : ",") + kind;
+  for (Json& object : plan->objects) {
+    Json& metadata = object["metadata"];
+    metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
+    metadata["labels"][kCreatedBySubmitLabel] = kCreatedBySubmitValue;
+    metadata["annotations"][kSubmittedKindsAnnotation] = recorded;
+  }
+}
 
 SubmitPlan plan_submit(const RenderResult& rendered, const std::vector<std::string>& from_files,
                        const std::string& name_space) {

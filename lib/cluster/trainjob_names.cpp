@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "kube/curl_transport.h"
 #include "kube/environment.h"
 #include "kube/http.h"
 #include "kube/kubeconfig.h"

@@ -56,17 +56,6 @@ class HttpTransport {
   virtual HttpResponse perform(const HttpRequest& request) = 0;
 };
 
-/// The real transport: libcurl, one easy handle per request, safe to use from several threads.
-/// libcurl is loaded when the first transport is made (lib/kube/curl_library.h), so commands
-/// that never make one never load it.
-class CurlTransport : public HttpTransport {
- public:
-  /// Throws KubeError ("libcurl.so.4 not found: apt-get install libcurl4 (...)") when
-  /// libcurl cannot be loaded.
-  CurlTransport();
-  HttpResponse perform(const HttpRequest& request) override;
-};
-
 /// "host" of "https://host:port/path" (IPv6 brackets kept) and its port (443/80 by default).
 bool split_url_authority(const std::string& url, std::string* scheme, std::string* host, int* port);
 
