@@ -4,6 +4,7 @@
 
 #include "model/strategic_merge.h"
 #include "model/suggest.h"
+#include "model/trainjob_steps.h"
 #include "render/pod_edit.h"
 #include "render/runtime_template.h"
 
@@ -54,7 +55,7 @@ bool check_container(const CompileState& state, const ReplicatedJob& job,
                                            " entry named \"" + *name + "\"");
     ok = false;
   }
-  if (container["env"] && is_reserved_container(*name)) {
+  if (container["env"] && is_step_container(*name)) {
     tj.error(container["env"].path(), "env of container \"" + *name +
                                           "\" is set by the Trainer and cannot be overridden; "
                                           "use spec.trainer.env or spec.initializer instead");
@@ -120,10 +121,6 @@ bool apply_to_target(CompileState* state, const PodOverride& override, const Fie
 }
 
 }  // namespace
-
-bool is_reserved_container(std::string_view name) {
-  return name == "node" || name == "dataset-initializer" || name == "model-initializer";
-}
 
 bool apply_overrides(CompileState* state) {
   bool ok = true;

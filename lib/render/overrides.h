@@ -10,9 +10,6 @@ namespace trainjob {
 /// Applies state->job.overrides in order (a later override wins). False on any error.
 bool apply_overrides(CompileState* state);
 
-/// The containers whose env only the Trainer itself may set.
-bool is_reserved_container(std::string_view name);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_OVERRIDES_H_

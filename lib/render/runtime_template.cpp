@@ -4,25 +4,12 @@
 
 #include "model/jobset_labels.h"
 #include "model/names.h"
+#include "model/trainjob_steps.h"
 #include "render/job_rules.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
 namespace {
-
-/// Ancestor jobs must hold exactly one Job and the container named like the step.
-constexpr const char* kAncestors[] = {"trainer", "dataset-initializer", "model-initializer"};
-
-std::string required_container(const std::string& ancestor) {
-  return ancestor == "trainer" ? "node" : ancestor;
-}
-
-bool is_known_ancestor(const std::string& ancestor) {
-  for (const char* known : kAncestors) {
-    if (ancestor == known) return true;
-  }
-  return false;
-}
 
 bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   job->replicas = rt.integer(item["replicas"]).value_or(1);
@@ -36,8 +23,10 @@ bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   return true;
 }
 
+/// Ancestor jobs must hold exactly one Job and the container the step runs in.
 bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJob& job) {
-  if (!is_known_ancestor(job.ancestor)) return true;
+  const TrainJobStep* step = find_trainjob_step(job.ancestor);
+  if (step == nullptr) return true;
   bool ok = true;
   if (job.replicas != 1) {
     rt.error(item["replicas"].path(), "a job labelled " + job.ancestor +
@@ -46,10 +35,10 @@ bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJo
     ok = false;
   }
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
-  if (!has_container(pod_spec, "containers", required_container(job.ancestor))) {
+  if (!has_container(pod_spec, "containers", step->container)) {
     rt.error(item["template"]["spec"]["template"]["spec"]["containers"].path(),
              "a job labelled " + job.ancestor + " ancestor must have a container named \"" +
-                 required_container(job.ancestor) + "\"");
+                 step->container + "\"");
     ok = false;
   }
   return ok;
