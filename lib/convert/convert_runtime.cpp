@@ -5,7 +5,9 @@
 
 #include "convert/convert_dialect.h"
 #include "model/field.h"
+#include "model/pod_spec.h"
 #include "model/runtime_policy.h"
+#include "model/vocabulary.h"
 #include "render/policy/num_proc.h"
 
 namespace trainjob {
@@ -22,11 +24,7 @@ const Json& node_resources(const Json& runtime) {
   for (const Json& job : jobs) {
     const Json& pod = json_member(
         json_member(json_member(json_member(job, "template"), "spec"), "template"), "spec");
-    const Json& containers = json_member(pod, "containers");
-    if (!containers.is_array()) continue;
-    for (const Json& container : containers) {
-      if (string_member(container, "name") == "node") return json_member(container, "resources");
-    }
+    if (const Json* node = find_container(pod, kNodeName)) return json_member(*node, "resources");
   }
   return kNone;
 }

@@ -127,18 +127,18 @@ const Document* stock_runtime(const RuntimeRegistry& registry, const std::string
 
 /// Where the TrainJob's node runs in the runtime: the replicated job the trainer step is.
 std::string trainer_job_name(const Document* runtime) {
-  if (runtime == nullptr) return "node";
+  if (runtime == nullptr) return kNodeName;
   const Json& jobs =
       json_member(json_member(json_member(json_member(runtime->value, "spec"), "template"), "spec"),
                   "replicatedJobs");
-  if (!jobs.is_array()) return "node";
+  if (!jobs.is_array()) return kNodeName;
   for (const Json& job : jobs) {
     const Json& labels =
         json_member(json_member(json_member(job, "template"), "metadata"), "labels");
-    if (string_member(labels, kAncestorLabel) == "trainer")
-      return string_member(job, "name", "node");
+    if (string_member(labels, kAncestorLabel) == kTrainerStep)
+      return string_member(job, "name", kNodeName);
   }
-  return "node";
+  return kNodeName;
 }
 
 Json trainjob_metadata(const Json& metadata) {

@@ -1,9 +1,11 @@
 #include "render/compile_state.h"
 
+#include "model/vocabulary.h"
+
 namespace trainjob {
 
 ReplicatedJob* CompileState::trainer_job() {
-  return find_ancestor("trainer");
+  return find_ancestor(kTrainerStep);
 }
 
 ReplicatedJob* CompileState::find_job(std::string_view name) {

@@ -72,7 +72,7 @@ Json sized_pod_spec(CompileState* state, ReplicatedJob* job) {
       job != state->trainer_job()) {
     return spec;
   }
-  Json* node = find_container(&spec, "node");
+  Json* node = find_container(&spec, kNodeName);
   if (node != nullptr) set_trainer_resources(*state, *resources.value, node);
   return spec;
 }

@@ -1,6 +1,7 @@
 #include "render/trainer.h"
 
 #include "model/quantity.h"
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
@@ -151,7 +152,7 @@ void set_trainer_resources(const CompileState& state, const Json& resources, Jso
 void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   ReplicatedJob* job = state->trainer_job();
   if (!settings.present || job == nullptr) return;
-  Json* node = find_container(&job->pod_spec(), "node");
+  Json* node = find_container(&job->pod_spec(), kNodeName);
   if (node == nullptr) return;
   const Json& trainer = *state->job.trainer.value;
   for (const char* field : {"image", "command", "args"}) {

@@ -169,17 +169,17 @@ bool build_flux(CompileState* state, const PolicyBuildInput& input) {
   FluxNames names{state->job.name + "-flux-entrypoint", state->job.name + "-flux-curve"};
   FluxSettings settings;
   if (!read_flux_settings(*state, input.runtime_node, &settings)) return false;
-  ReplicatedJob* node_job = state->find_job("node");
+  ReplicatedJob* node_job = state->find_job(kNodeName);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (node_job == nullptr || trainer_job == nullptr) return false;  // check_flux reported it
-  Json* trainer_node = find_container(&trainer_job->pod_spec(), "node");
+  Json* trainer_node = find_container(&trainer_job->pod_spec(), kNodeName);
   if (trainer_node != nullptr) {
     const Json& trainer = state->job.trainer ? *state->job.trainer.value : Json::object();
     wrap_command(trainer, input.runtime_node, trainer_node);
   }
   add_volumes(names, &node_job->pod_spec());
   add_installer(names, settings, &node_job->pod_spec());
-  Json* node = find_container(&node_job->pod_spec(), "node");
+  Json* node = find_container(&node_job->pod_spec(), kNodeName);
   if (node != nullptr) add_node_mounts(names, node);
   FluxCluster cluster = describe_cluster(*state, input, trainer_job->count);
   cluster.settings = settings;

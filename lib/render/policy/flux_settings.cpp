@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
@@ -70,12 +71,10 @@ bool take_setting(const FieldReader& reader, const Field& where, const SettingRu
 /// The runtime's `node` container of the trainer job, as a Field for messages.
 Field runtime_node_field(const CompileState& state) {
   for (const ReplicatedJob& job : state.jobs) {
-    if (job.ancestor != "trainer") continue;
-    Field containers = job.field["template"]["spec"]["template"]["spec"]["containers"];
-    for (size_t i = 0; containers && containers.value->is_array() && i < containers.value->size();
-         ++i) {
-      if (string_member((*containers.value)[i], "name") == "node") return containers.at(i);
-    }
+    if (job.ancestor != kTrainerStep) continue;
+    Field pod_spec = job.field["template"]["spec"]["template"]["spec"];
+    size_t index = pod_spec ? container_index(*pod_spec.value, kNodeName) : kNoContainer;
+    if (index != kNoContainer) return pod_spec["containers"].at(index);
   }
   return Field();
 }
@@ -137,10 +136,10 @@ int64_t installer_index(const Json& pod_spec) {
 
 bool check_node_job(const CompileState& state) {
   for (const ReplicatedJob& job : state.jobs) {
-    if (job.name != "node") continue;
+    if (job.name != kNodeName) continue;
     const Json& pod_spec = pod_spec_of(job);
     bool ok = true;
-    if (!has_container(pod_spec, "containers", "node")) {
+    if (!has_container(pod_spec, "containers", kNodeName)) {
       state.runtime.error(job.path() + ".template.spec.template.spec.containers",
                           "the Flux policy wraps the command of a container named \"node\"; "
                           "the node job has none");
@@ -175,8 +174,8 @@ bool check_flux(const CompileState& state) {
   bool ok = check_node_job(state);
   Json runtime_node;
   for (const ReplicatedJob& job : state.jobs) {
-    if (job.ancestor != "trainer") continue;
-    const Json* node = find_container(pod_spec_of(job), "node");
+    if (job.ancestor != kTrainerStep) continue;
+    const Json* node = find_container(pod_spec_of(job), kNodeName);
     if (node != nullptr) runtime_node = *node;
     break;
   }

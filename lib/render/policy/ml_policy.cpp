@@ -117,7 +117,7 @@ void size_from_template(CompileState* state) {
     job.count = parallelism != spec.end() && parallelism->is_number_integer()
                     ? parallelism->get<int64_t>()
                     : 1;
-    if (job.ancestor == "trainer" && state->ml_policy) job.count = policy_nodes;
+    if (job.ancestor == kTrainerStep && state->ml_policy) job.count = policy_nodes;
     job.count = std::max<int64_t>(job.count, 1);
   }
 }
@@ -126,10 +126,10 @@ void size_from_template(CompileState* state) {
 
 const Json& runtime_node_resources(CompileState* state) {
   static const Json kNone;
-  ReplicatedJob* job = state->find_job("node");
+  ReplicatedJob* job = state->find_job(kNodeName);
   if (job == nullptr) job = state->trainer_job();
   if (job == nullptr) return kNone;
-  const Json* node = find_container(job->pod_spec(), "node");
+  const Json* node = find_container(job->pod_spec(), kNodeName);
   if (node == nullptr || !node->contains("resources")) return kNone;
   return (*node)["resources"];
 }
@@ -159,7 +159,7 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
   // Upstream's plugins add their env only when the TrainJob has a trainer section.
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
-  Json* node = job != nullptr ? find_container(&job->pod_spec(), "node") : nullptr;
+  Json* node = job != nullptr ? find_container(&job->pod_spec(), kNodeName) : nullptr;
   if (plugin != nullptr && plugin->inject != nullptr && trainer.present && node != nullptr) {
     plugin->inject({state->job.name, job->count, num_proc}, node);
   }
@@ -171,7 +171,7 @@ Json policy_runtime_node(CompileState* state) {
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
   if (plugin == nullptr || plugin->build == nullptr || job == nullptr) return Json();
-  const Json* node = find_container(job->pod_spec(), "node");
+  const Json* node = find_container(job->pod_spec(), kNodeName);
   return node != nullptr ? *node : Json();
 }
 

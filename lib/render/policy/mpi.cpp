@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/ml_policy.h"
 #include "render/policy/mpi_node_wrapper.h"
@@ -119,7 +120,7 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   upsert_by_key(&pod_spec, "volumes", ssh_volume(state), "name");
   bool launcher = job->name == kMpiLauncherJob;
   if (launcher) upsert_by_key(&pod_spec, "volumes", hostfile_volume(state), "name");
-  Json* node = find_container(&pod_spec, "node");
+  Json* node = find_container(&pod_spec, kNodeName);
   if (node == nullptr) return;
   upsert_by_key(node, "volumeMounts",
                 {{"name", kMpiSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
@@ -132,7 +133,7 @@ bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   // spec.trainer's env and resources reach job `node` too when the launcher is a node.
   if (settings.launcher_as_node && node_job != nullptr) {
-    Json* node = find_container(&node_job->pod_spec(), "node");
+    Json* node = find_container(&node_job->pod_spec(), kNodeName);
     if (node != nullptr) apply_trainer_env_and_resources(*state, trainer, node);
   }
   for (ReplicatedJob& job : state->jobs) {

@@ -5,6 +5,7 @@
 // publishes not-ready pods and drops finished ones). No API access, no extra RBAC.
 #include "render/policy/mpi_node_wrapper.h"
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/mpi.h"
 
@@ -47,7 +48,7 @@ std::string mpi_node_wrapper_script(const std::string& launcher_host) {
 void wrap_mpi_node_command(CompileState* state) {
   ReplicatedJob* job = state->find_job(kMpiNodeJob);
   if (job == nullptr) return;
-  Json* node = find_container(&job->pod_spec(), "node");
+  Json* node = find_container(&job->pod_spec(), kNodeName);
   if (node == nullptr) return;
   auto command = node->find("command");
   if (command == node->end() || !command->is_array() || command->empty()) {

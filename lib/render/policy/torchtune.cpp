@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/num_proc.h"
 
@@ -69,9 +70,9 @@ std::vector<std::string> string_list(const Json& object, const char* key) {
 /// The GPUs of one node: resourcesPerNode when set, else the runtime's `node` container.
 int64_t node_gpus(CompileState* state, const TrainerSettings& trainer) {
   if (trainer.resources.is_object()) return gpu_count(trainer.resources);
-  ReplicatedJob* job = state->find_job("node");
+  ReplicatedJob* job = state->find_job(kNodeName);
   if (job == nullptr) job = state->trainer_job();
-  const Json* node = job != nullptr ? find_container(job->pod_spec(), "node") : nullptr;
+  const Json* node = job != nullptr ? find_container(job->pod_spec(), kNodeName) : nullptr;
   return node != nullptr && node->contains("resources") ? gpu_count((*node)["resources"]) : 0;
 }
 
@@ -214,7 +215,7 @@ Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
   command.push_back(recipe.config);
   for (ReplicatedJob& rjob : state->jobs) {
     const Json* node =
-        rjob.ancestor == "trainer" ? find_container(rjob.pod_spec(), "node") : nullptr;
+        rjob.ancestor == kTrainerStep ? find_container(rjob.pod_spec(), kNodeName) : nullptr;
     if (node == nullptr) continue;
     for (const std::string& item : string_list(*node, "command")) {
       if (is_runtime_setting(item)) command.push_back(item);
@@ -225,7 +226,7 @@ Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
 
 void apply_torchtune(CompileState* state, const Json& command) {
   ReplicatedJob* job = state->trainer_job();
-  Json* node = job != nullptr ? find_container(&job->pod_spec(), "node") : nullptr;
+  Json* node = job != nullptr ? find_container(&job->pod_spec(), kNodeName) : nullptr;
   if (command.is_null() || node == nullptr) return;
   (*node)["command"] = command;
   // The torch plugin has just added these; upstream leaves them out for torchtune, whose
