@@ -8,6 +8,7 @@
 #include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/mpi.h"
+#include "render/policy/mpi_objects.h"
 
 namespace trainjob {
 namespace {
