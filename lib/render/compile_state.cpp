@@ -9,14 +9,14 @@ ReplicatedJob* CompileState::trainer_job() {
 }
 
 ReplicatedJob* CompileState::find_job(std::string_view name) {
-  for (ReplicatedJob& candidate : jobs) {
+  for (ReplicatedJob& candidate : replicated_jobs) {
     if (candidate.name == name) return &candidate;
   }
   return nullptr;
 }
 
 ReplicatedJob* CompileState::find_ancestor(std::string_view ancestor) {
-  for (ReplicatedJob& candidate : jobs) {
+  for (ReplicatedJob& candidate : replicated_jobs) {
     if (candidate.ancestor == ancestor) return &candidate;
   }
   return nullptr;

@@ -23,7 +23,7 @@ bool check_storage_uri(const FieldReader& tj, const Field& uri, Dialect dialect)
 }
 
 bool check_initializer(const CompileState& state, const Field& config) {
-  const FieldReader& tj = state.trainjob;
+  const FieldReader& tj = state.trainjob_reader;
   if (!tj.is_object(config)) return false;
   bool ok = check_storage_uri(tj, config["storageUri"], state.dialect.dialect);
   ok = check_env_list(tj, config["env"]) && ok;
@@ -56,11 +56,11 @@ void configure(const Field& config, Json* container) {
 }  // namespace
 
 bool apply_initializers(CompileState* state) {
-  const FieldReader& tj = state->trainjob;
+  const FieldReader& tj = state->trainjob_reader;
   bool ok = true;
   for (const TrainJobStep& step : kTrainJobSteps) {
     if (step.initializer == nullptr) continue;
-    Field config = state->job.initializer[step.initializer];
+    Field config = state->trainjob.initializer[step.initializer];
     if (!config) continue;
     if (!check_initializer(*state, config)) {
       ok = false;

@@ -7,7 +7,7 @@
 
 namespace trainjob {
 
-/// Applies state->job.overrides in order (a later override wins). False on any error.
+/// Applies state->trainjob.overrides in order (a later override wins). False on any error.
 bool apply_overrides(CompileState* state);
 
 }  // namespace trainjob

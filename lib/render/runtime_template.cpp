@@ -106,8 +106,8 @@ void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
                        runtime_metadata.value->value(map, Json::object()));
     }
   }
-  merge_string_map(&state->jobset_metadata, "labels", state->job.jobset_labels);
-  merge_string_map(&state->jobset_metadata, "annotations", state->job.jobset_annotations);
+  merge_string_map(&state->jobset_metadata, "labels", state->trainjob.jobset_labels);
+  merge_string_map(&state->jobset_metadata, "annotations", state->trainjob.jobset_annotations);
 }
 
 }  // namespace
@@ -131,7 +131,7 @@ bool check_metadata(const FieldReader& reader, const Field& metadata) {
 }
 
 bool read_runtime_template(CompileState* state) {
-  const FieldReader& rt = state->runtime;
+  const FieldReader& rt = state->runtime_reader;
   Field spec = rt.root()["spec"];
   if (!rt.is_object(spec)) {
     if (!spec) rt.error("spec", "required: the runtime's spec");
@@ -160,7 +160,7 @@ bool read_runtime_template(CompileState* state) {
   for (size_t i = 0; i < list.value->size(); ++i) {
     ReplicatedJob job;
     if (read_job(rt, list.at(i), &names, &job)) {
-      state->jobs.push_back(std::move(job));
+      state->replicated_jobs.push_back(std::move(job));
     } else {
       ok = false;
     }

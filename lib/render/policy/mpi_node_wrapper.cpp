@@ -53,13 +53,14 @@ void wrap_mpi_node_command(CompileState* state) {
   if (node == nullptr) return;
   auto command = node->find("command");
   if (command == node->end() || !command->is_array() || command->empty()) {
-    state->runtime.warning(job->path(),
-                           "container \"node\" of MPI job \"node\" has no command to wrap: "
-                           "its pods run until the TrainJob is deleted, as nothing ends them "
-                           "when the launcher completes");
+    state->runtime_reader.warning(
+        job->path(),
+        "container \"node\" of MPI job \"node\" has no command to wrap: "
+        "its pods run until the TrainJob is deleted, as nothing ends them "
+        "when the launcher completes");
     return;
   }
-  std::string host = state->job.name + "-" + kMpiLauncherJob + "-0-0." + mpi_subdomain(*state);
+  std::string host = state->trainjob.name + "-" + kMpiLauncherJob + "-0-0." + mpi_subdomain(*state);
   Json wrapped = Json::array({"/bin/sh", "-c", mpi_node_wrapper_script(host), "mpi-node"});
   for (const Json& word : *command)
     wrapped.push_back(word);
