@@ -20,31 +20,6 @@
 namespace trainjob {
 namespace {
 
-struct V1Kind {
-  const char* kind;
-  const char* api_version;
-  const char* specs_field;  ///< the replica spec map
-  const char* container;    ///< the default container
-  const char* runtime;      ///< the stock v2 runtime; null when there is none
-};
-
-constexpr V1Kind kKinds[] = {
-    {"PyTorchJob", kKubeflowV1ApiVersion, "pytorchReplicaSpecs", "pytorch", "torch-distributed"},
-    {"XGBoostJob", kKubeflowV1ApiVersion, "xgbReplicaSpecs", "xgboost", "xgboost-distributed"},
-    {"JAXJob", kKubeflowV1ApiVersion, "jaxReplicaSpecs", "jax", "jax-distributed"},
-    {"TFJob", kKubeflowV1ApiVersion, "tfReplicaSpecs", "tensorflow", nullptr},
-    {"PaddleJob", kKubeflowV1ApiVersion, "paddleReplicaSpecs", "paddle", nullptr},
-    {"MPIJob", kKubeflowV1ApiVersion, "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
-    {"MPIJob", kKubeflowV2beta1ApiVersion, "mpiReplicaSpecs", "mpi", "deepspeed-distributed"},
-};
-
-const V1Kind* find_kind(const Document& document) {
-  for (const V1Kind& kind : kKinds) {
-    if (document.kind() == kind.kind && document.api_version() == kind.api_version) return &kind;
-  }
-  return nullptr;
-}
-
 std::string lower(std::string text) {
   for (char& c : text)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -55,7 +30,6 @@ std::string lower(std::string text) {
 struct Replica {
   std::string path;  ///< `spec.pytorchReplicaSpecs.Master`
   const Json* spec = nullptr;
-  int64_t replicas = 1;
 };
 
 Replica find_replica(const Json& specs, const std::string& specs_path, const char* type) {
@@ -65,8 +39,6 @@ Replica find_replica(const Json& specs, const std::string& specs_path, const cha
     if (lower(entry.key()) != lower(type) || !entry.value().is_object()) continue;
     out.path = field_child(specs_path, entry.key());
     out.spec = &entry.value();
-    const Json& replicas = json_member(entry.value(), "replicas");
-    if (replicas.is_number_integer()) out.replicas = replicas.get<int64_t>();
   }
   return out;
 }
@@ -155,26 +127,27 @@ Json trainjob_metadata(const Json& metadata) {
 }  // namespace
 
 bool is_v1_job(const Document& document) {
-  return find_kind(document) != nullptr;
+  return find_legacy_kind(document.api_version(), document.kind()) != nullptr;
 }
 
 std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
                                  Diagnostics* diagnostics) {
   FieldReader reader(job, diagnostics);
-  const V1Kind& kind = *find_kind(job);
-  if (kind.runtime == nullptr) {
+  const LegacyKind& kind = *find_legacy_kind(job.api_version(), job.kind());
+  if (kind.trainer_runtime == nullptr) {
     reader.error("kind", std::string("no Kubeflow Trainer v2 runtime runs a ") + kind.kind +
                              "; run it with `kubectl trainjob render` as it is");
     return {};
   }
   RuntimeRegistry registry;
-  std::string runtime_name = options.runtime_name.empty() ? kind.runtime : options.runtime_name;
+  std::string runtime_name =
+      options.runtime_name.empty() ? kind.trainer_runtime : options.runtime_name;
   std::set<std::string> only = {runtime_name};
   Diagnostics quiet;
   add_embedded_runtimes(&registry, &quiet, &only);
   const Document* runtime = stock_runtime(registry, runtime_name, options.target);
   if (runtime == nullptr && options.runtime_name.empty()) {
-    reader.error("kind", std::string("the ") + kind.runtime + " runtime a " + kind.kind +
+    reader.error("kind", std::string("the ") + kind.trainer_runtime + " runtime a " + kind.kind +
                              " runs on does not exist in Trainer " +
                              dialect_info(options.target).version);
     return {};
@@ -183,13 +156,10 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
     return convert_mpi_job(job, options, runtime, runtime_name, diagnostics);
   // The operator's own reading first: its webhook rules and defaults (replica counts).
   LegacyJob legacy;
-  if (find_legacy_kind(job.api_version(), job.kind()) != nullptr &&
-      !read_legacy_job(job, "", &legacy, diagnostics)) {
-    return {};
-  }
+  if (!read_legacy_job(job, "", &legacy, diagnostics)) return {};
   const Json& spec = json_member(job.value, "spec");
-  std::string specs_path = std::string("spec.") + kind.specs_field;
-  const Json& specs = json_member(spec, kind.specs_field);
+  std::string specs_path = std::string("spec.") + kind.replica_specs_field;
+  const Json& specs = json_member(spec, kind.replica_specs_field);
   Replica master = find_replica(specs, specs_path, "Master");
   Replica worker = find_replica(specs, specs_path, "Worker");
   const Replica& main = master.spec != nullptr ? master : worker;
@@ -220,12 +190,10 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   PodTemplateMapping mapping;
   mapping.reader = &reader;
   mapping.target = options.target;
-  mapping.container = kind.container;
+  mapping.container = kind.default_container;
   mapping.kind = kind.kind;
   mapping.with_runtime = options.with_runtime;
-  mapping.num_nodes = legacy.kind != nullptr ? legacy.total_replicas()
-                                             : (master.spec != nullptr ? master.replicas : 0) +
-                                                   (worker.spec != nullptr ? worker.replicas : 0);
+  mapping.num_nodes = legacy.total_replicas();
   mapping.job_name = job.name();
   mapping.trainer_job = trainer_job_name(runtime);
   map_pod_template(json_member(*main.spec, "template"), main.path + ".template", &mapping);
