@@ -115,18 +115,19 @@ NeutralSpec read_neutral(const Json& spec, Dialect source) {
   return out;
 }
 
-/// Reports what `target` cannot carry of one override; true when nothing is lost.
-bool check_override(const FieldReader& reader, const NeutralOverride& item, Dialect target) {
-  const DialectInfo& info = dialect_info(target);
-  std::string release = std::string("Trainer ") + info.version;
+/// Reports what `release` cannot carry of one override; true when nothing is lost.
+bool check_override(const FieldReader& reader, const NeutralOverride& item, Dialect release) {
+  const DialectInfo& info = dialect_info(release);
+  std::string release_name = std::string("Trainer ") + info.version;
   bool ok = true;
-  if (!item.job_metadata.is_null() && target <= Dialect::kV2_1) {
+  if (!item.job_metadata.is_null() && release <= Dialect::kV2_1) {
     reader.error(item.job_metadata_path, "labels and annotations of the Jobs cannot be set in " +
-                                             release + " (runtimePatches came with v2.2)");
+                                             release_name + " (runtimePatches came with v2.2)");
     ok = false;
   }
-  if (!item.pod_metadata.is_null() && target == Dialect::kV2_0) {
-    reader.error(item.pod_metadata_path, "pod labels and annotations cannot be set in " + release +
+  if (!item.pod_metadata.is_null() && release == Dialect::kV2_0) {
+    reader.error(item.pod_metadata_path, "pod labels and annotations cannot be set in " +
+                                             release_name +
                                              " (podTemplateOverrides.metadata came with v2.1)");
     ok = false;
   }
@@ -135,7 +136,7 @@ bool check_override(const FieldReader& reader, const NeutralOverride& item, Dial
   for (const auto& entry : item.pod_spec.items()) {
     std::string path = field_child(item.pod_spec_path, entry.key());
     if (std::find(fields.begin(), fields.end(), entry.key()) == fields.end()) {
-      reader.error(path, "an override in " + release + " cannot set " + entry.key());
+      reader.error(path, "an override in " + release_name + " cannot set " + entry.key());
       ok = false;
       continue;
     }
@@ -147,7 +148,7 @@ bool check_override(const FieldReader& reader, const NeutralOverride& item, Dial
         const auto& allowed = info.container_fields;
         if (std::find(allowed.begin(), allowed.end(), field.key()) != allowed.end()) continue;
         reader.error(field_child(field_index(path, i), field.key()),
-                     "a container override in " + release + " cannot set " + field.key());
+                     "a container override in " + release_name + " cannot set " + field.key());
         ok = false;
       }
     }
@@ -210,10 +211,10 @@ Json write_patches(const NeutralSpec& spec) {
   return patches;
 }
 
-/// The spec fields that replace kMovedFields in the target, in order.
-Json target_fields(const NeutralSpec& spec, Dialect target) {
+/// The spec fields that replace kMovedFields in `release`, in order.
+Json release_fields(const NeutralSpec& spec, Dialect release) {
   Json out = Json::object();
-  if (target >= Dialect::kV2_2) {
+  if (release >= Dialect::kV2_2) {
     Json patches = write_patches(spec);
     if (!patches.empty()) out["runtimePatches"] = patches;
     return out;
@@ -222,8 +223,8 @@ Json target_fields(const NeutralSpec& spec, Dialect target) {
   if (!spec.annotations.empty()) out["annotations"] = spec.annotations;
   Json list = Json::array();
   for (const NeutralOverride& item : spec.overrides)
-    list.push_back(target == Dialect::kV2_0 ? write_v20(item) : write_v21(item));
-  if (!list.empty()) out[dialect_info(target).overrides_field] = list;
+    list.push_back(release == Dialect::kV2_0 ? write_v20(item) : write_v21(item));
+  if (!list.empty()) out[dialect_info(release).overrides_field] = list;
   return out;
 }
 
@@ -257,13 +258,13 @@ Json replace_moved(const Json& spec, const Json& fields) {
 
 }  // namespace
 
-Json move_overrides(const Json& spec, Dialect source, Dialect target) {
-  return replace_moved(spec, target_fields(read_neutral(spec, source), target));
+Json move_overrides(const Json& spec, Dialect source, Dialect release) {
+  return replace_moved(spec, release_fields(read_neutral(spec, source), release));
 }
 
-void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect target,
+void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect release,
                       Json* trainer) {
-  if (target <= Dialect::kV2_1 || !trainer->is_object()) return;
+  if (release <= Dialect::kV2_1 || !trainer->is_object()) return;
   auto it = trainer->find("numProcPerNode");
   if (it == trainer->end() || !it->is_string()) return;
   std::string mode = it->get<std::string>();
@@ -277,14 +278,14 @@ void convert_num_proc(const FieldReader& reader, const std::string& path, Dialec
     *it = std::max<int64_t>(1, cpu_count(resources));
   } else if (mode == "cpu" || mode == "gpu") {
     reader.warning(path, "\"" + mode + "\" has no equivalent in Trainer " +
-                             dialect_info(target).version +
+                             dialect_info(release).version +
                              " without spec.trainer.resourcesPerNode to count from: left out, "
                              "so a process per GPU of the pod, else per CPU");
     trainer->erase(it);
   }
 }
 
-Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnostics* diagnostics) {
+Json convert_trainjob_dialect(const Document& trainjob, Dialect release, Diagnostics* diagnostics) {
   FieldReader reader(trainjob, diagnostics);
   std::optional<Dialect> source = trainjob_dialect(trainjob, std::nullopt);
   const Json& spec = json_member(trainjob.value, "spec");
@@ -299,19 +300,19 @@ Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnost
   NeutralSpec neutral = read_neutral(spec, *source);
   bool ok = true;
   for (const NeutralOverride& item : neutral.overrides)
-    ok = check_override(reader, item, target) && ok;
-  if (target <= Dialect::kV2_1 && spec.contains("activeDeadlineSeconds")) {
+    ok = check_override(reader, item, release) && ok;
+  if (release <= Dialect::kV2_1 && spec.contains("activeDeadlineSeconds")) {
     reader.error("spec.activeDeadlineSeconds", std::string("cannot be set in Trainer ") +
-                                                   dialect_info(target).version +
+                                                   dialect_info(release).version +
                                                    " (it came with v2.2)");
     ok = false;
   }
-  bool same_form = (*source >= Dialect::kV2_2) == (target >= Dialect::kV2_2) &&
-                   (*source >= Dialect::kV2_2 || *source == target);
-  if (!same_form && ok) out["spec"] = move_overrides(spec, *source, target);
+  bool same_form = (*source >= Dialect::kV2_2) == (release >= Dialect::kV2_2) &&
+                   (*source >= Dialect::kV2_2 || *source == release);
+  if (!same_form && ok) out["spec"] = move_overrides(spec, *source, release);
   if (out["spec"].contains("trainer"))
-    convert_num_proc(reader, "spec.trainer.numProcPerNode", target, &out["spec"]["trainer"]);
-  bool crosses_merge = (*source == Dialect::kV2_3) != (target == Dialect::kV2_3);
+    convert_num_proc(reader, "spec.trainer.numProcPerNode", release, &out["spec"]["trainer"]);
+  bool crosses_merge = (*source == Dialect::kV2_3) != (release == Dialect::kV2_3);
   if (crosses_merge && json_member(json_member(spec, "trainer"), "resourcesPerNode").is_object()) {
     reader.warning("spec.trainer.resourcesPerNode",
                    "Trainer 2.3 merges these into the runtime's resources per key, earlier "

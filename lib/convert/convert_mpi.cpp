@@ -200,7 +200,7 @@ bool read_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagn
 
 }  // namespace
 
-std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
+std::vector<Json> convert_mpi_job(const Document& job, const LegacyConvertOptions& options,
                                   const Document* stock, const std::string& runtime_name,
                                   Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
@@ -234,7 +234,7 @@ std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
     runtime_ref = {{"name", job.name()}, {"kind", kTrainingRuntime}};
   } else if (stock == nullptr) {
     reader.error("kind", "the runtime \"" + runtime_name + "\" does not exist in Trainer " +
-                             dialect_info(options.target).version);
+                             dialect_info(options.release).version);
   } else {
     const Json& slots = json_member(stock_mpi_policy(*stock), "numProcPerNode");
     if (!slots.is_number_integer() || slots.get<int64_t>() != shape.job.slots)
@@ -245,7 +245,7 @@ std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
     }
   }
   if (diagnostics->error_count() > errors_before) return {};
-  out.push_back(v1_trainjob(job, reader, options, runtime_ref, trainer, Json::array()));
+  out.push_back(legacy_trainjob(job, reader, options, runtime_ref, trainer, Json::array()));
   return out;
 }
 

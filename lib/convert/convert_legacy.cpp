@@ -1,7 +1,7 @@
 // Training Operator v1 jobs → TrainJobs: the replicas fold into numNodes, the default
 // container into spec.trainer, the rest of the pod template into overrides of the target
 // dialect (or, with --with-runtime, into a TrainingRuntime named after the job).
-#include "convert/convert_v1.h"
+#include "convert/convert_legacy.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 
 #include "convert/convert_dialect.h"
 #include "convert/convert_mpi.h"
-#include "convert/v1_pod_template.h"
+#include "convert/legacy_pod_template.h"
 #include "legacy/legacy_job.h"
 #include "load/field_path.h"
 #include "model/embedded_runtimes.h"
@@ -63,7 +63,8 @@ std::string first_difference(const Json& a, const Json& b, const std::string& pa
 }
 
 /// Warnings for the run policy fields a TrainJob has no place for; the ones it has are set.
-void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect target, Json* spec) {
+void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect release,
+                    Json* spec) {
   if (!run_policy.is_object()) return;
   for (const auto& entry : run_policy.items()) {
     std::string path = field_child("spec.runPolicy", entry.key());
@@ -72,10 +73,10 @@ void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect t
       (*spec)["suspend"] = entry.value();
     } else if (key == "managedBy") {
       if (entry.value() == kMultiKueueControllerName) (*spec)["managedBy"] = entry.value();
-    } else if (key == "activeDeadlineSeconds" && target >= Dialect::kV2_2) {
+    } else if (key == "activeDeadlineSeconds" && release >= Dialect::kV2_2) {
       (*spec)["activeDeadlineSeconds"] = entry.value();
     } else if (key == "activeDeadlineSeconds") {
-      reader.error(path, std::string("a TrainJob of Trainer ") + dialect_info(target).version +
+      reader.error(path, std::string("a TrainJob of Trainer ") + dialect_info(release).version +
                              " has no deadline (spec.activeDeadlineSeconds came with v2.2)");
     } else if (key == "cleanPodPolicy" || key == "ttlSecondsAfterFinished") {
       reader.warning(path, "no TrainJob field: finished pods stay until the TrainJob is deleted");
@@ -92,8 +93,8 @@ void map_run_policy(const FieldReader& reader, const Json& run_policy, Dialect t
 }
 
 const Document* stock_runtime(const RuntimeRegistry& registry, const std::string& name,
-                              Dialect target) {
-  const Runtime* runtime = registry.find(kClusterTrainingRuntime, name, "", target);
+                              Dialect release) {
+  const Runtime* runtime = registry.find(kClusterTrainingRuntime, name, "", release);
   return runtime != nullptr ? runtime->document : nullptr;
 }
 
@@ -126,12 +127,12 @@ Json trainjob_metadata(const Json& metadata) {
 
 }  // namespace
 
-bool is_v1_job(const Document& document) {
+bool is_convertible_legacy_job(const Document& document) {
   return find_legacy_kind(document.api_version(), document.kind()) != nullptr;
 }
 
-std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
-                                 Diagnostics* diagnostics) {
+std::vector<Json> convert_legacy_job(const Document& job, const LegacyConvertOptions& options,
+                                     Diagnostics* diagnostics) {
   FieldReader reader(job, diagnostics);
   const LegacyKind& kind = *find_legacy_kind(job.api_version(), job.kind());
   if (kind.trainer_runtime == nullptr) {
@@ -145,11 +146,11 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   std::set<std::string> only = {runtime_name};
   Diagnostics quiet;
   add_embedded_runtimes(&registry, &quiet, &only);
-  const Document* runtime = stock_runtime(registry, runtime_name, options.target);
+  const Document* runtime = stock_runtime(registry, runtime_name, options.release);
   if (runtime == nullptr && options.runtime_name.empty()) {
     reader.error("kind", std::string("the ") + kind.trainer_runtime + " runtime a " + kind.kind +
                              " runs on does not exist in Trainer " +
-                             dialect_info(options.target).version);
+                             dialect_info(options.release).version);
     return {};
   }
   if (std::string(kind.kind) == "MPIJob")
@@ -189,7 +190,7 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
   }
   PodTemplateMapping mapping;
   mapping.reader = &reader;
-  mapping.target = options.target;
+  mapping.release = options.release;
   mapping.container = kind.default_container;
   mapping.kind = kind.kind;
   mapping.with_runtime = options.with_runtime;
@@ -210,7 +211,7 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
       trainer["numProcPerNode"] = std::stoll(value);
     } else if (value != "auto") {
       trainer["numProcPerNode"] = value;
-      convert_num_proc(reader, "spec.nprocPerNode", options.target, &trainer);
+      convert_num_proc(reader, "spec.nprocPerNode", options.release, &trainer);
     }
   }
   // spec.trainer in the order people write it.
@@ -231,15 +232,16 @@ std::vector<Json> convert_v1_job(const Document& job, const V1Options& options,
     out.push_back(custom_runtime(runtime, job, mapping));
     runtime_ref = {{"name", job.name()}, {"kind", kTrainingRuntime}};
   }
-  out.push_back(v1_trainjob(job, reader, options, runtime_ref, trainer, mapping.overrides));
+  out.push_back(legacy_trainjob(job, reader, options, runtime_ref, trainer, mapping.overrides));
   return out;
 }
 
-Json v1_trainjob(const Document& job, const FieldReader& reader, const V1Options& options,
-                 Json runtime_ref, Json trainer, const Json& overrides) {
+Json legacy_trainjob(const Document& job, const FieldReader& reader,
+                     const LegacyConvertOptions& options, Json runtime_ref, Json trainer,
+                     const Json& overrides) {
   Json spec = Json::object();
   spec["runtimeRef"] = std::move(runtime_ref);
-  map_run_policy(reader, json_member(json_member(job.value, "spec"), "runPolicy"), options.target,
+  map_run_policy(reader, json_member(json_member(job.value, "spec"), "runPolicy"), options.release,
                  &spec);
   spec["trainer"] = std::move(trainer);
   if (!overrides.empty()) spec["podTemplateOverrides"] = overrides;
@@ -247,7 +249,7 @@ Json v1_trainjob(const Document& job, const FieldReader& reader, const V1Options
   trainjob["apiVersion"] = kTrainerApiVersion;
   trainjob["kind"] = kTrainJob;
   trainjob["metadata"] = trainjob_metadata(json_member(job.value, "metadata"));
-  trainjob["spec"] = move_overrides(spec, Dialect::kV2_1, options.target);
+  trainjob["spec"] = move_overrides(spec, Dialect::kV2_1, options.release);
   return trainjob;
 }
 

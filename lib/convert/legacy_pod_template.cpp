@@ -1,4 +1,4 @@
-#include "convert/v1_pod_template.h"
+#include "convert/legacy_pod_template.h"
 
 #include <algorithm>
 #include <vector>
@@ -123,7 +123,7 @@ void map_env(const Json& env, const std::string& path, const Json& container,
 
 /// The default container: spec.trainer, plus what an override's container entry carries.
 Json map_container(const Json& container, const std::string& path, PodTemplateMapping* mapping) {
-  const DialectInfo& info = dialect_info(mapping->target);
+  const DialectInfo& info = dialect_info(mapping->release);
   Json patch = {{"name", kNodeName}};
   for (const auto& entry : container.items()) {
     const std::string& key = entry.key();
@@ -178,14 +178,14 @@ void map_containers(const Json& containers, const std::string& path, Json* overr
 void map_pod_template(const Json& pod_template, const std::string& path,
                       PodTemplateMapping* mapping) {
   mapping->pod_template = pod_template;
-  const DialectInfo& info = dialect_info(mapping->target);
+  const DialectInfo& info = dialect_info(mapping->release);
   Json override_item = Json::object();
   const Json& metadata = json_member(pod_template, "metadata");
   Json pod_metadata = Json::object();
   for (const char* map : {"labels", "annotations"}) {
     if (json_member(metadata, map).is_object()) pod_metadata[map] = metadata[map];
   }
-  if (!pod_metadata.empty() && mapping->target == Dialect::kV2_0) {
+  if (!pod_metadata.empty() && mapping->release == Dialect::kV2_0) {
     issue(mapping, path + ".metadata", "pod labels and annotations cannot be set in Trainer 2.0");
   }
   Json override_spec = Json::object();
