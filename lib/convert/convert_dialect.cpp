@@ -36,15 +36,11 @@ struct NeutralSpec {
 constexpr const char* kMovedFields[] = {"podSpecOverrides", "podTemplateOverrides",
                                         "runtimePatches", "labels", "annotations"};
 
-const Json& member(const Json& object, const char* key) {
-  return json_member(object, key);
-}
-
 void take_metadata(const Json& metadata, const std::string& path, NeutralSpec* spec) {
   if (!metadata.is_object()) return;
   if (spec->metadata_path.empty()) spec->metadata_path = path;
   for (const char* map : {"labels", "annotations"}) {
-    const Json& values = member(metadata, map);
+    const Json& values = json_member(metadata, map);
     if (values.is_object())
       (std::string(map) == "labels" ? spec->labels : spec->annotations).update(values);
   }
@@ -54,7 +50,7 @@ void read_v20(const Json& list, NeutralSpec* spec) {
   for (size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_object()) continue;
     NeutralOverride out;
-    out.targets = member(list[i], "targetJobs");
+    out.targets = json_member(list[i], "targetJobs");
     Json pod_spec = list[i];
     pod_spec.erase("targetJobs");
     if (!pod_spec.empty()) out.pod_spec = pod_spec;
@@ -68,10 +64,10 @@ void read_v21(const Json& list, NeutralSpec* spec) {
     if (!list[i].is_object()) continue;
     std::string path = field_index("spec.podTemplateOverrides", i);
     NeutralOverride out;
-    out.targets = member(list[i], "targetJobs");
-    out.pod_metadata = member(list[i], "metadata");
+    out.targets = json_member(list[i], "targetJobs");
+    out.pod_metadata = json_member(list[i], "metadata");
     out.pod_metadata_path = path + ".metadata";
-    out.pod_spec = member(list[i], "spec");
+    out.pod_spec = json_member(list[i], "spec");
     out.pod_spec_path = path + ".spec";
     spec->overrides.push_back(std::move(out));
   }
@@ -80,21 +76,22 @@ void read_v21(const Json& list, NeutralSpec* spec) {
 void read_patches(const Json& list, NeutralSpec* spec) {
   for (size_t i = 0; i < list.size(); ++i) {
     std::string path = field_index("spec.runtimePatches", i) + ".trainingRuntimeSpec.template";
-    const Json& runtime_template = member(member(list[i], "trainingRuntimeSpec"), "template");
-    take_metadata(member(runtime_template, "metadata"), path + ".metadata", spec);
-    const Json& jobs = member(member(runtime_template, "spec"), "replicatedJobs");
+    const Json& runtime_template =
+        json_member(json_member(list[i], "trainingRuntimeSpec"), "template");
+    take_metadata(json_member(runtime_template, "metadata"), path + ".metadata", spec);
+    const Json& jobs = json_member(json_member(runtime_template, "spec"), "replicatedJobs");
     if (!jobs.is_array()) continue;
     for (size_t j = 0; j < jobs.size(); ++j) {
       std::string job_path = field_index(path + ".spec.replicatedJobs", j) + ".template";
-      const Json& job_template = member(jobs[j], "template");
-      const Json& pod_template = member(member(job_template, "spec"), "template");
+      const Json& job_template = json_member(jobs[j], "template");
+      const Json& pod_template = json_member(json_member(job_template, "spec"), "template");
       NeutralOverride out;
-      out.targets = Json::array({{{"name", member(jobs[j], "name")}}});
-      out.job_metadata = member(job_template, "metadata");
+      out.targets = Json::array({{{"name", json_member(jobs[j], "name")}}});
+      out.job_metadata = json_member(job_template, "metadata");
       out.job_metadata_path = job_path + ".metadata";
-      out.pod_metadata = member(pod_template, "metadata");
+      out.pod_metadata = json_member(pod_template, "metadata");
       out.pod_metadata_path = job_path + ".spec.template.metadata";
-      out.pod_spec = member(pod_template, "spec");
+      out.pod_spec = json_member(pod_template, "spec");
       out.pod_spec_path = job_path + ".spec.template.spec";
       spec->overrides.push_back(std::move(out));
     }
@@ -103,11 +100,11 @@ void read_patches(const Json& list, NeutralSpec* spec) {
 
 NeutralSpec read_neutral(const Json& spec, Dialect source) {
   NeutralSpec out;
-  const Json& list = member(spec, dialect_info(source).overrides_field);
+  const Json& list = json_member(spec, dialect_info(source).overrides_field);
   if (source <= Dialect::kV2_1) {
     Json metadata = Json::object();
     for (const char* map : {"labels", "annotations"}) {
-      if (member(spec, map).is_object()) metadata[map] = member(spec, map);
+      if (json_member(spec, map).is_object()) metadata[map] = json_member(spec, map);
     }
     take_metadata(metadata, "spec.labels", &out);
   }
@@ -118,18 +115,19 @@ NeutralSpec read_neutral(const Json& spec, Dialect source) {
   return out;
 }
 
-/// Reports what `target` cannot carry of one override; true when nothing is lost.
-bool check_override(const FieldReader& reader, const NeutralOverride& item, Dialect target) {
-  const DialectInfo& info = dialect_info(target);
-  std::string release = std::string("Trainer ") + info.version;
+/// Reports what `release` cannot carry of one override; true when nothing is lost.
+bool check_override(const FieldReader& reader, const NeutralOverride& item, Dialect release) {
+  const DialectInfo& info = dialect_info(release);
+  std::string release_name = std::string("Trainer ") + info.version;
   bool ok = true;
-  if (!item.job_metadata.is_null() && target <= Dialect::kV2_1) {
+  if (!item.job_metadata.is_null() && release <= Dialect::kV2_1) {
     reader.error(item.job_metadata_path, "labels and annotations of the Jobs cannot be set in " +
-                                             release + " (runtimePatches came with v2.2)");
+                                             release_name + " (runtimePatches came with v2.2)");
     ok = false;
   }
-  if (!item.pod_metadata.is_null() && target == Dialect::kV2_0) {
-    reader.error(item.pod_metadata_path, "pod labels and annotations cannot be set in " + release +
+  if (!item.pod_metadata.is_null() && release == Dialect::kV2_0) {
+    reader.error(item.pod_metadata_path, "pod labels and annotations cannot be set in " +
+                                             release_name +
                                              " (podTemplateOverrides.metadata came with v2.1)");
     ok = false;
   }
@@ -138,7 +136,7 @@ bool check_override(const FieldReader& reader, const NeutralOverride& item, Dial
   for (const auto& entry : item.pod_spec.items()) {
     std::string path = field_child(item.pod_spec_path, entry.key());
     if (std::find(fields.begin(), fields.end(), entry.key()) == fields.end()) {
-      reader.error(path, "an override in " + release + " cannot set " + entry.key());
+      reader.error(path, "an override in " + release_name + " cannot set " + entry.key());
       ok = false;
       continue;
     }
@@ -150,7 +148,7 @@ bool check_override(const FieldReader& reader, const NeutralOverride& item, Dial
         const auto& allowed = info.container_fields;
         if (std::find(allowed.begin(), allowed.end(), field.key()) != allowed.end()) continue;
         reader.error(field_child(field_index(path, i), field.key()),
-                     "a container override in " + release + " cannot set " + field.key());
+                     "a container override in " + release_name + " cannot set " + field.key());
         ok = false;
       }
     }
@@ -187,7 +185,7 @@ Json write_patch_jobs(const NeutralOverride& item) {
     Json job_template = Json::object();
     if (!item.job_metadata.is_null()) job_template["metadata"] = item.job_metadata;
     job_template["spec"] = {{"template", pod_template}};
-    jobs.push_back({{"name", member(target, "name")}, {"template", job_template}});
+    jobs.push_back({{"name", json_member(target, "name")}, {"template", job_template}});
   }
   return jobs;
 }
@@ -213,10 +211,10 @@ Json write_patches(const NeutralSpec& spec) {
   return patches;
 }
 
-/// The spec fields that replace kMovedFields in the target, in order.
-Json target_fields(const NeutralSpec& spec, Dialect target) {
+/// The spec fields that replace kMovedFields in `release`, in order.
+Json release_fields(const NeutralSpec& spec, Dialect release) {
   Json out = Json::object();
-  if (target >= Dialect::kV2_2) {
+  if (release >= Dialect::kV2_2) {
     Json patches = write_patches(spec);
     if (!patches.empty()) out["runtimePatches"] = patches;
     return out;
@@ -225,8 +223,8 @@ Json target_fields(const NeutralSpec& spec, Dialect target) {
   if (!spec.annotations.empty()) out["annotations"] = spec.annotations;
   Json list = Json::array();
   for (const NeutralOverride& item : spec.overrides)
-    list.push_back(target == Dialect::kV2_0 ? write_v20(item) : write_v21(item));
-  if (!list.empty()) out[dialect_info(target).overrides_field] = list;
+    list.push_back(release == Dialect::kV2_0 ? write_v20(item) : write_v21(item));
+  if (!list.empty()) out[dialect_info(release).overrides_field] = list;
   return out;
 }
 
@@ -260,17 +258,17 @@ Json replace_moved(const Json& spec, const Json& fields) {
 
 }  // namespace
 
-Json move_overrides(const Json& spec, Dialect source, Dialect target) {
-  return replace_moved(spec, target_fields(read_neutral(spec, source), target));
+Json move_overrides(const Json& spec, Dialect source, Dialect release) {
+  return replace_moved(spec, release_fields(read_neutral(spec, source), release));
 }
 
-void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect target,
+void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect release,
                       Json* trainer) {
-  if (target <= Dialect::kV2_1 || !trainer->is_object()) return;
+  if (release <= Dialect::kV2_1 || !trainer->is_object()) return;
   auto it = trainer->find("numProcPerNode");
   if (it == trainer->end() || !it->is_string()) return;
   std::string mode = it->get<std::string>();
-  const Json& resources = member(*trainer, "resourcesPerNode");
+  const Json& resources = json_member(*trainer, "resourcesPerNode");
   int64_t gpus = gpu_count(resources);
   if (mode == "auto" || (mode == "cpu" && resources.is_object() && gpus == 0)) {
     trainer->erase(it);  // unset is auto from v2.2 on: a process per GPU, else per CPU
@@ -280,17 +278,17 @@ void convert_num_proc(const FieldReader& reader, const std::string& path, Dialec
     *it = std::max<int64_t>(1, cpu_count(resources));
   } else if (mode == "cpu" || mode == "gpu") {
     reader.warning(path, "\"" + mode + "\" has no equivalent in Trainer " +
-                             dialect_info(target).version +
+                             dialect_info(release).version +
                              " without spec.trainer.resourcesPerNode to count from: left out, "
                              "so a process per GPU of the pod, else per CPU");
     trainer->erase(it);
   }
 }
 
-Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnostics* diagnostics) {
+Json convert_trainjob_dialect(const Document& trainjob, Dialect release, Diagnostics* diagnostics) {
   FieldReader reader(trainjob, diagnostics);
   std::optional<Dialect> source = trainjob_dialect(trainjob, std::nullopt);
-  const Json& spec = member(trainjob.value, "spec");
+  const Json& spec = json_member(trainjob.value, "spec");
   if (!spec.is_object()) return trainjob.value;  // validate says what is wrong
   if (!source) {
     reader.error("spec",
@@ -302,20 +300,20 @@ Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnost
   NeutralSpec neutral = read_neutral(spec, *source);
   bool ok = true;
   for (const NeutralOverride& item : neutral.overrides)
-    ok = check_override(reader, item, target) && ok;
-  if (target <= Dialect::kV2_1 && spec.contains("activeDeadlineSeconds")) {
+    ok = check_override(reader, item, release) && ok;
+  if (release <= Dialect::kV2_1 && spec.contains("activeDeadlineSeconds")) {
     reader.error("spec.activeDeadlineSeconds", std::string("cannot be set in Trainer ") +
-                                                   dialect_info(target).version +
+                                                   dialect_info(release).version +
                                                    " (it came with v2.2)");
     ok = false;
   }
-  bool same_form = (*source >= Dialect::kV2_2) == (target >= Dialect::kV2_2) &&
-                   (*source >= Dialect::kV2_2 || *source == target);
-  if (!same_form && ok) out["spec"] = move_overrides(spec, *source, target);
+  bool same_form = (*source >= Dialect::kV2_2) == (release >= Dialect::kV2_2) &&
+                   (*source >= Dialect::kV2_2 || *source == release);
+  if (!same_form && ok) out["spec"] = move_overrides(spec, *source, release);
   if (out["spec"].contains("trainer"))
-    convert_num_proc(reader, "spec.trainer.numProcPerNode", target, &out["spec"]["trainer"]);
-  bool crosses_merge = (*source == Dialect::kV2_3) != (target == Dialect::kV2_3);
-  if (crosses_merge && member(member(spec, "trainer"), "resourcesPerNode").is_object()) {
+    convert_num_proc(reader, "spec.trainer.numProcPerNode", release, &out["spec"]["trainer"]);
+  bool crosses_merge = (*source == Dialect::kV2_3) != (release == Dialect::kV2_3);
+  if (crosses_merge && json_member(json_member(spec, "trainer"), "resourcesPerNode").is_object()) {
     reader.warning("spec.trainer.resourcesPerNode",
                    "Trainer 2.3 merges these into the runtime's resources per key, earlier "
                    "releases replace the runtime's resources with them");

@@ -12,25 +12,25 @@
 
 namespace trainjob {
 
-/// `trainjob` in `target`'s dialect. What the target cannot express is a located error in
+/// `trainjob` in `release`'s dialect. What the release cannot express is a located error in
 /// `diagnostics`; a harmless change is a warning. Equal to the input when it already is in
-/// that dialect and uses nothing the target lacks.
-Json convert_trainjob_dialect(const Document& trainjob, Dialect target, Diagnostics* diagnostics);
+/// that dialect and uses nothing the release lacks.
+Json convert_trainjob_dialect(const Document& trainjob, Dialect release, Diagnostics* diagnostics);
 
 /// `spec` of a TrainJob with its overrides and JobSet labels moved from `source`'s form to
-/// `target`'s, unchecked: the caller has made sure the target can carry them.
-Json move_overrides(const Json& spec, Dialect source, Dialect target);
+/// `release`'s, unchecked: the caller has made sure the release can carry them.
+Json move_overrides(const Json& spec, Dialect source, Dialect release);
 
-/// trainer.numProcPerNode for `target`: from v2.2 an integer, unset meaning auto (a process
+/// trainer.numProcPerNode for `release`: from v2.2 an integer, unset meaning auto (a process
 /// per GPU, else per CPU). auto/cpu/gpu become what means the same there, counted from
 /// trainer.resourcesPerNode; a warning at `path` when nothing can be counted.
-void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect target,
+void convert_num_proc(const FieldReader& reader, const std::string& path, Dialect release,
                       Json* trainer);
 
-/// A TrainingRuntime or ClusterTrainingRuntime for `target`: v2.2 removed the torch
+/// A TrainingRuntime or ClusterTrainingRuntime for `release`: v2.2 removed the torch
 /// policy's numProcPerNode and elasticPolicy; jax, xgboost and flux and the torch
 /// envInjection do not exist before the releases that brought them.
-Json convert_runtime_dialect(const Document& runtime, Dialect target, Diagnostics* diagnostics);
+Json convert_runtime_dialect(const Document& runtime, Dialect release, Diagnostics* diagnostics);
 
 }  // namespace trainjob
 

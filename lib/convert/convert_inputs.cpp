@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "convert/convert_dialect.h"
-#include "convert/convert_v1.h"
+#include "convert/convert_legacy.h"
 #include "convert/yaml_edit.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
@@ -24,10 +24,10 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
   Converted out;
   const std::string& kind = document.kind();
   bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
-  if (is_v1_job(document)) {
-    V1Options options{request.target.value_or(Dialect::kV2_3), request.runtime_name,
-                      request.with_runtime};
-    out.values = convert_v1_job(document, options, diagnostics);
+  if (is_convertible_legacy_job(document)) {
+    LegacyConvertOptions options{request.target.value_or(Dialect::kV2_3), request.runtime_name,
+                                 request.with_runtime};
+    out.values = convert_legacy_job(document, options, diagnostics);
     out.changed = true;
     return out;
   }

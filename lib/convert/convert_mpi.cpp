@@ -13,6 +13,7 @@
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/jobset_labels.h"
+#include "model/pod_spec.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 
@@ -42,8 +43,7 @@ const Json& stock_container(const Document& stock, const char* name) {
   for (const Json& job : jobs) {
     if (string_member(job, "name") != name) continue;
     const Json& pod = json_member(json_member(json_member(job, "template"), "spec"), "template");
-    for (const Json& container : json_member(json_member(pod, "spec"), "containers"))
-      if (string_member(container, "name") == "node") return container;
+    if (const Json* node = find_container(json_member(pod, "spec"), kNodeName)) return *node;
   }
   return kNone;
 }
@@ -101,7 +101,7 @@ std::vector<Difference> stock_differences(const MpiJobShape& shape, const Docume
          "the launcher and workers find the SSH key at " + shape.ssh_mount_path + "; those of " +
              runtime_name + " at " + stock_ssh});
   }
-  const Json& node = stock_container(stock, "node");
+  const Json& node = stock_container(stock, kNodeName);
   const std::string image = string_member(main_container(worker), "image");
   if (image != string_member(node, "image")) {
     out.push_back({main_path(worker, "image"), "the workers run image " + image +
@@ -123,7 +123,7 @@ Json runtime_pod(const LegacyReplica& replica) {
   Json pod = replica.pod_template;
   Json& spec = pod["spec"];
   if (json_member(spec, "containers").is_array() && !spec["containers"].empty())
-    spec["containers"][0]["name"] = "node";
+    spec["containers"][0]["name"] = kNodeName;
   spec["restartPolicy"] = legacy_pod_restart_policy(replica.restart_policy);
   return pod;
 }
@@ -166,9 +166,9 @@ Json own_runtime(const MpiJobShape& shape, const Document& document, const Field
               {"sshAuthMountPath", shape.kubectl_exec ? "/root/.ssh" : shape.ssh_mount_path},
               {"runLauncherAsNode", shape.launcher_in_hostfile}};
   Json launcher = replicated_job("launcher", runtime_pod(*shape.job.launcher),
-                                 Json{{kAncestorLabel, "trainer"}});
+                                 Json{{kAncestorLabel, kTrainerStep}});
   if (shape.wait_for_workers) {
-    launcher["dependsOn"] = Json::array({Json{{"name", "node"}, {"status", "Ready"}}});
+    launcher["dependsOn"] = Json::array({Json{{"name", kNodeName}, {"status", "Ready"}}});
     // dependsOn goes before the template, as runtimes are written.
     launcher = Json{{"name", "launcher"},
                     {"dependsOn", launcher["dependsOn"]},
@@ -178,7 +178,8 @@ Json own_runtime(const MpiJobShape& shape, const Document& document, const Field
       {"network", {{"publishNotReadyAddresses", true}}},
       {"successPolicy", {{"operator", "All"}, {"targetReplicatedJobs", Json::array({"launcher"})}}},
       {"replicatedJobs",
-       Json::array({replicated_job("node", node_pod(shape, reader), Json::object()), launcher})}};
+       Json::array(
+           {replicated_job(kNodeName, node_pod(shape, reader), Json::object()), launcher})}};
   Json metadata = {{"name", document.name()}};
   if (!document.name_space().empty()) metadata["namespace"] = document.name_space();
   return Json{{"apiVersion", kTrainerApiVersion},
@@ -199,7 +200,7 @@ bool read_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagn
 
 }  // namespace
 
-std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
+std::vector<Json> convert_mpi_job(const Document& job, const LegacyConvertOptions& options,
                                   const Document* stock, const std::string& runtime_name,
                                   Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
@@ -233,7 +234,7 @@ std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
     runtime_ref = {{"name", job.name()}, {"kind", kTrainingRuntime}};
   } else if (stock == nullptr) {
     reader.error("kind", "the runtime \"" + runtime_name + "\" does not exist in Trainer " +
-                             dialect_info(options.target).version);
+                             dialect_info(options.release).version);
   } else {
     const Json& slots = json_member(stock_mpi_policy(*stock), "numProcPerNode");
     if (!slots.is_number_integer() || slots.get<int64_t>() != shape.job.slots)
@@ -244,7 +245,7 @@ std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
     }
   }
   if (diagnostics->error_count() > errors_before) return {};
-  out.push_back(v1_trainjob(job, reader, options, runtime_ref, trainer, Json::array()));
+  out.push_back(legacy_trainjob(job, reader, options, runtime_ref, trainer, Json::array()));
   return out;
 }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "convert/convert_v1.h"
+#include "convert/convert_legacy.h"
 #include "diag/diagnostic.h"
 #include "load/document.h"
 #include "model/field.h"
@@ -18,16 +18,17 @@ namespace trainjob {
 
 /// The TrainJob (after the TrainingRuntime, with --with-runtime) for the MPIJob `job`.
 /// `stock` is the runtime named `runtime_name` the TrainJob runs on without a runtime of
-/// its own; null when the target release has none.
-std::vector<Json> convert_mpi_job(const Document& job, const V1Options& options,
+/// its own; null when the release has none.
+std::vector<Json> convert_mpi_job(const Document& job, const LegacyConvertOptions& options,
                                   const Document* stock, const std::string& runtime_name,
                                   Diagnostics* diagnostics);
 
-/// The TrainJob of a converted v1 job: `runtime_ref` and `trainer`, spec.runPolicy mapped
-/// where a TrainJob has a field for it (warnings for the rest), `overrides` in the target
-/// dialect's form. Shared by every v1 kind; defined in convert_v1.cpp.
-Json v1_trainjob(const Document& job, const FieldReader& reader, const V1Options& options,
-                 Json runtime_ref, Json trainer, const Json& overrides);
+/// The TrainJob of a converted legacy job: `runtime_ref` and `trainer`, spec.runPolicy mapped
+/// where a TrainJob has a field for it (warnings for the rest), `overrides` in the form of
+/// the release's dialect. Shared by every legacy kind; defined in convert_legacy.cpp.
+Json legacy_trainjob(const Document& job, const FieldReader& reader,
+                     const LegacyConvertOptions& options, Json runtime_ref, Json trainer,
+                     const Json& overrides);
 
 }  // namespace trainjob
 

@@ -5,7 +5,9 @@
 
 #include "convert/convert_dialect.h"
 #include "model/field.h"
+#include "model/pod_spec.h"
 #include "model/runtime_policy.h"
+#include "model/vocabulary.h"
 #include "render/policy/num_proc.h"
 
 namespace trainjob {
@@ -22,11 +24,7 @@ const Json& node_resources(const Json& runtime) {
   for (const Json& job : jobs) {
     const Json& pod = json_member(
         json_member(json_member(json_member(job, "template"), "spec"), "template"), "spec");
-    const Json& containers = json_member(pod, "containers");
-    if (!containers.is_array()) continue;
-    for (const Json& container : containers) {
-      if (string_member(container, "name") == "node") return json_member(container, "resources");
-    }
+    if (const Json* node = find_container(pod, kNodeName)) return json_member(*node, "resources");
   }
   return kNone;
 }
@@ -62,19 +60,19 @@ void to_v22(const FieldReader& reader, const Json& runtime, Json* torch) {
   }
 }
 
-bool check_older(const FieldReader& reader, const Document& runtime, Dialect target) {
+bool check_older(const FieldReader& reader, const Document& runtime, Dialect release) {
   std::string policy = runtime_policy(runtime);
-  std::string release = std::string("Trainer ") + dialect_info(target).version;
-  if (!policy_releases(policy).contains(target)) {
+  std::string release_name = std::string("Trainer ") + dialect_info(release).version;
+  if (!policy_releases(policy).contains(release)) {
     reader.error("spec.mlPolicy." + policy,
-                 "the " + policy + " policy does not exist in " + release);
+                 "the " + policy + " policy does not exist in " + release_name);
     return false;
   }
   const Json& torch =
       json_member(json_member(json_member(runtime.value, "spec"), "mlPolicy"), "torch");
-  if (target < Dialect::kV2_3 && torch.is_object() && torch.contains("envInjection")) {
+  if (release < Dialect::kV2_3 && torch.is_object() && torch.contains("envInjection")) {
     reader.error(std::string(kTorchPath) + ".envInjection",
-                 "does not exist in " + release + " (it came with v2.3)");
+                 "does not exist in " + release_name + " (it came with v2.3)");
     return false;
   }
   return true;
@@ -82,10 +80,10 @@ bool check_older(const FieldReader& reader, const Document& runtime, Dialect tar
 
 }  // namespace
 
-Json convert_runtime_dialect(const Document& runtime, Dialect target, Diagnostics* diagnostics) {
+Json convert_runtime_dialect(const Document& runtime, Dialect release, Diagnostics* diagnostics) {
   FieldReader reader(runtime, diagnostics);
   Json out = runtime.value;
-  if (!check_older(reader, runtime, target) || target <= Dialect::kV2_1) return out;
+  if (!check_older(reader, runtime, release) || release <= Dialect::kV2_1) return out;
   if (!out.contains("spec") || !out["spec"].is_object()) return out;
   Json& policy = out["spec"]["mlPolicy"];
   if (!policy.is_object()) {

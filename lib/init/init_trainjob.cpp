@@ -170,28 +170,20 @@ std::string scalar(const std::string& text) {
   return quoted;
 }
 
-}  // namespace
-
-std::optional<InitMode> parse_init_mode(const std::string& name) {
-  if (name == "configmap") return InitMode::kConfigMap;
-  if (name == "hostpath") return InitMode::kHostPath;
-  if (name == "image") return InitMode::kImage;
-  return std::nullopt;
+/// The image the TrainJob runs: --image, else this release's trainer image for the trainer
+/// runtime and a placeholder for a script's.
+std::string trainjob_image(const InitOptions& options, bool runs_script) {
+  if (!options.image.empty()) return options.image;
+  return runs_script
+             ? kPlaceholderImage
+             : std::string(kTrainerImage) + ":" + TRAINJOB_VERSION;  // --image pins a digest
 }
 
-bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* error) {
-  InitOptions options = given;
-  if (options.script_name.empty()) options.script_name = "train.py";
-  if (!check_options(options, error)) return false;
-  std::string script_path = "/workspace/" + options.script_name;
+/// What the templates' placeholders are filled with (the script volume comes per mode).
+std::map<std::string, std::string> template_values(const InitOptions& options,
+                                                   const std::string& script_path) {
   bool runs_script = options.runtime != kTrainerRuntime;
-  std::string image = options.image;
-  if (image.empty())
-    image = runs_script
-                ? kPlaceholderImage
-                : std::string(kTrainerImage) + ":" + TRAINJOB_VERSION;  // --image pins a digest
-  bool executable = !ends_with(script_path, ".py") && !ends_with(script_path, ".sh");
-  std::map<std::string, std::string> values = {
+  return {
       {"name", options.name},
       {"namespace", options.name_space.empty() ? "" : "\n  namespace: " + options.name_space},
       {"runtime", options.runtime},
@@ -204,9 +196,15 @@ bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* err
                                          "  # decide: the script's path inside the image"
                                    : ""},
 
-      {"image", scalar(image)},
+      {"image", scalar(trainjob_image(options, runs_script))},
   };
-  yaml->clear();
+}
+
+/// The mode's template filled in, after the script's ConfigMap in ConfigMap mode.
+bool append_mode_yaml(const InitOptions& options, const std::string& script_path,
+                      std::map<std::string, std::string> values, std::string* yaml,
+                      std::string* error) {
+  bool executable = !ends_with(script_path, ".py") && !ends_with(script_path, ".sh");
   switch (options.mode) {
     case InitMode::kConfigMap: {
       std::string script =
@@ -229,6 +227,24 @@ bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* err
       break;
   }
   return true;
+}
+
+}  // namespace
+
+std::optional<InitMode> parse_init_mode(const std::string& name) {
+  if (name == "configmap") return InitMode::kConfigMap;
+  if (name == "hostpath") return InitMode::kHostPath;
+  if (name == "image") return InitMode::kImage;
+  return std::nullopt;
+}
+
+bool init_trainjob(const InitOptions& given, std::string* yaml, std::string* error) {
+  InitOptions options = given;
+  if (options.script_name.empty()) options.script_name = "train.py";
+  if (!check_options(options, error)) return false;
+  std::string script_path = "/workspace/" + options.script_name;
+  yaml->clear();
+  return append_mode_yaml(options, script_path, template_values(options, script_path), yaml, error);
 }
 
 }  // namespace trainjob

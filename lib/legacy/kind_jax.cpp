@@ -40,6 +40,7 @@ const LegacyKind kJAXJobKind = {
     6666,
     "Never",
     "jaxjob-controller",
+    "jax-distributed",
     LegacyEnvTarget::kAllContainers,
     nullptr,
     jax_env,

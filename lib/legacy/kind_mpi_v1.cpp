@@ -248,6 +248,7 @@ const LegacyKind kMPIJobV1Kind = {
     9999,
     "Never",
     kMpiV1OperatorName,
+    "deepspeed-distributed",
     LegacyEnvTarget::kDefaultContainer,
     nullptr,
     nullptr,

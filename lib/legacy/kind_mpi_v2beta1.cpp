@@ -316,6 +316,7 @@ const LegacyKind kMPIJobV2beta1Kind = {
     0,
     "Never",
     kMpiOperatorName,
+    "deepspeed-distributed",
     LegacyEnvTarget::kDefaultContainer,
     nullptr,
     nullptr,

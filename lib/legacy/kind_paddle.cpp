@@ -57,6 +57,7 @@ const LegacyKind kPaddleJobKind = {
     36543,
     "OnFailure",
     "paddlejob-controller",
+    nullptr,
     LegacyEnvTarget::kAllContainers,
     nullptr,
     paddle_env,

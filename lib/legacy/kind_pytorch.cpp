@@ -143,6 +143,7 @@ const LegacyKind kPyTorchJobKind = {
     23456,
     "OnFailure",
     "pytorchjob-controller",
+    "torch-distributed",
     LegacyEnvTarget::kAllContainers,
     check_pytorch,
     pytorch_env,

@@ -118,6 +118,7 @@ const LegacyKind kTFJobKind = {
     2222,
     "Never",
     "tfjob-controller",
+    nullptr,
     LegacyEnvTarget::kDefaultContainer,
     check_tensorflow,
     tensorflow_env,

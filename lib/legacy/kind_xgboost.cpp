@@ -64,6 +64,7 @@ const LegacyKind kXGBoostJobKind = {
     9999,
     "Never",
     "xgboostjob-controller",
+    "xgboost-distributed",
     LegacyEnvTarget::kAllContainers,
     check_xgboost,
     xgboost_env,

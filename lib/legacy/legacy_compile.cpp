@@ -6,6 +6,7 @@
 #include "model/field.h"
 #include "model/jobset_labels.h"
 #include "model/names.h"
+#include "model/pod_spec.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -111,14 +112,13 @@ Json service_object(const LegacyJob& job, const LegacyReplica& replica, int64_t 
 void add_env(const LegacyJob& job, const Json& env, Json* pod_spec) {
   Json& containers = (*pod_spec)["containers"];
   if (!containers.is_array() || env.empty()) return;
+  if (job.kind->env_target == LegacyEnvTarget::kDefaultContainer) {
+    if (Json* container = find_container(pod_spec, job.kind->default_container))
+      legacy_append_env(container, env);
+    return;
+  }
   for (Json& container : containers) {
-    if (!container.is_object()) continue;
-    if (job.kind->env_target == LegacyEnvTarget::kDefaultContainer) {
-      if (string_member_ref(container, "name") != job.kind->default_container) continue;
-      legacy_append_env(&container, env);
-      return;
-    }
-    legacy_append_env(&container, env);
+    if (container.is_object()) legacy_append_env(&container, env);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "load/field_path.h"
 #include "model/field.h"
+#include "model/pod_spec.h"
 
 namespace trainjob {
 namespace {
@@ -47,13 +48,8 @@ void default_port(const LegacyKind& kind, Json* pod_template) {
     if (list.is_array() && !list.empty()) containers = &list;
   }
   if (containers == nullptr) return;
-  Json* target = &(*containers)[0];
-  for (Json& container : *containers) {
-    if (string_member_ref(container, "name") == kind.default_container) {
-      target = &container;
-      break;
-    }
-  }
+  Json* target = find_container(&(*pod_template)["spec"], kind.default_container);
+  if (target == nullptr) target = &(*containers)[0];
   if (!target->is_object()) return;
   Json& ports = (*target)["ports"];
   if (ports.is_null()) ports = Json::array();
@@ -228,28 +224,23 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
 }
 
 const Json* legacy_default_container(const Json& pod_template, std::string_view name) {
-  const Json& containers = json_member(json_member(pod_template, "spec"), "containers");
+  const Json& pod_spec = json_member(pod_template, "spec");
+  const Json& containers = json_member(pod_spec, "containers");
   if (!containers.is_array() || containers.empty()) return nullptr;
-  for (const Json& container : containers) {
-    if (string_member_ref(container, "name") == name) return &container;
-  }
-  return &containers[0];
+  const Json* named = find_container(pod_spec, name);
+  return named != nullptr ? named : &containers[0];
 }
 
 int64_t legacy_port(const LegacyReplica& replica, std::string_view container,
                     std::string_view port_name, int64_t fallback) {
-  const Json& containers = json_member(json_member(replica.pod_template, "spec"), "containers");
-  if (!containers.is_array()) return fallback;
-  for (const Json& candidate : containers) {
-    if (string_member_ref(candidate, "name") != container) continue;
-    const Json& ports = json_member(candidate, "ports");
-    if (!ports.is_array()) return fallback;
-    for (const Json& port : ports) {
-      const Json& number = json_member(port, "containerPort");
-      if (string_member_ref(port, "name") == port_name && number.is_number_integer())
-        return number.get<int64_t>();
-    }
-    return fallback;
+  const Json* named = find_container(json_member(replica.pod_template, "spec"), container);
+  if (named == nullptr) return fallback;
+  const Json& ports = json_member(*named, "ports");
+  if (!ports.is_array()) return fallback;
+  for (const Json& port : ports) {
+    const Json& number = json_member(port, "containerPort");
+    if (string_member_ref(port, "name") == port_name && number.is_number_integer())
+      return number.get<int64_t>();
   }
   return fallback;
 }

@@ -1,7 +1,8 @@
 // The Training Operator v1 kinds (PyTorchJob, TFJob, ...): one LegacyKind each, in one
 // table. A kind says its constants (replica types, default container and port, operator
-// name) and its hooks (webhook rules, env per pod, success rule); legacy_compile.cpp does
-// the rest for every kind alike.
+// name, the Trainer runtime that runs it) and its hooks (webhook rules, env per pod, success
+// rule); legacy_compile.cpp does the rest for every kind alike, and `convert` reads the same
+// table.
 #ifndef TRAINJOB_LEGACY_LEGACY_KINDS_H_
 #define TRAINJOB_LEGACY_LEGACY_KINDS_H_
 
@@ -37,6 +38,9 @@ struct LegacyKind {
   int64_t port = 0;                             ///< 23456
   const char* default_restart_policy;           ///< `OnFailure`
   const char* operator_name;                    ///< `pytorchjob-controller`
+  /// The stock Trainer v2 runtime `convert` moves the kind to (`torch-distributed`); null
+  /// when no Trainer runtime runs it.
+  const char* trainer_runtime;
   LegacyEnvTarget env_target = LegacyEnvTarget::kAllContainers;
 
   /// The kind's webhook rules beyond the common ones (which the compiler checks for every

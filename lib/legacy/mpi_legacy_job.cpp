@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
@@ -84,6 +85,47 @@ bool read_replica(const FieldReader& reader, const Field& spec, const std::strin
   return ok && ok_policy;
 }
 
+/// The Launcher and Worker replica specs as they are read.
+struct MpiReplicaSlots {
+  std::optional<LegacyReplica> launcher;
+  std::optional<LegacyReplica> worker;
+};
+
+/// The slot the replica spec `key` fills; null, with an error, for a key that names no
+/// replica type or one already read.
+std::optional<LegacyReplica>* slot_for(const FieldReader& reader, const LegacyKind& kind,
+                                       const MpiReadRules& rules, const std::string& key,
+                                       const Field& spec, MpiReplicaSlots* slots) {
+  std::optional<LegacyReplica>* slot = nullptr;
+  if (same_key(key, "Launcher", rules.exact_keys)) {
+    slot = &slots->launcher;
+  } else if (same_key(key, "Worker", rules.exact_keys)) {
+    slot = &slots->worker;
+  } else {
+    reader.key_error(spec.path(), "unknown replica type \"" + key + "\" of " + kind.api_version +
+                                      " MPIJob: expected Launcher or Worker" +
+                                      (rules.exact_keys ? " (spelt exactly so)" : ""));
+    return nullptr;
+  }
+  if (slot->has_value()) {
+    reader.key_error(spec.path(),
+                     "replica type " + key + " is given twice (keys are compared ignoring case)");
+    return nullptr;
+  }
+  return slot;
+}
+
+/// The replicas read into `job`: the launcher first, then the workers when there are any.
+void place_replicas(MpiReplicaSlots* slots, MpiLegacyJob* job) {
+  job->base.replicas.push_back(std::move(*slots->launcher));
+  if (slots->worker) job->base.replicas.push_back(std::move(*slots->worker));
+  job->launcher = &job->base.replicas[0];
+  if (slots->worker) {
+    job->worker = &job->base.replicas[1];
+    job->workers = job->worker->replicas;
+  }
+}
+
 bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiReadRules& rules,
                    MpiLegacyJob* job) {
   Field specs = reader.root()["spec"]["mpiReplicaSpecs"];
@@ -93,46 +135,26 @@ bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiR
   }
   if (!reader.is_object(specs)) return false;
   bool ok = true;
-  std::optional<LegacyReplica> launcher;
-  std::optional<LegacyReplica> worker;
+  MpiReplicaSlots slots;
   for (const auto& entry : specs.value->items()) {
     Field spec = specs[entry.key()];
-    std::optional<LegacyReplica>* slot = nullptr;
-    if (same_key(entry.key(), "Launcher", rules.exact_keys)) {
-      slot = &launcher;
-    } else if (same_key(entry.key(), "Worker", rules.exact_keys)) {
-      slot = &worker;
-    } else {
-      reader.key_error(spec.path(), "unknown replica type \"" + entry.key() + "\" of " +
-                                        kind.api_version + " MPIJob: expected Launcher or Worker" +
-                                        (rules.exact_keys ? " (spelt exactly so)" : ""));
+    std::optional<LegacyReplica>* slot = slot_for(reader, kind, rules, entry.key(), spec, &slots);
+    if (slot == nullptr) {
       ok = false;
       continue;
     }
-    if (slot->has_value()) {
-      reader.key_error(spec.path(), "replica type " + entry.key() +
-                                        " is given twice (keys are compared ignoring case)");
-      ok = false;
-      continue;
-    }
-    bool is_launcher = slot == &launcher;
+    bool is_launcher = slot == &slots.launcher;
     slot->emplace();
     ok = read_replica(reader, spec, is_launcher ? "Launcher" : "Worker", is_launcher ? 1 : 0,
                       is_launcher ? rules.launcher_restart_policy : rules.worker_restart_policy,
                       rules, &**slot) &&
          ok;
   }
-  if (!launcher) {
+  if (!slots.launcher) {
     reader.error(specs.path(), "expected a Launcher replica spec");
     return false;
   }
-  job->base.replicas.push_back(std::move(*launcher));
-  if (worker) job->base.replicas.push_back(std::move(*worker));
-  job->launcher = &job->base.replicas[0];
-  if (worker) {
-    job->worker = &job->base.replicas[1];
-    job->workers = job->worker->replicas;
-  }
+  place_replicas(&slots, job);
   return ok;
 }
 

@@ -8,6 +8,7 @@
 #include "local/local_checks.h"
 #include "local/plan_volumes.h"
 #include "model/operator_labels.h"
+#include "model/trainjob_steps.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -31,9 +32,8 @@ bool is_job(const Json& object) {
 }
 
 bool is_initializer(const Json& job) {
-  std::string step =
-      string_member(json_member(json_member(job, "metadata"), "labels"), kAncestorLabel);
-  return step == "dataset-initializer" || step == "model-initializer";
+  return is_initializer_step(
+      string_member(json_member(json_member(job, "metadata"), "labels"), kAncestorLabel));
 }
 
 std::string namespace_of(const Json& object) {

@@ -153,8 +153,10 @@ std::string find_on_path(const std::string& program, const std::string& path) {
   return "";
 }
 
-bool choose_torchrun_launcher(LocalPlan* plan, const TorchrunSettings& settings,
-                              std::string* error) {
+namespace {
+
+/// Every container of the plan that starts torchrun, with the length of its torchrun prefix.
+std::vector<std::pair<LocalContainer*, size_t>> torchrun_containers(LocalPlan* plan) {
   std::vector<std::pair<LocalContainer*, size_t>> found;
   for (auto& stage : plan->stages) {
     for (LocalPod& pod : stage) {
@@ -166,6 +168,43 @@ bool choose_torchrun_launcher(LocalPlan* plan, const TorchrunSettings& settings,
       }
     }
   }
+  return found;
+}
+
+/// --launcher auto: a trial launch of the container's torchrun on the host, and a line that
+/// says which launcher runs it. Why the host's cannot run it, or "" when it can.
+std::string try_host_torchrun(const LocalContainer& container, size_t prefix,
+                              const TorchrunSettings& settings) {
+  std::string shown;
+  std::string problem = trial_problem(container, prefix, settings, &shown);
+  std::string said;
+  if (problem.empty()) {
+    said = "torchrun: the host's " + container.argv[0] + ", which passed a trial launch (" + shown +
+           ")";
+  } else if (!settings.trainer.empty()) {
+    said = "torchrun: the builtin launcher " + settings.trainer +
+           ", as the host's failed a trial launch (" + shown + "): " + problem;
+  } else {
+    said = "warning: the host's torchrun failed a trial launch (" + shown + "): " + problem +
+           "; no trainjob-trainer is built to stand in for it";
+  }
+  std::fprintf(settings.log, "%s\n", said.c_str());
+  return problem;
+}
+
+/// The container's torchrun replaced by the builtin launcher `trainer`, its arguments kept.
+void use_builtin_launcher(LocalContainer* container, size_t prefix, const std::string& trainer) {
+  std::vector<std::string> argv = {trainer, "--python", host_python(*container, prefix)};
+  argv.insert(argv.end(), container->argv.begin() + static_cast<long>(prefix),
+              container->argv.end());
+  container->argv = std::move(argv);
+}
+
+}  // namespace
+
+bool choose_torchrun_launcher(LocalPlan* plan, const TorchrunSettings& settings,
+                              std::string* error) {
+  std::vector<std::pair<LocalContainer*, size_t>> found = torchrun_containers(plan);
   if (found.empty() || settings.launcher == TorchrunLauncher::kHost) {
     if (!found.empty())
       std::fprintf(settings.log, "torchrun: the host's, as --launcher host asks\n");
@@ -179,37 +218,20 @@ bool choose_torchrun_launcher(LocalPlan* plan, const TorchrunSettings& settings,
   }
   // One trial per distinct torchrun (command and image directory), said once.
   std::map<std::string, std::string> problems;  // torchrun -> why it cannot run ("" if it can)
-  std::map<std::string, std::string> said;
+  bool builtin_said = false;
   for (auto& [container, prefix] : found) {
     std::string key = container->path_prefix + "\n" + container->argv[0];
-    if (settings.launcher == TorchrunLauncher::kAuto && problems.count(key) == 0) {
-      std::string shown;
-      problems[key] = trial_problem(*container, prefix, settings, &shown);
-      std::string why = problems[key].empty()
-                            ? "torchrun: the host's " + container->argv[0] +
-                                  ", which passed a trial launch (" + shown + ")"
-                            : "torchrun: the builtin launcher " + settings.trainer +
-                                  ", as the host's failed a trial launch (" + shown +
-                                  "): " + problems[key];
-      if (problems[key].empty() || !settings.trainer.empty())
-        said[key] = why;
-      else
-        said[key] = "warning: the host's torchrun failed a trial launch (" + shown +
-                    "): " + problems[key] + "; no trainjob-trainer is built to stand in for it";
-      std::fprintf(settings.log, "%s\n", said[key].c_str());
-    }
+    if (settings.launcher == TorchrunLauncher::kAuto && problems.count(key) == 0)
+      problems[key] = try_host_torchrun(*container, prefix, settings);
     bool builtin = settings.launcher == TorchrunLauncher::kBuiltin ||
                    (!problems[key].empty() && !settings.trainer.empty());
     if (!builtin) continue;
-    if (settings.launcher == TorchrunLauncher::kBuiltin && said.count("builtin") == 0) {
-      said["builtin"] = "";
+    if (settings.launcher == TorchrunLauncher::kBuiltin && !builtin_said) {
+      builtin_said = true;
       std::fprintf(settings.log, "torchrun: the builtin launcher %s, as --launcher builtin asks\n",
                    settings.trainer.c_str());
     }
-    std::vector<std::string> argv = {settings.trainer, "--python", host_python(*container, prefix)};
-    argv.insert(argv.end(), container->argv.begin() + static_cast<long>(prefix),
-                container->argv.end());
-    container->argv = std::move(argv);
+    use_builtin_launcher(container, prefix, settings.trainer);
   }
   return true;
 }

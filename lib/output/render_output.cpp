@@ -53,15 +53,6 @@ std::string format_objects(const std::vector<const Json*>& objects, OutputFormat
   return format == OutputFormat::kYaml ? format_yaml(objects) : format_json(objects);
 }
 
-std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units) {
-  std::vector<const Json*> out;
-  for (const RenderedUnit& unit : units) {
-    for (const Json& object : unit.objects)
-      out.push_back(&object);
-  }
-  return out;
-}
-
 std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
   const Document& source = *unit.source;
   std::string name = unit.compiled ? source.name() : lower(source.kind()) + "-" + source.name();

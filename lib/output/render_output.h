@@ -19,8 +19,6 @@ std::optional<OutputFormat> parse_output_format(std::string_view text);
 
 /// YAML documents separated by `---`, or a `v1` `List` as `kubectl get -o json` prints one.
 std::string format_objects(const std::vector<const Json*>& objects, OutputFormat format);
-/// Every object of every unit, in order.
-std::vector<const Json*> all_objects(const std::vector<RenderedUnit>& units);
 
 /// The file a unit goes to under --output-dir: `<name>.yaml` for a TrainJob,
 /// `<kind>-<name>.yaml` for anything else, prefixed by `<namespace>.` when namespaced.

@@ -60,17 +60,20 @@ struct Run {
   size_t x, y, length;
 };
 
-/// Myers' search over a[0, n) and b[0, m): the equal runs of a shortest edit script, in
-/// order, or false when it needs more than kDiffMaxEdits edits or kDiffMaxWork steps.
-bool shortest_script(const int* a, long n, const int* b, long m, std::vector<Run>* runs) {
+/// The furthest x reached on each diagonal k before each step d: trace[d][k + d + 1].
+using MyersTrace = std::vector<std::vector<long>>;
+
+/// Myers' forward search over a[0, n) and b[0, m): the number of edits of a shortest script,
+/// with the trace to walk it back; -1 when it needs more than kDiffMaxEdits edits or
+/// kDiffMaxWork steps.
+long search_forward(const int* a, long n, const int* b, long m, MyersTrace* trace) {
   const long max_d = std::min<long>(n + m, static_cast<long>(kDiffMaxEdits));
   std::vector<long> v(2 * max_d + 3, 0);
   const long offset = max_d + 1;
-  std::vector<std::vector<long>> trace;  // v[-d-1 .. d+1] before step d
   size_t work = 0;
   long found = -1;
   for (long d = 0; d <= max_d && found < 0; ++d) {
-    trace.emplace_back(v.begin() + offset - d - 1, v.begin() + offset + d + 2);
+    trace->emplace_back(v.begin() + offset - d - 1, v.begin() + offset + d + 2);
     for (long k = -d; k <= d; k += 2) {
       bool down = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]);
       long x = down ? v[offset + k + 1] : v[offset + k - 1] + 1;
@@ -86,11 +89,15 @@ bool shortest_script(const int* a, long n, const int* b, long m, std::vector<Run
       }
     }
     work += static_cast<size_t>(d) + 1;
-    if (work > kDiffMaxWork) return false;
+    if (work > kDiffMaxWork) return -1;
   }
-  if (found < 0) return false;
+  return found;
+}
+
+/// The equal runs of the script of `edits` steps that `trace` recorded, in order.
+void trace_back(const MyersTrace& trace, long edits, long n, long m, std::vector<Run>* runs) {
   long x = n, y = m;
-  for (long d = found; d >= 0; --d) {
+  for (long d = edits; d >= 0; --d) {
     const std::vector<long>& before = trace[d];
     auto at = [&](long k) { return before[k + d + 1]; };
     long k = x - y;
@@ -112,6 +119,15 @@ bool shortest_script(const int* a, long n, const int* b, long m, std::vector<Run
     y = prev_y;
   }
   std::reverse(runs->begin(), runs->end());
+}
+
+/// Myers' search over a[0, n) and b[0, m): the equal runs of a shortest edit script, in
+/// order, or false when it needs more than kDiffMaxEdits edits or kDiffMaxWork steps.
+bool shortest_script(const int* a, long n, const int* b, long m, std::vector<Run>* runs) {
+  MyersTrace trace;
+  long edits = search_forward(a, n, b, m, &trace);
+  if (edits < 0) return false;
+  trace_back(trace, edits, n, m, runs);
   return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include "load/file_system.h"
 #include "model/operator_labels.h"
+#include "model/pod_spec.h"
 #include "model/vocabulary.h"
 #include "pipeline/input_names.h"
 #include "util/base64.h"
@@ -93,15 +94,12 @@ std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects) {
 void mount_config_map(std::vector<Json>* objects, const std::string& config_map) {
   for (Json& object : *objects) {
     if (string_member(object, "kind") != "Job") continue;
-    if (step_place_of(object).step != "node") continue;
+    if (step_place_of(object).step != kNodeName) continue;
     Json& pod_spec = object["spec"]["template"]["spec"];
     pod_spec["volumes"].push_back(
         {{"name", "trainjob-files"}, {"configMap", {{"name", config_map}}}});
-    for (Json& container : pod_spec["containers"]) {
-      if (string_member(container, "name") != "node") continue;
-      container["volumeMounts"].push_back(
-          {{"name", "trainjob-files"}, {"mountPath", "/workspace"}});
-    }
+    if (Json* node = find_container(&pod_spec, kNodeName))
+      (*node)["volumeMounts"].push_back({{"name", "trainjob-files"}, {"mountPath", "/workspace"}});
   }
 }
 

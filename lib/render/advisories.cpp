@@ -14,20 +14,20 @@ struct VolumeOrigin {
 
 VolumeOrigin find_origin(const CompileState& state, const ReplicatedJob& job,
                          const std::string& volume) {
-  for (const PodOverride& override : state.job.overrides) {
+  for (const PodOverride& override : state.trainjob.overrides) {
     Field volumes = override.pod_spec["volumes"];
     if (!volumes || !volumes.value->is_array()) continue;
     for (size_t i = 0; i < volumes.value->size(); ++i) {
       if (string_member((*volumes.value)[i], "name") == volume) {
-        return {&state.trainjob, volumes.at(i).path()};
+        return {&state.trainjob_reader, volumes.at(i).path()};
       }
     }
   }
-  return {&state.runtime, job.path() + ".template.spec.template.spec.volumes"};
+  return {&state.runtime_reader, job.path() + ".template.spec.template.spec.volumes"};
 }
 
 std::string config_map_key(const CompileState& state, const std::string& name) {
-  return state.job.name_space + "/" + name;
+  return state.trainjob.name_space + "/" + name;
 }
 
 void check_volume(const CompileState& state, const ReplicatedJob& job, const Json& volume,
@@ -72,11 +72,11 @@ void check_best_effort(const CompileState& state, const TrainerSettings& trainer
   bool replaces = resources.is_object() && !state.dialect.merge_resources &&
                   (resources.contains("requests") || resources.contains("limits"));
   if (!replaces || has_cpu_or_memory(resources)) return;
-  state.trainjob.warning(state.job.trainer["resourcesPerNode"].path(),
-                         "replaces the node container's resources (Trainer v" +
-                             std::string(state.dialect.version) +
-                             " semantics) and sets no CPU or memory: the pods get BestEffort QoS "
-                             "and are the first to be evicted");
+  state.trainjob_reader.warning(
+      state.trainjob.trainer["resourcesPerNode"].path(),
+      "replaces the node container's resources (Trainer v" + std::string(state.dialect.version) +
+          " semantics) and sets no CPU or memory: the pods get BestEffort QoS "
+          "and are the first to be evicted");
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ void check_best_effort(const CompileState& state, const TrainerSettings& trainer
 void warn_advisories(const CompileState& state, const TrainerSettings& trainer,
                      const std::set<std::string>* config_maps) {
   std::set<std::string> warned;
-  for (const ReplicatedJob& job : state.jobs) {
+  for (const ReplicatedJob& job : state.replicated_jobs) {
     const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
     auto volumes = pod_spec.find("volumes");
     if (volumes == pod_spec.end() || !volumes->is_array()) continue;

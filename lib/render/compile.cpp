@@ -58,13 +58,13 @@ bool check_trainjob_name(const FieldReader& tj, const TrainJob& job) {
 
 bool check_name_budget(const CompileState& state, const Runtime& runtime) {
   std::vector<JobNameShape> shapes;
-  for (const ReplicatedJob& job : state.jobs)
+  for (const ReplicatedJob& job : state.replicated_jobs)
     shapes.push_back({job.name, job.replicas, job.count});
-  std::optional<NameBudgetProblem> problem = check_name_budget(state.job.name, shapes);
+  std::optional<NameBudgetProblem> problem = check_name_budget(state.trainjob.name, shapes);
   if (!problem) return true;
-  state.trainjob.error(
+  state.trainjob_reader.error(
       "metadata.name",
-      "name \"" + state.job.name + "\" is too long for runtime \"" + runtime.document->name() +
+      "name \"" + state.trainjob.name + "\" is too long for runtime \"" + runtime.document->name() +
           "\": pod names such as \"" + problem->longest_name + "\" would have " +
           std::to_string(problem->longest_name.size()) + " characters, " +
           std::to_string(problem->over_by) + " over the limit of 63; use at most " +
@@ -74,10 +74,10 @@ bool check_name_budget(const CompileState& state, const Runtime& runtime) {
 
 void warn_without_trainer(const CompileState& state, const TrainerSettings& trainer) {
   if (trainer.present || !state.ml_policy["torch"]) return;
-  state.trainjob.warning("spec",
-                         "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
-                         "no port 29500 are injected, so torchrun gets no rendezvous "
-                         "settings; add `trainer: {}` to get them");
+  state.trainjob_reader.warning("spec",
+                                "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
+                                "no port 29500 are injected, so torchrun gets no rendezvous "
+                                "settings; add `trainer: {}` to get them");
 }
 
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
@@ -107,7 +107,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   if (!ok) return false;
   warn_without_trainer(*state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
-  if (state->target == RenderTarget::kJobs) warn_jobset_features(*state);
+  if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
   if (options.check_only) return true;
   Json runtime_node = policy_runtime_node(state);
@@ -116,7 +116,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
   // A JobSet creates and mounts the claims of its volumeClaimPolicies itself.
-  if (state->target == RenderTarget::kJobs) apply_volume_claims(state);
+  if (state->render_target == RenderTarget::kJobs) apply_volume_claims(state);
   return build_policy(state, trainer, runtime_node);
 }
 
@@ -133,7 +133,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
   state.generate_secrets = options.generate_secrets;
-  state.target = options.target;
+  state.render_target = options.target;
   state.gitops_order = options.gitops_order;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||

@@ -32,16 +32,16 @@ struct ReplicatedJob {
 };
 
 struct CompileState {
-  CompileState(const TrainJob& trainjob_spec, const FieldReader& trainjob_reader,
-               const FieldReader& runtime_reader, const DialectInfo& dialect_info)
-      : job(trainjob_spec),
-        trainjob(trainjob_reader),
-        runtime(runtime_reader),
+  CompileState(const TrainJob& trainjob_model, const FieldReader& trainjob_fields,
+               const FieldReader& runtime_fields, const DialectInfo& dialect_info)
+      : trainjob(trainjob_model),
+        trainjob_reader(trainjob_fields),
+        runtime_reader(runtime_fields),
         dialect(dialect_info) {}
 
-  const TrainJob& job;
-  const FieldReader& trainjob;  ///< reports into the TrainJob's file
-  const FieldReader& runtime;   ///< reports into the runtime's file
+  const TrainJob& trainjob;            ///< the TrainJob as read (model/trainjob.h)
+  const FieldReader& trainjob_reader;  ///< reports into the TrainJob's file
+  const FieldReader& runtime_reader;   ///< reports into the runtime's file
   const DialectInfo& dialect;
   Field ml_policy;         ///< runtime spec.mlPolicy
   Field pod_group_policy;  ///< runtime spec.podGroupPolicy
@@ -49,7 +49,7 @@ struct CompileState {
   /// Labels and annotations upstream gives the JobSet object: the runtime's
   /// spec.template.metadata, overwritten per key by the TrainJob's.
   Json jobset_metadata = Json::object();
-  std::vector<ReplicatedJob> jobs;
+  std::vector<ReplicatedJob> replicated_jobs;
   Json pod_labels = Json::object();  ///< added to every pod template (scheduler plugins)
   Json pod_annotations = Json::object();
   std::vector<Json> extra_objects;  ///< PodGroups and the like, emitted before the Jobs
@@ -57,7 +57,7 @@ struct CompileState {
   bool generate_secrets = false;
   /// What is emitted; under kJobSet the steps that stand in for the JobSet controller
   /// (claims, the MPI node wrapper, the Service) are left to it.
-  RenderTarget target = RenderTarget::kJobs;
+  RenderTarget render_target = RenderTarget::kJobs;
   GitOpsOrder gitops_order = GitOpsOrder::kNone;
 
   /// The first job labelled as the trainer ancestor, as upstream picks it.

@@ -24,7 +24,7 @@ struct Network {
 };
 
 Network read_network(const CompileState& state) {
-  Network network{state.job.name};
+  Network network{state.trainjob.name};
   auto it = state.jobset_spec.find("network");
   if (it == state.jobset_spec.end() || !it->is_object()) return network;
   network.subdomain = it->value("subdomain", network.subdomain);
@@ -45,7 +45,7 @@ Json kube_object(const char* api_version, const char* kind, Json metadata, Json 
 
 Json object_metadata(const CompileState& state, const std::string& name) {
   Json metadata = {{"name", name}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  if (!state.trainjob.name_space.empty()) metadata["namespace"] = state.trainjob.name_space;
   return metadata;
 }
 
@@ -53,12 +53,12 @@ Json headless_service(const CompileState& state, const Network& network) {
   Json metadata = object_metadata(state, network.subdomain);
   // No JobSet object exists, so the Service carries the TrainJob's own labels and annotations.
   merge_string_map(&metadata, "labels", state.jobset_metadata.value("labels", Json::object()));
-  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "labels", ownership_labels(state.trainjob.name));
   merge_string_map(&metadata, "annotations",
                    state.jobset_metadata.value("annotations", Json::object()));
   Json spec = {{"clusterIP", "None"},
                {"publishNotReadyAddresses", network.publish_not_ready},
-               {"selector", {{kJobSetNameLabel, state.job.name}}}};
+               {"selector", {{kJobSetNameLabel, state.trainjob.name}}}};
   return kube_object("v1", "Service", std::move(metadata), std::move(spec));
 }
 
@@ -66,20 +66,20 @@ Json headless_service(const CompileState& state, const Network& network) {
 std::vector<JobPlacement> place_jobs(const CompileState& state) {
   int64_t global_replicas = 0;
   std::map<std::string, int64_t> group_replicas;
-  for (const ReplicatedJob& job : state.jobs) {
+  for (const ReplicatedJob& job : state.replicated_jobs) {
     global_replicas += job.replicas;
     group_replicas[job.group] += job.replicas;
   }
   std::vector<JobPlacement> out;
   std::map<std::string, int64_t> group_seen;
   int64_t global_index = 0;
-  for (const ReplicatedJob& job : state.jobs) {
+  for (const ReplicatedJob& job : state.replicated_jobs) {
     for (int64_t i = 0; i < job.replicas; ++i) {
       JobPlacement p;
-      p.trainjob = state.job.name;
-      p.name_space = state.job.name_space;
+      p.trainjob = state.trainjob.name;
+      p.name_space = state.trainjob.name_space;
       p.replicated_job = job.name;
-      p.job_name = state.job.name + "-" + job.name + "-" + std::to_string(i);
+      p.job_name = state.trainjob.name + "-" + job.name + "-" + std::to_string(i);
       p.replicated_job_replicas = job.replicas;
       p.global_replicas = global_replicas;
       p.job_index = i;
@@ -98,7 +98,7 @@ void label_pod_template(const CompileState& state, const Json& keys, const Netwo
   Json& metadata = (*pod_template)["metadata"];
   merge_string_map(&metadata, "labels", state.pod_labels);
   merge_string_map(&metadata, "labels", keys);
-  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "labels", ownership_labels(state.trainjob.name));
   merge_string_map(&metadata, "annotations", state.pod_annotations);
   merge_string_map(&metadata, "annotations", keys);
   Json& spec = (*pod_template)["spec"];
@@ -135,7 +135,7 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
                      template_metadata->value("annotations", Json::object()));
   }
   merge_string_map(&metadata, "labels", keys);
-  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "labels", ownership_labels(state.trainjob.name));
   // Kueue's Job integration admits each Job by its own labels (no JobSet carries them).
   merge_string_map(&metadata, "labels", kueue_job_labels(state));
   merge_string_map(&metadata, "annotations", keys);
@@ -144,9 +144,9 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
   if (!spec.contains("completionMode")) spec["completionMode"] = "Indexed";
   spec["parallelism"] = rjob.count;
   spec["completions"] = rjob.count;
-  spec["suspend"] = state.job.suspend;
-  if (state.job.active_deadline_seconds) {
-    spec["activeDeadlineSeconds"] = *state.job.active_deadline_seconds.value;
+  spec["suspend"] = state.trainjob.suspend;
+  if (state.trainjob.active_deadline_seconds) {
+    spec["activeDeadlineSeconds"] = *state.trainjob.active_deadline_seconds.value;
   }
   label_pod_template(state, keys, network, &spec["template"]);
   return kube_object("batch/v1", "Job", std::move(metadata), std::move(spec));
@@ -156,12 +156,12 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
 
 void warn_jobset_features(const CompileState& state) {
   const ReplicatedJob* job = nullptr;  // the first job that waits for others
-  for (const ReplicatedJob& rjob : state.jobs) {
+  for (const ReplicatedJob& rjob : state.replicated_jobs) {
     if (!rjob.depends_on.is_null() && job == nullptr) job = &rjob;
   }
   for (const char* field : kJobSetOnlyFields) {
     if (state.jobset_spec.contains(field)) {
-      state.runtime.warning(
+      state.runtime_reader.warning(
           "spec.template.spec." + std::string(field),
           "JobSet " + std::string(field) + " has no plain-Job equivalent and is not applied");
     }
@@ -173,22 +173,25 @@ void warn_jobset_features(const CompileState& state) {
                               "launcher pod is gone"
                             : "plain Jobs alone do not stop the other Jobs when the target Jobs "
                               "succeed";
-    state.runtime.warning("spec.template.spec.successPolicy",
-                          "JobSet successPolicy is honoured by `submit --wait` and `status` (from "
-                          "the Jobs' kubectl-trainjob/success-policy annotation); " +
-                              alone);
+    state.runtime_reader.warning(
+        "spec.template.spec.successPolicy",
+        "JobSet successPolicy is honoured by `submit --wait` and `status` (from "
+        "the Jobs' kubectl-trainjob/success-policy annotation); " +
+            alone);
   }
   if (job != nullptr && state.gitops_order == GitOpsOrder::kArgoCD) {
-    state.runtime.warning(job->path() + ".dependsOn",
-                          "\"" + job->name +
-                              "\" waits for the jobs it depends on under `submit --wait`, and "
-                              "under Argo CD through the Jobs' sync waves (a dependency on "
-                              "Ready shares its wave); other tools start plain Jobs together");
+    state.runtime_reader.warning(
+        job->path() + ".dependsOn",
+        "\"" + job->name +
+            "\" waits for the jobs it depends on under `submit --wait`, and "
+            "under Argo CD through the Jobs' sync waves (a dependency on "
+            "Ready shares its wave); other tools start plain Jobs together");
   } else if (job != nullptr) {
-    state.runtime.warning(job->path() + ".dependsOn",
-                          "\"" + job->name +
-                              "\" waits for the jobs it depends on only under `submit --wait`; "
-                              "applied without it, plain Jobs start together");
+    state.runtime_reader.warning(
+        job->path() + ".dependsOn",
+        "\"" + job->name +
+            "\" waits for the jobs it depends on only under `submit --wait`; "
+            "applied without it, plain Jobs start together");
   }
 }
 
@@ -199,10 +202,10 @@ std::vector<Json> emit_objects(CompileState* state) {
   for (Json& extra : state->extra_objects)
     objects.push_back(std::move(extra));
   std::vector<JobPlacement> placements = place_jobs(*state);
-  std::vector<int64_t> waves = sync_waves(state->jobs);
+  std::vector<int64_t> waves = sync_waves(state->replicated_jobs);
   size_t next = 0;
-  for (size_t j = 0; j < state->jobs.size(); ++j) {
-    const ReplicatedJob& rjob = state->jobs[j];
+  for (size_t j = 0; j < state->replicated_jobs.size(); ++j) {
+    const ReplicatedJob& rjob = state->replicated_jobs[j];
     for (int64_t i = 0; i < rjob.replicas; ++i) {
       Json job = make_job(*state, rjob, placements[next++], network);
       if (state->gitops_order == GitOpsOrder::kArgoCD) {

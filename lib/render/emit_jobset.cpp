@@ -11,11 +11,11 @@ namespace {
 /// TrainJob's), plus ours so `kubectl delete -l` finds it with the side objects, and the
 /// TrainJob's Kueue labels, which Kueue's JobSet integration admits the JobSet by.
 Json jobset_metadata(const CompileState& state) {
-  Json metadata = {{"name", state.job.name}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  Json metadata = {{"name", state.trainjob.name}};
+  if (!state.trainjob.name_space.empty()) metadata["namespace"] = state.trainjob.name_space;
   merge_string_map(&metadata, "labels", state.jobset_metadata.value("labels", Json::object()));
   merge_string_map(&metadata, "labels", kueue_job_labels(state));
-  merge_string_map(&metadata, "labels", ownership_labels(state.job.name));
+  merge_string_map(&metadata, "labels", ownership_labels(state.trainjob.name));
   merge_string_map(&metadata, "annotations",
                    state.jobset_metadata.value("annotations", Json::object()));
   return metadata;
@@ -34,8 +34,8 @@ Json replicated_job(const CompileState& state, ReplicatedJob* rjob) {
   spec["completions"] = rjob->count;
   // The Trainer enforces activeDeadlineSeconds on the whole TrainJob; without it, each
   // Job's own deadline is the nearest equivalent (as for --target jobs).
-  if (state.job.active_deadline_seconds) {
-    spec["activeDeadlineSeconds"] = *state.job.active_deadline_seconds.value;
+  if (state.trainjob.active_deadline_seconds) {
+    spec["activeDeadlineSeconds"] = *state.trainjob.active_deadline_seconds.value;
   }
   Json& pod_metadata = rjob->pod_template()["metadata"];
   merge_string_map(&pod_metadata, "labels", state.pod_labels);
@@ -53,10 +53,10 @@ std::vector<Json> emit_jobset(CompileState* state) {
     objects.push_back(std::move(extra));
   Json spec = state->jobset_spec;  // network, successPolicy, failurePolicy, ... as written
   Json jobs = Json::array();
-  for (ReplicatedJob& rjob : state->jobs)
+  for (ReplicatedJob& rjob : state->replicated_jobs)
     jobs.push_back(replicated_job(*state, &rjob));
   spec["replicatedJobs"] = std::move(jobs);
-  spec["suspend"] = state->job.suspend;
+  spec["suspend"] = state->trainjob.suspend;
   Json jobset = Json::object();
   jobset["apiVersion"] = kJobSetApiVersion;
   jobset["kind"] = "JobSet";

@@ -2,18 +2,12 @@
 
 #include <cctype>
 
+#include "model/trainjob_steps.h"
 #include "render/pod_edit.h"
 #include "render/trainer.h"
 
 namespace trainjob {
 namespace {
-
-struct InitializerKind {
-  const char* field;     ///< under spec.initializer
-  const char* ancestor;  ///< job label value and container name
-};
-constexpr InitializerKind kInitializers[] = {{"dataset", "dataset-initializer"},
-                                             {"model", "model-initializer"}};
 
 /// v2.3 requires a URI with a scheme (`hf://...`, `s3://...`) when storageUri is set.
 bool check_storage_uri(const FieldReader& tj, const Field& uri, Dialect dialect) {
@@ -29,7 +23,7 @@ bool check_storage_uri(const FieldReader& tj, const Field& uri, Dialect dialect)
 }
 
 bool check_initializer(const CompileState& state, const Field& config) {
-  const FieldReader& tj = state.trainjob;
+  const FieldReader& tj = state.trainjob_reader;
   if (!tj.is_object(config)) return false;
   bool ok = check_storage_uri(tj, config["storageUri"], state.dialect.dialect);
   ok = check_env_list(tj, config["env"]) && ok;
@@ -62,20 +56,21 @@ void configure(const Field& config, Json* container) {
 }  // namespace
 
 bool apply_initializers(CompileState* state) {
-  const FieldReader& tj = state->trainjob;
+  const FieldReader& tj = state->trainjob_reader;
   bool ok = true;
-  for (const InitializerKind& kind : kInitializers) {
-    Field config = state->job.initializer[kind.field];
+  for (const TrainJobStep& step : kTrainJobSteps) {
+    if (step.initializer == nullptr) continue;
+    Field config = state->trainjob.initializer[step.initializer];
     if (!config) continue;
     if (!check_initializer(*state, config)) {
       ok = false;
       continue;
     }
-    ReplicatedJob* job = state->find_ancestor(kind.ancestor);
-    Json* container = job != nullptr ? find_container(&job->pod_spec(), kind.ancestor) : nullptr;
+    ReplicatedJob* job = state->find_ancestor(step.ancestor);
+    Json* container = job != nullptr ? find_container(&job->pod_spec(), step.container) : nullptr;
     if (container == nullptr) {
-      tj.error(config.path(), std::string("the runtime has no ") + kind.ancestor +
-                                  " job (a replicated job labelled " + kind.ancestor +
+      tj.error(config.path(), std::string("the runtime has no ") + step.ancestor +
+                                  " job (a replicated job labelled " + step.ancestor +
                                   " ancestor with a container of that name) to configure");
       ok = false;
       continue;

@@ -4,6 +4,7 @@
 
 #include "model/strategic_merge.h"
 #include "model/suggest.h"
+#include "model/trainjob_steps.h"
 #include "render/pod_edit.h"
 #include "render/runtime_template.h"
 
@@ -12,7 +13,7 @@ namespace {
 
 std::string job_names(const CompileState& state) {
   std::string out;
-  for (const ReplicatedJob& job : state.jobs)
+  for (const ReplicatedJob& job : state.replicated_jobs)
     out += (out.empty() ? "" : ", ") + job.name;
   return out;
 }
@@ -40,7 +41,7 @@ bool check_fields(const FieldReader& reader, const Field& object,
 
 bool check_container(const CompileState& state, const ReplicatedJob& job,
                      const std::string& list_name, const Field& container) {
-  const FieldReader& tj = state.trainjob;
+  const FieldReader& tj = state.trainjob_reader;
   if (!tj.is_object(container)) return false;
   std::optional<std::string> name = tj.string(container["name"]);
   if (!name) {
@@ -54,7 +55,7 @@ bool check_container(const CompileState& state, const ReplicatedJob& job,
                                            " entry named \"" + *name + "\"");
     ok = false;
   }
-  if (container["env"] && is_reserved_container(*name)) {
+  if (container["env"] && is_step_container(*name)) {
     tj.error(container["env"].path(), "env of container \"" + *name +
                                           "\" is set by the Trainer and cannot be overridden; "
                                           "use spec.trainer.env or spec.initializer instead");
@@ -64,7 +65,7 @@ bool check_container(const CompileState& state, const ReplicatedJob& job,
 }
 
 bool check_pod_spec(const CompileState& state, const ReplicatedJob& job, const Field& spec) {
-  const FieldReader& tj = state.trainjob;
+  const FieldReader& tj = state.trainjob_reader;
   if (!spec || !spec.value->is_object()) return true;  // checked once per override
   bool ok = true;
   for (const char* list_name : {"containers", "initContainers"}) {
@@ -100,7 +101,7 @@ void apply_override(const PodOverride& override, ReplicatedJob* job) {
 }
 
 bool apply_to_target(CompileState* state, const PodOverride& override, const Field& target) {
-  const FieldReader& tj = state->trainjob;
+  const FieldReader& tj = state->trainjob_reader;
   std::optional<std::string> name = tj.string(target);
   if (!name) {
     if (!target) tj.error(target.path(), "required: the name of a replicated job of the runtime");
@@ -121,14 +122,10 @@ bool apply_to_target(CompileState* state, const PodOverride& override, const Fie
 
 }  // namespace
 
-bool is_reserved_container(std::string_view name) {
-  return name == "node" || name == "dataset-initializer" || name == "model-initializer";
-}
-
 bool apply_overrides(CompileState* state) {
   bool ok = true;
-  const FieldReader& tj = state->trainjob;
-  for (const PodOverride& override : state->job.overrides) {
+  const FieldReader& tj = state->trainjob_reader;
+  for (const PodOverride& override : state->trainjob.overrides) {
     // What does not depend on the target is checked once, even when no target exists.
     Field spec = override.pod_spec;
     if (spec && !(tj.is_object(spec) &&

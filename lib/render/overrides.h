@@ -7,11 +7,8 @@
 
 namespace trainjob {
 
-/// Applies state->job.overrides in order (a later override wins). False on any error.
+/// Applies state->trainjob.overrides in order (a later override wins). False on any error.
 bool apply_overrides(CompileState* state);
-
-/// The containers whose env only the Trainer itself may set.
-bool is_reserved_container(std::string_view name);
 
 }  // namespace trainjob
 

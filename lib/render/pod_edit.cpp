@@ -17,28 +17,6 @@ bool same_field(const Json& a, const Json& b, const char* key) {
 
 }  // namespace
 
-Json* find_container(Json* pod_spec, std::string_view name) {
-  auto list = pod_spec->find("containers");
-  if (list == pod_spec->end() || !list->is_array()) return nullptr;
-  for (Json& container : *list) {
-    if (string_member(container, "name") == name) return &container;
-  }
-  return nullptr;
-}
-
-const Json* find_container(const Json& pod_spec, std::string_view name) {
-  return find_container(const_cast<Json*>(&pod_spec), name);
-}
-
-bool has_container(const Json& pod_spec, std::string_view list, std::string_view name) {
-  auto it = pod_spec.find(list);
-  if (it == pod_spec.end() || !it->is_array()) return false;
-  for (const Json& container : *it) {
-    if (string_member(container, "name") == name) return true;
-  }
-  return false;
-}
-
 void upsert_by_key(Json* object, std::string_view list, const Json& item, std::string_view key) {
   Json& items = list_field(object, list);
   std::string key_name(key);

@@ -7,14 +7,9 @@
 #include <string_view>
 
 #include "load/json.h"
+#include "model/pod_spec.h"
 
 namespace trainjob {
-
-/// The container named `name` in `pod_spec.containers`, or null.
-Json* find_container(Json* pod_spec, std::string_view name);
-const Json* find_container(const Json& pod_spec, std::string_view name);
-/// True when `containers` or `initContainers` of the pod spec has `name`.
-bool has_container(const Json& pod_spec, std::string_view list, std::string_view name);
 
 /// Replaces the item of `(*object)[list]` whose `key` equals `item[key]`, or appends it.
 void upsert_by_key(Json* object, std::string_view list, const Json& item, std::string_view key);

@@ -67,12 +67,12 @@ Requests requests_of(const Json& pod_spec) {
 /// the `node` container before the PodGroup sums requests; v2.1 summed the runtime's alone.
 Json sized_pod_spec(CompileState* state, ReplicatedJob* job) {
   Json spec = job->pod_spec();
-  Field resources = state->job.trainer["resourcesPerNode"];
+  Field resources = state->trainjob.trainer["resourcesPerNode"];
   if (!state->dialect.merge_resources || !resources || !state->ml_policy ||
       job != state->trainer_job()) {
     return spec;
   }
-  Json* node = find_container(&spec, "node");
+  Json* node = find_container(&spec, kNodeName);
   if (node != nullptr) set_trainer_resources(*state, *resources.value, node);
   return spec;
 }
@@ -81,7 +81,7 @@ Json sized_pod_spec(CompileState* state, ReplicatedJob* job) {
 void gang_size(CompileState* state, int64_t* members, Json* resources) {
   Requests total;
   *members = 0;
-  for (ReplicatedJob& job : state->jobs) {
+  for (ReplicatedJob& job : state->replicated_jobs) {
     *members += job.count;
     for (const auto& [name, quantity] : requests_of(sized_pod_spec(state, &job))) {
       total[name] = quantity_add(total[name], quantity_scale(quantity, job.count));
@@ -91,29 +91,30 @@ void gang_size(CompileState* state, int64_t* members, Json* resources) {
 }
 
 Json pod_group_object(const CompileState& state, const char* api_version) {
-  Json metadata = {{"name", state.job.name}, {"labels", ownership_labels(state.job.name)}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  Json metadata = {{"name", state.trainjob.name},
+                   {"labels", ownership_labels(state.trainjob.name)}};
+  if (!state.trainjob.name_space.empty()) metadata["namespace"] = state.trainjob.name_space;
   return Json{{"apiVersion", api_version}, {"kind", "PodGroup"}, {"metadata", metadata}};
 }
 
 void coscheduling(CompileState* state, const Field& policy, int64_t members, Json resources) {
-  state->pod_labels[kCoschedulingPodGroupLabel] = state->job.name;
+  state->pod_labels[kCoschedulingPodGroupLabel] = state->trainjob.name;
   Json group = pod_group_object(*state, kSchedulingApiVersion);
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   group["spec"]["scheduleTimeoutSeconds"] =
-      state->runtime.integer(policy["scheduleTimeoutSeconds"]).value_or(60);
+      state->runtime_reader.integer(policy["scheduleTimeoutSeconds"]).value_or(60);
   state->extra_objects.push_back(std::move(group));
 }
 
 void volcano(CompileState* state, const Field& policy, int64_t members, Json resources) {
-  state->pod_annotations[kVolcanoGroupNameAnnotation] = state->job.name;
+  state->pod_annotations[kVolcanoGroupNameAnnotation] = state->trainjob.name;
   Json group = pod_group_object(*state, "scheduling.volcano.sh/v1beta1");
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   Json annotations = state->jobset_metadata.value("annotations", Json::object());
   if (annotations.contains("scheduling.volcano.sh/queue-name")) {
     group["spec"]["queue"] = annotations["scheduling.volcano.sh/queue-name"];
   }
-  for (ReplicatedJob& job : state->jobs) {
+  for (ReplicatedJob& job : state->replicated_jobs) {
     const Json& spec = job.pod_spec();
     if (spec.contains("priorityClassName")) {
       group["spec"]["priorityClassName"] = spec["priorityClassName"];
@@ -129,7 +130,7 @@ void volcano(CompileState* state, const Field& policy, int64_t members, Json res
 bool apply_pod_group_policy(CompileState* state) {
   Field policy = state->pod_group_policy;
   if (!policy) return true;
-  if (!state->runtime.is_object(policy)) return false;
+  if (!state->runtime_reader.is_object(policy)) return false;
   int64_t members = 0;
   Json resources;
   gang_size(state, &members, &resources);
@@ -139,9 +140,9 @@ bool apply_pod_group_policy(CompileState* state) {
     Json annotations = state->jobset_metadata.value("annotations", Json::object());
     auto queue = annotations.find("scheduling.volcano.sh/queue-name");
     if (queue != annotations.end() && *queue == "") {
-      state->trainjob.error("spec",
-                            "the annotation scheduling.volcano.sh/queue-name must name "
-                            "a Volcano queue, found an empty string");
+      state->trainjob_reader.error("spec",
+                                   "the annotation scheduling.volcano.sh/queue-name must name "
+                                   "a Volcano queue, found an empty string");
       return false;
     }
     volcano(state, policy["volcano"], members, std::move(resources));

@@ -4,25 +4,12 @@
 
 #include "model/jobset_labels.h"
 #include "model/names.h"
+#include "model/trainjob_steps.h"
 #include "render/job_rules.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
 namespace {
-
-/// Ancestor jobs must hold exactly one Job and the container named like the step.
-constexpr const char* kAncestors[] = {"trainer", "dataset-initializer", "model-initializer"};
-
-std::string required_container(const std::string& ancestor) {
-  return ancestor == "trainer" ? "node" : ancestor;
-}
-
-bool is_known_ancestor(const std::string& ancestor) {
-  for (const char* known : kAncestors) {
-    if (ancestor == known) return true;
-  }
-  return false;
-}
 
 bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   job->replicas = rt.integer(item["replicas"]).value_or(1);
@@ -36,8 +23,10 @@ bool read_counts(const FieldReader& rt, const Field& item, ReplicatedJob* job) {
   return true;
 }
 
+/// Ancestor jobs must hold exactly one Job and the container the step runs in.
 bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJob& job) {
-  if (!is_known_ancestor(job.ancestor)) return true;
+  const TrainJobStep* step = find_trainjob_step(job.ancestor);
+  if (step == nullptr) return true;
   bool ok = true;
   if (job.replicas != 1) {
     rt.error(item["replicas"].path(), "a job labelled " + job.ancestor +
@@ -46,10 +35,10 @@ bool check_ancestor(const FieldReader& rt, const Field& item, const ReplicatedJo
     ok = false;
   }
   const Json& pod_spec = job.job_template["spec"]["template"]["spec"];
-  if (!has_container(pod_spec, "containers", required_container(job.ancestor))) {
+  if (!has_container(pod_spec, "containers", step->container)) {
     rt.error(item["template"]["spec"]["template"]["spec"]["containers"].path(),
              "a job labelled " + job.ancestor + " ancestor must have a container named \"" +
-                 required_container(job.ancestor) + "\"");
+                 step->container + "\"");
     ok = false;
   }
   return ok;
@@ -117,8 +106,8 @@ void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
                        runtime_metadata.value->value(map, Json::object()));
     }
   }
-  merge_string_map(&state->jobset_metadata, "labels", state->job.jobset_labels);
-  merge_string_map(&state->jobset_metadata, "annotations", state->job.jobset_annotations);
+  merge_string_map(&state->jobset_metadata, "labels", state->trainjob.jobset_labels);
+  merge_string_map(&state->jobset_metadata, "annotations", state->trainjob.jobset_annotations);
 }
 
 }  // namespace
@@ -142,7 +131,7 @@ bool check_metadata(const FieldReader& reader, const Field& metadata) {
 }
 
 bool read_runtime_template(CompileState* state) {
-  const FieldReader& rt = state->runtime;
+  const FieldReader& rt = state->runtime_reader;
   Field spec = rt.root()["spec"];
   if (!rt.is_object(spec)) {
     if (!spec) rt.error("spec", "required: the runtime's spec");
@@ -171,7 +160,7 @@ bool read_runtime_template(CompileState* state) {
   for (size_t i = 0; i < list.value->size(); ++i) {
     ReplicatedJob job;
     if (read_job(rt, list.at(i), &names, &job)) {
-      state->jobs.push_back(std::move(job));
+      state->replicated_jobs.push_back(std::move(job));
     } else {
       ok = false;
     }

@@ -7,7 +7,7 @@
 
 namespace trainjob {
 
-/// Fills state->jobs, ml_policy, pod_group_policy and jobset_spec from the runtime.
+/// Fills state->replicated_jobs, ml_policy, pod_group_policy and jobset_spec from the runtime.
 /// False when the runtime cannot be compiled against.
 bool read_runtime_template(CompileState* state);
 

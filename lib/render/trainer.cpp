@@ -1,6 +1,7 @@
 #include "render/trainer.h"
 
 #include "model/quantity.h"
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
@@ -22,12 +23,12 @@ bool check_string_list(const FieldReader& reader, const Field& list) {
 
 bool check_num_nodes(const CompileState& state, const Field& field, TrainerSettings* settings) {
   if (!field) return true;
-  settings->num_nodes = state.trainjob.integer(field);
+  settings->num_nodes = state.trainjob_reader.integer(field);
   if (!settings->num_nodes) return false;
   if (*settings->num_nodes < 1) {
-    state.trainjob.error(field.path(), "expected an integer ≥ 1, found " +
-                                           std::to_string(*settings->num_nodes) +
-                                           " (a Job with no pods never runs)");
+    state.trainjob_reader.error(field.path(), "expected an integer ≥ 1, found " +
+                                                  std::to_string(*settings->num_nodes) +
+                                                  " (a Job with no pods never runs)");
     return false;
   }
   return true;
@@ -51,7 +52,7 @@ bool check_num_proc(const CompileState& state, const Field& field, TrainerSettin
       value.is_string() && allow_strings && (value == "auto" || value == "cpu" || value == "gpu");
   bool valid_integer = value.is_number_integer() && value.get<int64_t>() >= 1;
   if (!valid_string && !valid_integer) {
-    state.trainjob.mismatch(field, expected);
+    state.trainjob_reader.mismatch(field, expected);
     return false;
   }
   settings->num_proc_per_node = value;
@@ -103,8 +104,8 @@ bool check_resources(const FieldReader& reader, const Field& resources) {
 }
 
 bool read_trainer(const CompileState& state, TrainerSettings* settings) {
-  const FieldReader& tj = state.trainjob;
-  Field trainer = state.job.trainer;
+  const FieldReader& tj = state.trainjob_reader;
+  Field trainer = state.trainjob.trainer;
   if (!trainer) return true;
   settings->present = true;
   bool ok = !trainer["image"] || tj.string(trainer["image"]);
@@ -151,9 +152,9 @@ void set_trainer_resources(const CompileState& state, const Json& resources, Jso
 void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   ReplicatedJob* job = state->trainer_job();
   if (!settings.present || job == nullptr) return;
-  Json* node = find_container(&job->pod_spec(), "node");
+  Json* node = find_container(&job->pod_spec(), kNodeName);
   if (node == nullptr) return;
-  const Json& trainer = *state->job.trainer.value;
+  const Json& trainer = *state->trainjob.trainer.value;
   for (const char* field : {"image", "command", "args"}) {
     auto it = trainer.find(field);
     if (it != trainer.end() && !it->is_null()) (*node)[field] = *it;
@@ -165,7 +166,7 @@ void apply_trainer_env_and_resources(const CompileState& state, const TrainerSet
                                      Json* container) {
   if (!settings.present) return;
   set_trainer_resources(state, settings.resources, container);
-  const Json& trainer = *state.job.trainer.value;
+  const Json& trainer = *state.trainjob.trainer.value;
   auto env = trainer.find("env");
   if (env != trainer.end() && env->is_array()) {
     for (const Json& var : *env)

@@ -17,7 +17,7 @@ const Json& list_member(const Json& object, const char* key) {
 }
 
 Field claim_policies(const CompileState& state) {
-  return state.runtime.root()["spec"]["template"]["spec"]["volumeClaimPolicies"];
+  return state.runtime_reader.root()["spec"]["template"]["spec"]["volumeClaimPolicies"];
 }
 
 /// Calls `visit(template field)` for each template of each policy that is a mapping.
@@ -64,7 +64,7 @@ bool is_dns1123_subdomain(const std::string& name) {
 }
 
 bool check_claim_name(const CompileState& state, const Field& claim, std::set<std::string>* seen) {
-  const FieldReader& rt = state.runtime;
+  const FieldReader& rt = state.runtime_reader;
   Field name = claim["metadata"]["name"];
   std::string text = template_name(claim);
   if (!name || !is_dns1123_subdomain(text)) {
@@ -76,10 +76,11 @@ bool check_claim_name(const CompileState& state, const Field& claim, std::set<st
     rt.error(name.path(), "\"" + text + "\" names an earlier claim template too");
     return false;
   }
-  std::string claim_name = volume_claim_name(text, state.job.name);
+  std::string claim_name = volume_claim_name(text, state.trainjob.name);
   if (claim_name.size() > kMaxLabelLength) {
-    state.trainjob.error("metadata.name", "the claim \"" + claim_name + "\" made from template \"" +
-                                              text + "\" would be longer than 63 characters");
+    state.trainjob_reader.error("metadata.name", "the claim \"" + claim_name +
+                                                     "\" made from template \"" + text +
+                                                     "\" would be longer than 63 characters");
     return false;
   }
   return true;
@@ -89,14 +90,14 @@ bool check_claim_use(const CompileState& state, const Field& claim) {
   std::string name = template_name(claim);
   bool mounted = false;
   bool ok = true;
-  for (const ReplicatedJob& job : state.jobs) {
+  for (const ReplicatedJob& job : state.replicated_jobs) {
     const Json& pod_spec =
         json_member(json_member(json_member(job.job_template, "spec"), "template"), "spec");
     mounted = mounted || mounts(pod_spec, name);
     const Json& volumes = list_member(pod_spec, "volumes");
     for (size_t i = 0; i < volumes.size(); ++i) {
       if (string_member(volumes[i], "name") != name) continue;
-      state.runtime.error(
+      state.runtime_reader.error(
           job.path() + ".template.spec.template.spec.volumes[" + std::to_string(i) + "].name",
           "the volume \"" + name +
               "\" clashes with the volumeClaimPolicies "
@@ -105,9 +106,9 @@ bool check_claim_use(const CompileState& state, const Field& claim) {
     }
   }
   if (!mounted) {
-    state.runtime.error(claim["metadata"]["name"].path(),
-                        "no container or init container of any replicated job mounts \"" + name +
-                            "\" (volumeMounts[].name)");
+    state.runtime_reader.error(claim["metadata"]["name"].path(),
+                               "no container or init container of any replicated job mounts \"" +
+                                   name + "\" (volumeMounts[].name)");
   }
   return ok && mounted;
 }
@@ -123,9 +124,9 @@ bool check_volume_claims(const CompileState& state) {
   std::set<std::string> seen;
   for_each_template(state, [&](const Field&, const Field& claim) {
     if (claim["metadata"]["namespace"]) {
-      state.runtime.error(claim["metadata"]["namespace"].path(),
-                          "a claim template takes no namespace: the claim goes to the "
-                          "TrainJob's");
+      state.runtime_reader.error(claim["metadata"]["namespace"].path(),
+                                 "a claim template takes no namespace: the claim goes to the "
+                                 "TrainJob's");
       ok = false;
     }
     ok = check_claim_name(state, claim, &seen) && check_claim_use(state, claim) && ok;
@@ -134,9 +135,10 @@ bool check_volume_claims(const CompileState& state) {
   for (size_t i = 0; policies && policies.value->is_array() && i < policies.value->size(); ++i) {
     Field when_deleted = policies.at(i)["retentionPolicy"]["whenDeleted"];
     if (when_deleted && *when_deleted.value == "Retain") {
-      state.runtime.warning(when_deleted.path(),
-                            "`kubectl trainjob delete` removes these claims with the TrainJob's "
-                            "other objects: unlike JobSet, it does not retain them");
+      state.runtime_reader.warning(
+          when_deleted.path(),
+          "`kubectl trainjob delete` removes these claims with the TrainJob's "
+          "other objects: unlike JobSet, it does not retain them");
     }
   }
   return ok;
@@ -145,8 +147,8 @@ bool check_volume_claims(const CompileState& state) {
 void apply_volume_claims(CompileState* state) {
   for_each_template(*state, [&](const Field&, const Field& claim) {
     std::string name = template_name(claim);
-    std::string claim_name = volume_claim_name(name, state->job.name);
-    for (ReplicatedJob& job : state->jobs) {
+    std::string claim_name = volume_claim_name(name, state->trainjob.name);
+    for (ReplicatedJob& job : state->replicated_jobs) {
       if (!mounts(job.pod_spec(), name)) continue;
       Json volume = {{"name", name}, {"persistentVolumeClaim", {{"claimName", claim_name}}}};
       Json& volumes = job.pod_spec()["volumes"];
@@ -155,10 +157,10 @@ void apply_volume_claims(CompileState* state) {
     }
     const Json& metadata = json_member(*claim.value, "metadata");
     Json out_metadata = {{"name", claim_name}};
-    if (!state->job.name_space.empty()) out_metadata["namespace"] = state->job.name_space;
+    if (!state->trainjob.name_space.empty()) out_metadata["namespace"] = state->trainjob.name_space;
     merge_string_map(&out_metadata, "labels", json_member(metadata, "labels"));
-    merge_string_map(&out_metadata, "labels", {{kJobSetNameLabel, state->job.name}});
-    merge_string_map(&out_metadata, "labels", ownership_labels(state->job.name));
+    merge_string_map(&out_metadata, "labels", {{kJobSetNameLabel, state->trainjob.name}});
+    merge_string_map(&out_metadata, "labels", ownership_labels(state->trainjob.name));
     merge_string_map(&out_metadata, "annotations", json_member(metadata, "annotations"));
     Json object = Json::object();
     object["apiVersion"] = "v1";

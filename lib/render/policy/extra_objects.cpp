@@ -7,8 +7,8 @@
 namespace trainjob {
 
 Json policy_object_metadata(const CompileState& state, const std::string& name) {
-  Json metadata = {{"name", name}, {"labels", ownership_labels(state.job.name)}};
-  if (!state.job.name_space.empty()) metadata["namespace"] = state.job.name_space;
+  Json metadata = {{"name", name}, {"labels", ownership_labels(state.trainjob.name)}};
+  if (!state.trainjob.name_space.empty()) metadata["namespace"] = state.trainjob.name_space;
   return metadata;
 }
 
@@ -21,12 +21,12 @@ std::string missing_secret_warning(const std::string& name, const std::string& w
 bool emit_generated_secret(const CompileState& state, const std::string& name,
                            const std::string& what) {
   if (state.generate_secrets) return true;
-  state.trainjob.warning("metadata.name", missing_secret_warning(name, what));
+  state.trainjob_reader.warning("metadata.name", missing_secret_warning(name, what));
   return false;
 }
 
 Json generated_secret(const CompileState& state, const std::string& name, Json data) {
-  return generated_secret_of(state.job.name, state.job.name_space, name, std::move(data));
+  return generated_secret_of(state.trainjob.name, state.trainjob.name_space, name, std::move(data));
 }
 
 Json generated_secret_of(const std::string& owner, const std::string& name_space,

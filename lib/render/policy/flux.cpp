@@ -114,8 +114,8 @@ void wrap_command(const Json& trainer, const Json& runtime_node, Json* node) {
 FluxCluster describe_cluster(const CompileState& state, const PolicyBuildInput& input,
                              int64_t nodes) {
   FluxCluster cluster;
-  cluster.trainjob = state.job.name;
-  cluster.name_space = state.job.name_space;
+  cluster.trainjob = state.trainjob.name;
+  cluster.name_space = state.trainjob.name_space;
   cluster.nodes = nodes;
   Field runtime_tasks = state.ml_policy["flux"]["numProcPerNode"];
   if (input.trainer.num_proc_per_node.is_number_integer()) {
@@ -148,10 +148,10 @@ bool add_curve_secret(CompileState* state, const FluxNames& names) {
   }
   std::optional<CurveKeyPair> keys = generate_curve_key_pair();
   if (!keys) {
-    state->trainjob.error("metadata.name", "could not generate the Flux CURVE key pair");
+    state->trainjob_reader.error("metadata.name", "could not generate the Flux CURVE key pair");
     return false;
   }
-  std::string certificate = curve_certificate(state->job.name, *keys);
+  std::string certificate = curve_certificate(state->trainjob.name, *keys);
   state->extra_objects.push_back(
       generated_secret(*state, names.secret, {{"curve.cert", encode_base64(certificate)}}));
   return true;
@@ -166,20 +166,20 @@ bool size_flux(CompileState* state, const TrainerSettings& trainer) {
 }
 
 bool build_flux(CompileState* state, const PolicyBuildInput& input) {
-  FluxNames names{state->job.name + "-flux-entrypoint", state->job.name + "-flux-curve"};
+  FluxNames names{state->trainjob.name + "-flux-entrypoint", state->trainjob.name + "-flux-curve"};
   FluxSettings settings;
   if (!read_flux_settings(*state, input.runtime_node, &settings)) return false;
-  ReplicatedJob* node_job = state->find_job("node");
+  ReplicatedJob* node_job = state->find_job(kNodeName);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (node_job == nullptr || trainer_job == nullptr) return false;  // check_flux reported it
-  Json* trainer_node = find_container(&trainer_job->pod_spec(), "node");
+  Json* trainer_node = find_container(&trainer_job->pod_spec(), kNodeName);
   if (trainer_node != nullptr) {
-    const Json& trainer = state->job.trainer ? *state->job.trainer.value : Json::object();
+    const Json& trainer = state->trainjob.trainer ? *state->trainjob.trainer.value : Json::object();
     wrap_command(trainer, input.runtime_node, trainer_node);
   }
   add_volumes(names, &node_job->pod_spec());
   add_installer(names, settings, &node_job->pod_spec());
-  Json* node = find_container(&node_job->pod_spec(), "node");
+  Json* node = find_container(&node_job->pod_spec(), kNodeName);
   if (node != nullptr) add_node_mounts(names, node);
   FluxCluster cluster = describe_cluster(*state, input, trainer_job->count);
   cluster.settings = settings;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 
 namespace trainjob {
@@ -69,13 +70,11 @@ bool take_setting(const FieldReader& reader, const Field& where, const SettingRu
 
 /// The runtime's `node` container of the trainer job, as a Field for messages.
 Field runtime_node_field(const CompileState& state) {
-  for (const ReplicatedJob& job : state.jobs) {
-    if (job.ancestor != "trainer") continue;
-    Field containers = job.field["template"]["spec"]["template"]["spec"]["containers"];
-    for (size_t i = 0; containers && containers.value->is_array() && i < containers.value->size();
-         ++i) {
-      if (string_member((*containers.value)[i], "name") == "node") return containers.at(i);
-    }
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    if (job.ancestor != kTrainerStep) continue;
+    Field pod_spec = job.field["template"]["spec"]["template"]["spec"];
+    size_t index = pod_spec ? container_index(*pod_spec.value, kNodeName) : kNoContainer;
+    if (index != kNoContainer) return pod_spec["containers"].at(index);
   }
   return Field();
 }
@@ -90,7 +89,7 @@ bool read_runtime_settings(const CompileState& state, const Json& runtime_node,
     const Json& var = (*env)[i];
     const SettingRule* rule = find_rule(string_member(var, "name"));
     if (rule == nullptr || !var.contains("value") || !var["value"].is_string()) continue;
-    ok = take_setting(state.runtime, node_field["env"].at(i)["value"], *rule,
+    ok = take_setting(state.runtime_reader, node_field["env"].at(i)["value"], *rule,
                       var["value"].get<std::string>(), settings) &&
          ok;
   }
@@ -98,7 +97,7 @@ bool read_runtime_settings(const CompileState& state, const Json& runtime_node,
 }
 
 bool read_trainer_settings(const CompileState& state, FluxSettings* settings) {
-  Field env = state.job.trainer["env"];
+  Field env = state.trainjob.trainer["env"];
   if (!env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
@@ -106,7 +105,7 @@ bool read_trainer_settings(const CompileState& state, FluxSettings* settings) {
     const SettingRule* rule = find_rule(string_member(var, "name"));
     if (rule == nullptr) continue;
     // Upstream reads the literal value: an entry with valueFrom sets the setting to "".
-    ok = take_setting(state.trainjob, env.at(i)["value"], *rule, string_member(var, "value"),
+    ok = take_setting(state.trainjob_reader, env.at(i)["value"], *rule, string_member(var, "value"),
                       settings) &&
          ok;
   }
@@ -136,30 +135,31 @@ int64_t installer_index(const Json& pod_spec) {
 }
 
 bool check_node_job(const CompileState& state) {
-  for (const ReplicatedJob& job : state.jobs) {
-    if (job.name != "node") continue;
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    if (job.name != kNodeName) continue;
     const Json& pod_spec = pod_spec_of(job);
     bool ok = true;
-    if (!has_container(pod_spec, "containers", "node")) {
-      state.runtime.error(job.path() + ".template.spec.template.spec.containers",
-                          "the Flux policy wraps the command of a container named \"node\"; "
-                          "the node job has none");
+    if (!has_container(pod_spec, "containers", kNodeName)) {
+      state.runtime_reader.error(job.path() + ".template.spec.template.spec.containers",
+                                 "the Flux policy wraps the command of a container named \"node\"; "
+                                 "the node job has none");
       ok = false;
     }
     int64_t installer = installer_index(pod_spec);
     if (installer >= 0) {
       // Upstream's webhook: "InitContainer 'flux-installer' is reserved".
-      state.runtime.error(job.path() + ".template.spec.template.spec.initContainers[" +
-                              std::to_string(installer) + "].name",
-                          "the init container name \"flux-installer\" is reserved for the "
-                          "Flux policy, which adds it");
+      state.runtime_reader.error(job.path() + ".template.spec.template.spec.initContainers[" +
+                                     std::to_string(installer) + "].name",
+                                 "the init container name \"flux-installer\" is reserved for the "
+                                 "Flux policy, which adds it");
       ok = false;
     }
     return ok;
   }
-  state.runtime.error("spec.template.spec.replicatedJobs",
-                      "the Flux policy needs a replicated job named \"node\": its pods form the "
-                      "Flux cluster");
+  state.runtime_reader.error(
+      "spec.template.spec.replicatedJobs",
+      "the Flux policy needs a replicated job named \"node\": its pods form the "
+      "Flux cluster");
   return false;
 }
 
@@ -174,9 +174,9 @@ bool read_flux_settings(const CompileState& state, const Json& runtime_node,
 bool check_flux(const CompileState& state) {
   bool ok = check_node_job(state);
   Json runtime_node;
-  for (const ReplicatedJob& job : state.jobs) {
-    if (job.ancestor != "trainer") continue;
-    const Json* node = find_container(pod_spec_of(job), "node");
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    if (job.ancestor != kTrainerStep) continue;
+    const Json* node = find_container(pod_spec_of(job), kNodeName);
     if (node != nullptr) runtime_node = *node;
     break;
   }

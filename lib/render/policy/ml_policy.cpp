@@ -50,7 +50,7 @@ bool check_flux_num_proc(const FieldReader& rt, const Field& num_proc) {
 }  // namespace
 
 bool check_ml_policy(const CompileState& state, bool compiling) {
-  const FieldReader& rt = state.runtime;
+  const FieldReader& rt = state.runtime_reader;
   Field policy = state.ml_policy;
   if (!policy) return true;
   if (!rt.is_object(policy)) return false;
@@ -69,15 +69,15 @@ bool check_ml_policy(const CompileState& state, bool compiling) {
 namespace {
 
 bool check_reserved_env(const CompileState& state, const PolicyPlugin& plugin) {
-  Field env = state.job.trainer["env"];
+  Field env = state.trainjob.trainer["env"];
   if (!env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
     std::string name = string_member((*env.value)[i], "name");
     for (const char* reserved : plugin.reserved_env) {
       if (name == reserved) {
-        state.trainjob.error(env.at(i)["name"].path(),
-                             std::string(reserved) + " " + plugin.reserved_reason);
+        state.trainjob_reader.error(env.at(i)["name"].path(),
+                                    std::string(reserved) + " " + plugin.reserved_reason);
         ok = false;
       }
     }
@@ -93,12 +93,13 @@ std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& t
     bool runtime_setting = runtime_value && state->dialect.string_num_proc;
     num_proc = runtime_setting ? *runtime_value.value : Json("auto");
     if (runtime_value && !runtime_setting && *runtime_value.value != "auto") {
-      state->runtime.warning(runtime_value.path(),
-                             std::string("a Trainer v2.0-v2.1 setting, ignored for this TrainJob "
-                                         "read as Trainer ") +
-                                 state->dialect.version +
-                                 " (processes per pod come from its GPUs, else CPUs); set "
-                                 "spec.trainer.numProcPerNode, or --trainer-version 2.1");
+      state->runtime_reader.warning(
+          runtime_value.path(),
+          std::string("a Trainer v2.0-v2.1 setting, ignored for this TrainJob "
+                      "read as Trainer ") +
+              state->dialect.version +
+              " (processes per pod come from its GPUs, else CPUs); set "
+              "spec.trainer.numProcPerNode, or --trainer-version 2.1");
     }
   }
   const Json& resources =
@@ -111,13 +112,13 @@ void size_from_template(CompileState* state) {
   if (state->ml_policy && state->ml_policy["numNodes"]) {
     policy_nodes = state->ml_policy["numNodes"].value->get<int64_t>();
   }
-  for (ReplicatedJob& job : state->jobs) {
+  for (ReplicatedJob& job : state->replicated_jobs) {
     const Json& spec = job.job_template["spec"];
     auto parallelism = spec.find("parallelism");
     job.count = parallelism != spec.end() && parallelism->is_number_integer()
                     ? parallelism->get<int64_t>()
                     : 1;
-    if (job.ancestor == "trainer" && state->ml_policy) job.count = policy_nodes;
+    if (job.ancestor == kTrainerStep && state->ml_policy) job.count = policy_nodes;
     job.count = std::max<int64_t>(job.count, 1);
   }
 }
@@ -126,10 +127,10 @@ void size_from_template(CompileState* state) {
 
 const Json& runtime_node_resources(CompileState* state) {
   static const Json kNone;
-  ReplicatedJob* job = state->find_job("node");
+  ReplicatedJob* job = state->find_job(kNodeName);
   if (job == nullptr) job = state->trainer_job();
   if (job == nullptr) return kNone;
-  const Json* node = find_container(job->pod_spec(), "node");
+  const Json* node = find_container(job->pod_spec(), kNodeName);
   if (node == nullptr || !node->contains("resources")) return kNone;
   return (*node)["resources"];
 }
@@ -142,10 +143,11 @@ bool size_jobs(CompileState* state, const TrainerSettings& trainer, std::string*
   size_from_template(state);
   ReplicatedJob* trainer_job = state->trainer_job();
   if (trainer.present && trainer_job == nullptr) {
-    state->trainjob.error(state->job.trainer.path(), "the runtime has no replicated job labelled " +
-                                                         std::string(kAncestorLabel) +
-                                                         ": trainer, so spec.trainer has "
-                                                         "nothing to apply to");
+    state->trainjob_reader.error(state->trainjob.trainer.path(),
+                                 "the runtime has no replicated job labelled " +
+                                     std::string(kAncestorLabel) +
+                                     ": trainer, so spec.trainer has "
+                                     "nothing to apply to");
     return false;
   }
   if (plugin != nullptr && plugin->size != nullptr) return plugin->size(state, trainer);
@@ -159,9 +161,9 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
   // Upstream's plugins add their env only when the TrainJob has a trainer section.
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
-  Json* node = job != nullptr ? find_container(&job->pod_spec(), "node") : nullptr;
+  Json* node = job != nullptr ? find_container(&job->pod_spec(), kNodeName) : nullptr;
   if (plugin != nullptr && plugin->inject != nullptr && trainer.present && node != nullptr) {
-    plugin->inject({state->job.name, job->count, num_proc}, node);
+    plugin->inject({state->trainjob.name, job->count, num_proc}, node);
   }
   // After the trainer, as upstream's loop runs, and with or without spec.trainer.
   if (plugin == &kTorchPlugin) inject_torch_env_targets(state, num_proc);
@@ -171,7 +173,7 @@ Json policy_runtime_node(CompileState* state) {
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   ReplicatedJob* job = state->trainer_job();
   if (plugin == nullptr || plugin->build == nullptr || job == nullptr) return Json();
-  const Json* node = find_container(job->pod_spec(), "node");
+  const Json* node = find_container(job->pod_spec(), kNodeName);
   return node != nullptr ? *node : Json();
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/ml_policy.h"
 #include "render/policy/mpi_node_wrapper.h"
@@ -27,15 +28,16 @@ constexpr const char* kReservedEnv[] = {kHostfileEnv, kKeepFqdnEnv, kSlotsEnv, k
 constexpr const char* kHostfileDir = "/etc/mpi";
 
 bool check_reserved_mpi_env(const CompileState& state) {
-  Field env = state.job.trainer["env"];
+  Field env = state.trainjob.trainer["env"];
   if (!state.dialect.mpi_v2_3 || !env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
     std::string name = string_member((*env.value)[i], "name");
     for (const char* reserved : kReservedEnv) {
       if (name != reserved) continue;
-      state.trainjob.error(env.at(i)["name"].path(),
-                           name + " is reserved for the MPI policy's launcher (Trainer v2.3+)");
+      state.trainjob_reader.error(
+          env.at(i)["name"].path(),
+          name + " is reserved for the MPI policy's launcher (Trainer v2.3+)");
       ok = false;
     }
   }
@@ -54,10 +56,10 @@ bool check_launcher_as_node(CompileState* state, const TrainerSettings& trainer)
   if (state->find_job(kMpiLauncherJob) != nullptr && state->find_job(kMpiNodeJob) != nullptr) {
     return true;
   }
-  state->trainjob.error(state->job.trainer["numNodes"].path(),
-                        "expected 1: the MPI runtime runs its launcher as a node "
-                        "(runLauncherAsNode) but lacks a replicated job \"launcher\" or "
-                        "\"node\", so there is nowhere to put more nodes");
+  state->trainjob_reader.error(state->trainjob.trainer["numNodes"].path(),
+                               "expected 1: the MPI runtime runs its launcher as a node "
+                               "(runLauncherAsNode) but lacks a replicated job \"launcher\" or "
+                               "\"node\", so there is nowhere to put more nodes");
   return false;
 }
 
@@ -75,7 +77,7 @@ bool size_mpi(CompileState* state, const TrainerSettings& trainer) {
 }
 
 Json ssh_volume(const CompileState& state) {
-  Json secret = {{"secretName", mpi_ssh_secret_name(state.job.name)}};
+  Json secret = {{"secretName", mpi_ssh_secret_name(state.trainjob.name)}};
   // Trainer v2.3 sets file modes ssh accepts; earlier releases left the defaults.
   auto item = [&](const char* key, const char* path, int mode) {
     Json entry = {{"key", key}, {"path", path}};
@@ -92,7 +94,7 @@ Json ssh_volume(const CompileState& state) {
 Json hostfile_volume(const CompileState& state) {
   Json items = Json::array({{{"key", "hostfile"}, {"path", "hostfile"}, {"mode", 0444}}});
   return Json{{"name", kMpiHostfileVolume},
-              {"configMap", {{"name", mpi_hostfile_name(state.job.name)}, {"items", items}}}};
+              {"configMap", {{"name", mpi_hostfile_name(state.trainjob.name)}, {"items", items}}}};
 }
 
 /// Upstream upserts the OMPI variables before spec.trainer.env, so a user's value of one
@@ -119,7 +121,7 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   upsert_by_key(&pod_spec, "volumes", ssh_volume(state), "name");
   bool launcher = job->name == kMpiLauncherJob;
   if (launcher) upsert_by_key(&pod_spec, "volumes", hostfile_volume(state), "name");
-  Json* node = find_container(&pod_spec, "node");
+  Json* node = find_container(&pod_spec, kNodeName);
   if (node == nullptr) return;
   upsert_by_key(node, "volumeMounts",
                 {{"name", kMpiSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
@@ -132,15 +134,15 @@ bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   // spec.trainer's env and resources reach job `node` too when the launcher is a node.
   if (settings.launcher_as_node && node_job != nullptr) {
-    Json* node = find_container(&node_job->pod_spec(), "node");
+    Json* node = find_container(&node_job->pod_spec(), kNodeName);
     if (node != nullptr) apply_trainer_env_and_resources(*state, trainer, node);
   }
-  for (ReplicatedJob& job : state->jobs) {
+  for (ReplicatedJob& job : state->replicated_jobs) {
     if (job.name == kMpiNodeJob || job.name == kMpiLauncherJob)
       edit_mpi_job(*state, settings, &job);
   }
   // JobSet's successPolicy ends the node pods once the launcher completes.
-  if (state->target == RenderTarget::kJobs) wrap_mpi_node_command(state);
+  if (state->render_target == RenderTarget::kJobs) wrap_mpi_node_command(state);
   add_mpi_ssh_secret(state);
   state->extra_objects.push_back(mpi_hostfile_config_map(*state, settings));
   return true;

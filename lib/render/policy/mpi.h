@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "model/vocabulary.h"
 #include "render/compile_state.h"
 #include "render/trainer.h"
 
@@ -12,7 +13,7 @@ namespace trainjob {
 
 /// Upstream finds the MPI jobs by these names, not by label.
 inline constexpr const char* kMpiLauncherJob = "launcher";
-inline constexpr const char* kMpiNodeJob = "node";
+inline constexpr const char* kMpiNodeJob = kNodeName;
 inline constexpr const char* kMpiOpenMpi = "OpenMPI";
 /// The volumes it adds: the SSH key Secret (both jobs) and the hostfile (the launcher).
 inline constexpr const char* kMpiSshVolume = "mpi-ssh-auth";

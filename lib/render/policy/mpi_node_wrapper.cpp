@@ -5,8 +5,10 @@
 // publishes not-ready pods and drops finished ones). No API access, no extra RBAC.
 #include "render/policy/mpi_node_wrapper.h"
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/mpi.h"
+#include "render/policy/mpi_objects.h"
 
 namespace trainjob {
 namespace {
@@ -47,17 +49,18 @@ std::string mpi_node_wrapper_script(const std::string& launcher_host) {
 void wrap_mpi_node_command(CompileState* state) {
   ReplicatedJob* job = state->find_job(kMpiNodeJob);
   if (job == nullptr) return;
-  Json* node = find_container(&job->pod_spec(), "node");
+  Json* node = find_container(&job->pod_spec(), kNodeName);
   if (node == nullptr) return;
   auto command = node->find("command");
   if (command == node->end() || !command->is_array() || command->empty()) {
-    state->runtime.warning(job->path(),
-                           "container \"node\" of MPI job \"node\" has no command to wrap: "
-                           "its pods run until the TrainJob is deleted, as nothing ends them "
-                           "when the launcher completes");
+    state->runtime_reader.warning(
+        job->path(),
+        "container \"node\" of MPI job \"node\" has no command to wrap: "
+        "its pods run until the TrainJob is deleted, as nothing ends them "
+        "when the launcher completes");
     return;
   }
-  std::string host = state->job.name + "-" + kMpiLauncherJob + "-0-0." + mpi_subdomain(*state);
+  std::string host = state->trainjob.name + "-" + kMpiLauncherJob + "-0-0." + mpi_subdomain(*state);
   Json wrapped = Json::array({"/bin/sh", "-c", mpi_node_wrapper_script(host), "mpi-node"});
   for (const Json& word : *command)
     wrapped.push_back(word);

@@ -73,7 +73,7 @@ bool check_torch_env_injection(CompileState* state) {
                                          : "replicated job \"" + job_name +
                                                "\" has no container or init container \"" +
                                                name.get<std::string>() + "\"";
-      state->runtime.error(names.at(j).path(), "envInjection target not found: " + where);
+      state->runtime_reader.error(names.at(j).path(), "envInjection target not found: " + where);
       ok = false;
     }
   }
@@ -93,7 +93,7 @@ void inject_torch_env_targets(CompileState* state, const std::string& num_proc) 
       Json* container = name.is_string() ? find_target_container(&job->pod_spec(), name) : nullptr;
       if (container == nullptr) continue;  // check_torch_env_injection reported it
       upsert_pet_env(container, pods, num_proc);
-      upsert_master_env(container, state->job.name);
+      upsert_master_env(container, state->trainjob.name);
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/num_proc.h"
 
@@ -69,9 +70,9 @@ std::vector<std::string> string_list(const Json& object, const char* key) {
 /// The GPUs of one node: resourcesPerNode when set, else the runtime's `node` container.
 int64_t node_gpus(CompileState* state, const TrainerSettings& trainer) {
   if (trainer.resources.is_object()) return gpu_count(trainer.resources);
-  ReplicatedJob* job = state->find_job("node");
+  ReplicatedJob* job = state->find_job(kNodeName);
   if (job == nullptr) job = state->trainer_job();
-  const Json* node = job != nullptr ? find_container(job->pod_spec(), "node") : nullptr;
+  const Json* node = job != nullptr ? find_container(job->pod_spec(), kNodeName) : nullptr;
   return node != nullptr && node->contains("resources") ? gpu_count((*node)["resources"]) : 0;
 }
 
@@ -83,17 +84,17 @@ std::string trainjob_num_proc(const TrainerSettings& trainer) {
 void check_qlora(const CompileState& state, const std::string& model, const std::string& config) {
   if (config.find("_qlora") == std::string::npos) return;
   if (model == "qwen2_5/1.5B") {
-    state.trainjob.error(
-        state.job.runtime_name.path(),
+    state.trainjob_reader.error(
+        state.trainjob.runtime_name.path(),
         "QLoRA (model.quantize_base=True) is not supported for the " + model + " model");
   }
   bool single_device = config.find("_qlora_single_device") != std::string::npos;
   if (!single_device && (model == "llama3_2/1B" || model == "llama3_2/3B")) {
-    Field trainer = state.job.trainer;
+    Field trainer = state.trainjob.trainer;
     std::string why = "QLoRA on the " + model + " model runs on one device: ";
-    state.trainjob.error(trainer["numProcPerNode"].path(), why + "expected auto or 1");
-    state.trainjob.error(trainer["resourcesPerNode"].path(),
-                         why + "expected a GPU resource with the value 1");
+    state.trainjob_reader.error(trainer["numProcPerNode"].path(), why + "expected auto or 1");
+    state.trainjob_reader.error(trainer["resourcesPerNode"].path(),
+                                why + "expected a GPU resource with the value 1");
   }
 }
 
@@ -155,29 +156,29 @@ bool torchtune_distributed(int64_t nodes, const std::string& num_proc, int64_t g
 }
 
 bool is_torchtune_run(const CompileState& state) {
-  Field command = state.job.trainer["command"];
+  Field command = state.trainjob.trainer["command"];
   return state.ml_policy["torch"] && command && *command.value == Json::array({"tune", "run"});
 }
 
 bool check_torchtune(CompileState* mutable_state, const TrainerSettings& trainer) {
   const CompileState& state = *mutable_state;
   if (!trainer.present || !is_torchtune_run(state)) return true;
-  int errors_before = state.trainjob.diagnostics()->error_count();
-  const FieldReader& tj = state.trainjob;
-  std::string model = torchtune_model(state.job.runtime_name.value->get<std::string>());
+  int errors_before = state.trainjob_reader.diagnostics()->error_count();
+  const FieldReader& tj = state.trainjob_reader;
+  std::string model = torchtune_model(state.trainjob.runtime_name.value->get<std::string>());
   if (!torchtune_supported_model(model)) {
     std::string found = model.empty() ? "a name of another shape" : "model \"" + model + "\"";
-    tj.error(state.job.runtime_name.path(),
+    tj.error(state.trainjob.runtime_name.path(),
              "`tune run` needs a torchtune runtime named torchtune-<model>-<size> for one of "
              "llama3.2-1b, llama3.2-3b, llama3.3-70b, qwen2.5-1.5b; found " +
                  found);
   }
   int64_t nodes = trainer.num_nodes.value_or(1);
-  Field num_nodes = state.job.trainer["numNodes"];
+  Field num_nodes = state.trainjob.trainer["numNodes"];
   if (nodes > 1 && model != "llama3_3/70B") {
     tj.error(num_nodes.path(), "expected 1: torchtune runs the " + model + " model on one node");
   }
-  std::vector<std::string> args = string_list(*state.job.trainer.value, "args");
+  std::vector<std::string> args = string_list(*state.trainjob.trainer.value, "args");
   int64_t gpus = node_gpus(mutable_state, trainer);
   check_qlora(state, model,
               torchtune_recipe(nodes, trainjob_num_proc(trainer), gpus, args, model).config);
@@ -186,12 +187,12 @@ bool check_torchtune(CompileState* mutable_state, const TrainerSettings& trainer
   }
   for (size_t i = 0; i < args.size(); ++i) {
     if (!is_runtime_setting(args[i])) continue;
-    tj.error(state.job.trainer["args"].at(i).path(),
+    tj.error(state.trainjob.trainer["args"].at(i).path(),
              "\"" + args[i].substr(0, args[i].find('=')) +
                  "\" is set by the runtime's command and cannot be overridden in "
                  "spec.trainer.args");
   }
-  return state.trainjob.diagnostics()->error_count() == errors_before;
+  return state.trainjob_reader.diagnostics()->error_count() == errors_before;
 }
 
 Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
@@ -200,21 +201,21 @@ Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
   const ReplicatedJob* job = state->trainer_job();
   int64_t nodes = job != nullptr ? job->count : 1;
   int64_t gpus = node_gpus(state, trainer);
-  const std::string& name = state->job.name;
+  const std::string& name = state->trainjob.name;
   Json command = Json::array({"tune", "run"});
   if (torchtune_distributed(nodes, num_proc, gpus)) {
     command.push_back("--rdzv_endpoint=" + name + "-node-0-0." + name + ":" +
                       std::to_string(kRendezvousPort));
   }
-  std::string model = torchtune_model(state->job.runtime_name.value->get<std::string>());
-  TorchtuneRecipe recipe = torchtune_recipe(nodes, num_proc, gpus,
-                                            string_list(*state->job.trainer.value, "args"), model);
+  std::string model = torchtune_model(state->trainjob.runtime_name.value->get<std::string>());
+  TorchtuneRecipe recipe = torchtune_recipe(
+      nodes, num_proc, gpus, string_list(*state->trainjob.trainer.value, "args"), model);
   command.push_back(recipe.recipe);
   command.push_back("--config");
   command.push_back(recipe.config);
-  for (ReplicatedJob& rjob : state->jobs) {
+  for (ReplicatedJob& rjob : state->replicated_jobs) {
     const Json* node =
-        rjob.ancestor == "trainer" ? find_container(rjob.pod_spec(), "node") : nullptr;
+        rjob.ancestor == kTrainerStep ? find_container(rjob.pod_spec(), kNodeName) : nullptr;
     if (node == nullptr) continue;
     for (const std::string& item : string_list(*node, "command")) {
       if (is_runtime_setting(item)) command.push_back(item);
@@ -225,7 +226,7 @@ Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
 
 void apply_torchtune(CompileState* state, const Json& command) {
   ReplicatedJob* job = state->trainer_job();
-  Json* node = job != nullptr ? find_container(&job->pod_spec(), "node") : nullptr;
+  Json* node = job != nullptr ? find_container(&job->pod_spec(), kNodeName) : nullptr;
   if (command.is_null() || node == nullptr) return;
   (*node)["command"] = command;
   // The torch plugin has just added these; upstream leaves them out for torchtune, whose

@@ -1,9 +1,9 @@
-// One v1 replica's pod template read for a TrainJob: the default container becomes
-// spec.trainer, the pod fields an override of the target release can carry become an
+// One legacy replica's pod template read for a TrainJob: the default container becomes
+// spec.trainer, the pod fields an override of the release can carry become an
 // override of the trainer's replicated job, and what none can carry is reported, or kept
 // for a TrainingRuntime of the job's own with --with-runtime.
-#ifndef TRAINJOB_CONVERT_V1_POD_TEMPLATE_H_
-#define TRAINJOB_CONVERT_V1_POD_TEMPLATE_H_
+#ifndef TRAINJOB_CONVERT_LEGACY_POD_TEMPLATE_H_
+#define TRAINJOB_CONVERT_LEGACY_POD_TEMPLATE_H_
 
 #include <cstdint>
 #include <string>
@@ -16,19 +16,19 @@ namespace trainjob {
 
 struct PodTemplateMapping {
   // In:
-  const FieldReader* reader = nullptr;  ///< of the v1 job, for located messages
-  Dialect target = Dialect::kV2_3;
-  std::string kind;         ///< PyTorchJob, XGBoostJob, JAXJob
-  std::string container;    ///< the kind's default container: pytorch, xgboost, jax
-  std::string job_name;     ///< the job's name, which the TrainJob keeps
-  std::string trainer_job;  ///< the runtime's replicated job the nodes run in (`node`)
+  const FieldReader* reader = nullptr;  ///< of the legacy job, for located messages
+  Dialect release = Dialect::kV2_3;     ///< the Trainer release the TrainJob is written for
+  std::string kind;                     ///< PyTorchJob, XGBoostJob, JAXJob
+  std::string container;                ///< the kind's default container: pytorch, xgboost, jax
+  std::string job_name;                 ///< the job's name, which the TrainJob keeps
+  std::string trainer_job;              ///< the runtime's replicated job the nodes run in (`node`)
   bool with_runtime = false;
   int64_t num_nodes = 1;
   // Out:
   Json trainer = Json::object();       ///< spec.trainer less numNodes
   Json overrides = Json::array();      ///< in the v2.1 form (podTemplateOverrides)
   bool needs_runtime = false;          ///< something only a runtime can carry (with_runtime)
-  Json pod_template = Json::object();  ///< the v1 template, for that runtime
+  Json pod_template = Json::object();  ///< the job's template, for that runtime
 };
 
 /// Reads the pod template at `path` into `mapping`.
@@ -36,9 +36,9 @@ void map_pod_template(const Json& pod_template, const std::string& path,
                       PodTemplateMapping* mapping);
 
 /// A TrainingRuntime named and namespaced like `job`: `stock` (the kind's runtime) with the
-/// v1 pod template laid over its trainer replicated job, the default container as `node`.
+/// job's pod template laid over its trainer replicated job, the default container as `node`.
 Json custom_runtime(const Document* stock, const Document& job, const PodTemplateMapping& mapping);
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_CONVERT_V1_POD_TEMPLATE_H_
+#endif  // TRAINJOB_CONVERT_LEGACY_POD_TEMPLATE_H_

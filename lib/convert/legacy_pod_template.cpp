@@ -1,10 +1,12 @@
-#include "convert/v1_pod_template.h"
+#include "convert/legacy_pod_template.h"
 
 #include <algorithm>
 #include <vector>
 
 #include "load/field_path.h"
+#include "model/pod_spec.h"
 #include "model/runtime_registry.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -121,8 +123,8 @@ void map_env(const Json& env, const std::string& path, const Json& container,
 
 /// The default container: spec.trainer, plus what an override's container entry carries.
 Json map_container(const Json& container, const std::string& path, PodTemplateMapping* mapping) {
-  const DialectInfo& info = dialect_info(mapping->target);
-  Json patch = {{"name", "node"}};
+  const DialectInfo& info = dialect_info(mapping->release);
+  Json patch = {{"name", kNodeName}};
   for (const auto& entry : container.items()) {
     const std::string& key = entry.key();
     std::string field = field_child(path, key);
@@ -176,14 +178,14 @@ void map_containers(const Json& containers, const std::string& path, Json* overr
 void map_pod_template(const Json& pod_template, const std::string& path,
                       PodTemplateMapping* mapping) {
   mapping->pod_template = pod_template;
-  const DialectInfo& info = dialect_info(mapping->target);
+  const DialectInfo& info = dialect_info(mapping->release);
   Json override_item = Json::object();
   const Json& metadata = json_member(pod_template, "metadata");
   Json pod_metadata = Json::object();
   for (const char* map : {"labels", "annotations"}) {
     if (json_member(metadata, map).is_object()) pod_metadata[map] = metadata[map];
   }
-  if (!pod_metadata.empty() && mapping->target == Dialect::kV2_0) {
+  if (!pod_metadata.empty() && mapping->release == Dialect::kV2_0) {
     issue(mapping, path + ".metadata", "pod labels and annotations cannot be set in Trainer 2.0");
   }
   Json override_spec = Json::object();
@@ -235,10 +237,8 @@ Json custom_runtime(const Document* stock, const Document& job, const PodTemplat
       const Json& values = json_member(json_member(from, "metadata"), map);
       if (values.is_object()) pod["metadata"][map].update(values);
     }
-    Json stock_node = Json::object();
-    const Json& stock_containers = json_member(json_member(pod, "spec"), "containers");
-    for (const Json& container : stock_containers.is_array() ? stock_containers : Json::array())
-      if (string_member(container, "name") == "node") stock_node = container;
+    const Json* node = find_container(json_member(pod, "spec"), kNodeName);
+    const Json stock_node = node != nullptr ? *node : Json::object();
     Json spec = json_member(from, "spec").is_object() ? from["spec"] : Json::object();
     spec.erase("restartPolicy");  // the runtime's Jobs keep theirs
     Json containers = Json::array();
@@ -252,7 +252,7 @@ Json custom_runtime(const Document* stock, const Document& job, const PodTemplat
         own.erase("ports");
         copy = stock_node;
         copy.update(own);
-        copy["name"] = "node";
+        copy["name"] = kNodeName;
       }
       containers.push_back(copy);
     }
