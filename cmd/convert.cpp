@@ -23,10 +23,10 @@ int run_convert(const ConvertFlags& flags) {
   ConvertRequest request;
   request.inputs = flags.inputs;
   if (flags.to == "trainjob") {
-    request.target = std::nullopt;
+    request.release = std::nullopt;
   } else {
-    request.target = parse_dialect(flags.to);
-    if (!request.target) {
+    request.release = parse_dialect(flags.to);
+    if (!request.release) {
       return usage_error("--to: expected trainjob or one of " + dialect_names() + ", found \"" +
                          flags.to + "\"");
     }

@@ -42,7 +42,7 @@ bool set_target(const RenderFlags& flags, RenderRequest* request) {
     usage_error(error);
     return false;
   }
-  request->compile.target = *target;
+  request->compile.render_target = *target;
   request->compile.gitops_order = *order;
   return true;
 }

@@ -21,7 +21,7 @@ double oldest_creation(const std::vector<Json>& objects) {
   double oldest = 0;
   for (const Json& object : objects) {
     std::optional<double> created =
-        parse_rfc3339(string_member(member(object, "metadata"), "creationTimestamp"));
+        parse_rfc3339(string_member(member_or_empty(object, "metadata"), "creationTimestamp"));
     if (created && (oldest == 0 || *created < oldest)) oldest = *created;
   }
   return oldest;

@@ -26,7 +26,7 @@ bool has_depends_on(const Json& job) {
 }
 
 int64_t int_value(const Json& object, const char* key) {
-  const Json& value = member(object, key);
+  const Json& value = member_or_empty(object, key);
   return value.is_number_integer() ? value.get<int64_t>() : 0;
 }
 
@@ -118,8 +118,8 @@ std::optional<SuccessPolicy> success_policy_of(const std::vector<Json>& jobs) {
     SuccessPolicy out;
     out.op = string_member(policy, "operator", "All");
     if (out.op != "All" && out.op != "Any") continue;
-    read_strings(member(policy, "targetReplicatedJobs"), &out.targets);
-    read_strings(member(policy, "targetJobs"), &out.target_jobs);
+    read_strings(member_or_empty(policy, "targetReplicatedJobs"), &out.targets);
+    read_strings(member_or_empty(policy, "targetJobs"), &out.target_jobs);
     return out;
   }
   return std::nullopt;
@@ -130,9 +130,9 @@ bool job_reached(const Json& job, const std::string& status) {
   if (state == JobPhase::kFailed) return false;
   if (status == kDependsOnComplete) return state == JobPhase::kComplete;
   if (state == JobPhase::kComplete) return true;
-  const Json& job_status = member(job, "status");
-  int64_t parallelism = member(job, "spec").contains("parallelism")
-                            ? int_value(member(job, "spec"), "parallelism")
+  const Json& job_status = member_or_empty(job, "status");
+  int64_t parallelism = member_or_empty(job, "spec").contains("parallelism")
+                            ? int_value(member_or_empty(job, "spec"), "parallelism")
                             : 1;
   return int_value(job_status, "ready") + int_value(job_status, "succeeded") >= parallelism;
 }

@@ -17,7 +17,7 @@ namespace {
 constexpr int kMaxReconnects = 20;
 
 const Json* container_status(const Json& pod, const std::string& container) {
-  const Json& statuses = member(member(pod, "status"), "containerStatuses");
+  const Json& statuses = member_or_empty(member_or_empty(pod, "status"), "containerStatuses");
   if (!statuses.is_array()) return nullptr;
   for (const Json& entry : statuses) {
     if (string_member(entry, "name") == container) return &entry;
@@ -52,7 +52,7 @@ void LinePrinter::write(const std::string& block) {
 
 std::string log_container(const Json& pod, const std::string& requested) {
   if (!requested.empty()) return requested;
-  const Json& containers = member(pod, "spec").value("containers", Json::array());
+  const Json& containers = member_or_empty(pod, "spec").value("containers", Json::array());
   for (const std::string& wanted : {step_place_of(pod).step, default_container_of_operator(label_of(
                                                                  pod, kOperatorNameLabel))}) {
     if (wanted.empty()) continue;
@@ -177,7 +177,7 @@ bool PodLogs::still_running(const Source& source, int* restart_count) {
   const Json* status = container_status(*pod, source.container);
   if (status == nullptr) return false;
   *restart_count = status->value("restartCount", 0);
-  return *restart_count == source.instance && member(*status, "state").contains("running");
+  return *restart_count == source.instance && member_or_empty(*status, "state").contains("running");
 }
 
 /// One container instance's stream as it is read, and read again after a break.
@@ -296,7 +296,7 @@ bool PodLogs::prefix_for(const std::vector<const Json*>& jobs) const {
 bool PodLogs::report_waiting(const Source& source, const Json& pod, const Json* status) {
   std::string reason = pod_reason(pod, {});
   if (reason.empty() && status != nullptr)
-    reason = string_member(member(member(*status, "state"), "waiting"), "reason");
+    reason = string_member(member_or_empty(member_or_empty(*status, "state"), "waiting"), "reason");
   JobPhase phase = pod_phase_of(pod);
   std::string said = job_phase_name(phase);
   if (!reason.empty()) said.append(": ").append(reason);
@@ -328,7 +328,7 @@ bool PodLogs::follow_pod(const std::string& label, const Json& pod) {
   const Json* status = container_status(pod, source.container);
   if (status != nullptr)  // only this thread touches first_instance_
     first_instance_.emplace(source.pod + "/" + source.container, status->value("restartCount", 0));
-  if (status == nullptr || member(*status, "state").contains("waiting"))
+  if (status == nullptr || member_or_empty(*status, "state").contains("waiting"))
     return report_waiting(source, pod, status);
   source.instance = status->value("restartCount", 0);
   return start_stream(source);

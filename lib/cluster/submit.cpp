@@ -28,7 +28,7 @@ int apply_rank(const Json& object) {
 }
 
 std::string resource_version(const Json& object) {
-  return string_member(member(object, "metadata"), "resourceVersion");
+  return string_member(member_or_empty(object, "metadata"), "resourceVersion");
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -43,7 +43,7 @@ std::string join(const std::vector<std::string>& items) {
 bool waits_for_manual_resume(const SubmitPlan& plan) {
   for (const Json& object : plan.objects) {
     if (string_member(object, "kind") != "Job") continue;
-    return member(object, "spec").value("suspend", false) &&
+    return member_or_empty(object, "spec").value("suspend", false) &&
            label_of(object, kKueueQueueLabel).empty();
   }
   return false;
@@ -155,7 +155,7 @@ void Submitter::report(const Json& object, const char* operation, const SubmitOp
 
 bool Submitter::kept_as_is(const SubmitPlan& plan, const Json& object, const SubmitOptions& options,
                            bool dry_run) {
-  if (string_member(member(member(object, "metadata"), "annotations"),
+  if (string_member(member_or_empty(member_or_empty(object, "metadata"), "annotations"),
                     kCreateOnlyIfAbsentAnnotation) != "true")
     return false;
   // Like upstream's SSH Secret: made once, never overwritten (pods may hold the old key).
@@ -173,7 +173,7 @@ bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& op
   for (const Json& object : plan.objects)
     if (string_member(object, "kind") == "Job") jobs.push_back(&object);
   bool suspended = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
-    return member(*job, "spec").value("suspend", false);
+    return member_or_empty(*job, "spec").value("suspend", false);
   });
   if (!suspended) return false;
   std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only

@@ -104,7 +104,7 @@ bool Submitter::give_deadline_left(const SubmitPlan& plan, const std::vector<Jso
   Json& spec = (*job)["spec"];
   if (const Json* existing = find_by_name(live, name_of(*job))) {
     // Submitted before: keep the deadline it was given then, so the apply changes nothing.
-    const Json& live_spec = member(*existing, "spec");
+    const Json& live_spec = member_or_empty(*existing, "spec");
     if (live_spec.contains("activeDeadlineSeconds"))
       spec["activeDeadlineSeconds"] = live_spec["activeDeadlineSeconds"];
     return true;

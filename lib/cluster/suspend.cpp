@@ -34,7 +34,7 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
       std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), job_phase_name(state));
       continue;
     }
-    if (member(job, "spec").value("suspend", false) == suspend) {
+    if (member_or_empty(job, "spec").value("suspend", false) == suspend) {
       std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), done);
       continue;
     }

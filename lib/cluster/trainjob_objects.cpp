@@ -34,8 +34,9 @@ bool plain_name(const std::string& text, const char* extra) {
 
 /// Adds the kinds `object` says submit applied (kSubmittedKindsAnnotation) to `types`.
 void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
-  const std::string& recorded = string_member_ref(member(member(object, "metadata"), "annotations"),
-                                                  kSubmittedKindsAnnotation);
+  const std::string& recorded =
+      string_member_ref(member_or_empty(member_or_empty(object, "metadata"), "annotations"),
+                        kSubmittedKindsAnnotation);
   size_t start = 0;
   while (start < recorded.size()) {
     size_t end = std::min(recorded.find(',', start), recorded.size());

@@ -15,7 +15,7 @@ namespace trainjob {
 namespace {
 
 bool condition_true(const Json& object, const char* type) {
-  const Json& status = member(object, "status");
+  const Json& status = member_or_empty(object, "status");
   if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
   for (const Json& condition : status["conditions"]) {
     if (string_member(condition, "type") == type && string_member(condition, "status") == "True")
@@ -25,7 +25,7 @@ bool condition_true(const Json& object, const char* type) {
 }
 
 const Json* condition(const Json& object, const char* type) {
-  const Json& conditions = member(member(object, "status"), "conditions");
+  const Json& conditions = member_or_empty(member_or_empty(object, "status"), "conditions");
   if (!conditions.is_array()) return nullptr;
   for (const Json& c : conditions) {
     if (string_member(c, "type") == type) return &c;
@@ -39,8 +39,8 @@ std::string exit_text(const Json& terminated) {
 }
 
 std::string container_reason(const Json& status) {
-  const Json& state = member(status, "state");
-  const Json& last = member(status, "lastState");
+  const Json& state = member_or_empty(status, "state");
+  const Json& last = member_or_empty(status, "lastState");
   if (state.contains("waiting")) {
     std::string reason = string_member(state["waiting"], "reason");
     std::string message = string_member(state["waiting"], "message");
@@ -57,9 +57,9 @@ std::string container_reason(const Json& status) {
 }
 
 std::string pod_key_index(const Json& pod, const char* key) {
-  const Json& metadata = member(pod, "metadata");
-  std::string value = string_member(member(metadata, "labels"), key);
-  if (value.empty()) value = string_member(member(metadata, "annotations"), key);
+  const Json& metadata = member_or_empty(pod, "metadata");
+  std::string value = string_member(member_or_empty(metadata, "labels"), key);
+  if (value.empty()) value = string_member(member_or_empty(metadata, "annotations"), key);
   return value;
 }
 
@@ -67,7 +67,7 @@ std::string pod_key_index(const Json& pod, const char* key) {
 void mark_targets(const SuccessPolicy& policy, const std::vector<Json>& jobs,
                   std::map<std::string, StepStatus>* steps, std::vector<std::string>* order) {
   for (auto& [name, step] : *steps)
-    step.target = policy.is_target(name, jobs);
+    step.success_policy_target = policy.is_target(name, jobs);
   for (const std::string& target : policy.targets) {
     if (steps->count(target) != 0) continue;
     order->push_back(target);
@@ -157,10 +157,10 @@ NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Js
   std::tie(node.step, node.job_index, node.index) = key;
   node.label = node_label(step_place_of(pod), node.index);
   node.pod = name_of(pod);
-  node.node_name = string_member(member(pod, "spec"), "nodeName");
+  node.node_name = string_member(member_or_empty(pod, "spec"), "nodeName");
   node.phase = pod_phase_of(pod);
   node.ready = condition_true(pod, "Ready");
-  const Json& status = member(pod, "status");
+  const Json& status = member_or_empty(pod, "status");
   if (status.contains("containerStatuses")) {
     for (const Json& container : status["containerStatuses"])
       node.restarts += container.value("restartCount", 0);
@@ -207,8 +207,8 @@ void add_node_reasons(TrainJobStatus* out) {
 
 std::string source_kind_of(const std::vector<Json>& jobs) {
   for (const Json& job : jobs) {
-    std::string kind =
-        string_member(member(member(job, "metadata"), "annotations"), kSourceKindAnnotation);
+    std::string kind = string_member(
+        member_or_empty(member_or_empty(job, "metadata"), "annotations"), kSourceKindAnnotation);
     if (!kind.empty()) return kind;
   }
   return "TrainJob";
@@ -224,8 +224,8 @@ std::string source_api_version_of(const std::vector<Json>& jobs) {
 JobPhase job_state(const Json& job) {
   if (condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
   if (condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
-  if (member(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
-  const Json& status = member(job, "status");
+  if (member_or_empty(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
+  const Json& status = member_or_empty(job, "status");
   return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? JobPhase::kRunning
                                                                        : JobPhase::kPending;
 }
@@ -237,7 +237,7 @@ JobPhase pod_phase_of(const Json& pod) {
 }
 
 std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
-  const Json& status = member(pod, "status");
+  const Json& status = member_or_empty(pod, "status");
   if (const Json* scheduled = condition(pod, "PodScheduled");
       scheduled != nullptr && string_member(*scheduled, "status") == "False") {
     return string_member(*scheduled, "reason", "Unschedulable") + ": " +
@@ -254,7 +254,7 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
   if (phase == JobPhase::kRunning || phase == JobPhase::kSucceeded) return "";
   std::string latest;
   for (const Json& event : events) {
-    const Json& involved = member(event, "involvedObject");
+    const Json& involved = member_or_empty(event, "involvedObject");
     std::string reason = string_member(event, "reason");
     if (string_member(involved, "name") != name_of(pod)) continue;
     if (reason == "FailedMount" || reason == "FailedAttachVolume" || reason == "FailedScheduling" ||
@@ -305,7 +305,7 @@ std::string format_status_table(const TrainJobStatus& status) {
   if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + job_phase_name(step.state) +
-           (step.target ? "" : " (not a success-policy target)") + "\n";
+           (step.success_policy_target ? "" : " (not a success-policy target)") + "\n";
   out += "\n";
   for (const auto& row : rows) {
     std::string line;
@@ -324,7 +324,7 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   Json steps = Json::array();
   for (const StepStatus& step : status.steps) {
     Json entry = {{"name", step.name}, {"state", job_phase_name(step.state)}, {"jobs", step.jobs}};
-    if (!step.target) entry["successPolicyTarget"] = false;
+    if (!step.success_policy_target) entry["successPolicyTarget"] = false;
     steps.push_back(entry);
   }
   Json nodes = Json::array();

@@ -33,7 +33,7 @@ struct StepStatus {
   JobPhase state = JobPhase::kPending;
   std::vector<std::string> jobs;
   /// False for a step the success policy does not look at: its state does not make the phase.
-  bool target = true;
+  bool success_policy_target = true;
 };
 
 struct TrainJobStatus {

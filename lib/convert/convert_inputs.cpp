@@ -25,18 +25,18 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
   const std::string& kind = document.kind();
   bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
   if (is_convertible_legacy_job(document)) {
-    LegacyConvertOptions options{request.target.value_or(Dialect::kV2_3), request.runtime_name,
+    LegacyConvertOptions options{request.release.value_or(Dialect::kV2_3), request.runtime_name,
                                  request.with_runtime};
     out.values = convert_legacy_job(document, options, diagnostics);
     out.changed = true;
     return out;
   }
-  if (!trainer_api || !request.target) return out;
+  if (!trainer_api || !request.release) return out;
   Json value;
   if (kind == kTrainJob) {
-    value = convert_trainjob_dialect(document, *request.target, diagnostics);
+    value = convert_trainjob_dialect(document, *request.release, diagnostics);
   } else if (kind == kTrainingRuntime || kind == kClusterTrainingRuntime) {
-    value = convert_runtime_dialect(document, *request.target, diagnostics);
+    value = convert_runtime_dialect(document, *request.release, diagnostics);
   } else {
     return out;
   }

@@ -16,7 +16,8 @@ struct Target {
 
 const Target kTargets[] = {
     {"jobs", [](RenderRequest*) {}},  // the default: Jobs, a headless Service, extras
-    {"jobset", [](RenderRequest* request) { request->compile.target = RenderTarget::kJobSet; }},
+    {"jobset",
+     [](RenderRequest* request) { request->compile.render_target = RenderTarget::kJobSet; }},
 };
 
 /// A field every Kubernetes object may have, which carries no option.

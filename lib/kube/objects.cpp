@@ -42,7 +42,7 @@ ObjectList list_objects(KubeClient* client, const ResourceType& type, const std:
     throw KubeError(client->error_message(response.status, response.body), response.status);
   Json list = response.json();
   ObjectList out;
-  out.resource_version = string_member(member(list, "metadata"), "resourceVersion");
+  out.resource_version = string_member(member_or_empty(list, "metadata"), "resourceVersion");
   if (list.contains("items") && list["items"].is_array()) {
     for (Json& item : list["items"])
       out.items.push_back(std::move(item));
@@ -70,7 +70,7 @@ bool delete_object(KubeClient* client, const ResourceType& type, const std::stri
   return true;
 }
 
-const Json& member(const Json& object, const char* key) {
+const Json& member_or_empty(const Json& object, const char* key) {
   static const Json empty = Json::object();
   if (!object.is_object()) return empty;
   auto it = object.find(key);
@@ -78,12 +78,12 @@ const Json& member(const Json& object, const char* key) {
 }
 
 std::string name_of(const Json& object) {
-  return string_member(member(object, "metadata"), "name");
+  return string_member(member_or_empty(object, "metadata"), "name");
 }
 
 std::string label_of(const Json& object, const char* key) {
-  const Json& metadata = member(object, "metadata");
-  return string_member(member(metadata, "labels"), key);
+  const Json& metadata = member_or_empty(object, "metadata");
+  return string_member(member_or_empty(metadata, "labels"), key);
 }
 
 std::string display_name(const Json& object) {

@@ -46,7 +46,7 @@ bool delete_object(KubeClient* client, const ResourceType& type, const std::stri
 
 /// `object[key]` without copying, or an empty mapping when there is no such member; safe to
 /// keep pointers into (unlike Json::value(), which returns a copy).
-const Json& member(const Json& object, const char* key);
+const Json& member_or_empty(const Json& object, const char* key);
 
 std::string name_of(const Json& object);
 std::string label_of(const Json& object, const char* key);

@@ -93,9 +93,6 @@ const ResourceType& secret_type() {
 const ResourceType& service_type() {
   return known("v1", "Service");
 }
-const ResourceType& persistent_volume_claim_type() {
-  return known("v1", "PersistentVolumeClaim");
-}
 const ResourceType& job_type() {
   return known("batch/v1", "Job");
 }

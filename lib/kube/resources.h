@@ -32,7 +32,6 @@ std::string object_path(const ResourceType& type, const std::string& name_space,
 const ResourceType& config_map_type();
 const ResourceType& secret_type();
 const ResourceType& service_type();
-const ResourceType& persistent_volume_claim_type();
 const ResourceType& job_type();
 const ResourceType& pod_type();
 const ResourceType& event_type();

@@ -19,13 +19,13 @@ bool apply_watch_event(const std::string& line, std::map<std::string, Json>* obj
   Json event = Json::parse(line, nullptr, false);
   if (event.is_discarded() || !event.is_object()) return true;  // a blank keep-alive line
   std::string type = string_member(event, "type");
-  const Json& object = member(event, "object");
+  const Json& object = member_or_empty(event, "object");
   if (type == "ERROR") {
     if (object.value("code", 0) == 410) return false;
     *error = "watch: " + string_member(object, "message");
     return true;
   }
-  std::string version = string_member(member(object, "metadata"), "resourceVersion");
+  std::string version = string_member(member_or_empty(object, "metadata"), "resourceVersion");
   if (!version.empty()) *resource_version = version;
   if (type == "ADDED" || type == "MODIFIED") (*objects)[name_of(object)] = object;
   if (type == "DELETED") objects->erase(name_of(object));

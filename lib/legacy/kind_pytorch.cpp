@@ -39,7 +39,7 @@ void add_master_env(const LegacyJob& job, const LegacyReplica& replica, int64_t 
   env->push_back(legacy_env("PET_NODE_RANK", std::to_string(rank)));
 }
 
-/// The torchrun elastic variables of spec §3, in the operator's order.
+/// The torchrun elastic variables, in the order the Training Operator sets them.
 void add_elastic_env(const LegacyJob& job, Json* env) {
   const Json& policy = job.elastic_policy;
   const LegacyReplica* worker = job.replica(kReplicaWorker);

@@ -75,7 +75,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     check_input_names(document, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
-    } else if (is_legacy_document(document) && options.target == RenderTarget::kJobSet) {
+    } else if (is_legacy_document(document) && options.render_target == RenderTarget::kJobSet) {
       refuse_legacy_jobset(document, &work[i].semantic_findings);
     } else if (is_legacy_document(document)) {
       work[i].objects = compile_legacy_job(document, options, &work[i].semantic_findings);

@@ -133,7 +133,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   FieldReader rt(*runtime->document, diagnostics);
   CompileState state{*job, tj, rt, dialect_info(job->dialect)};
   state.generate_secrets = options.generate_secrets;
-  state.render_target = options.target;
+  state.render_target = options.render_target;
   state.gitops_order = options.gitops_order;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
@@ -141,7 +141,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
     return {};
   }
   std::vector<Json> objects =
-      options.target == RenderTarget::kJobSet ? emit_jobset(&state) : emit_objects(&state);
+      options.render_target == RenderTarget::kJobSet ? emit_jobset(&state) : emit_objects(&state);
   for (Json& object : objects)
     sort_keys(&object);
   return objects;

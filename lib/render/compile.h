@@ -29,7 +29,7 @@ struct CompileOptions {
   /// referenced by name, and a warning says they must exist. `submit` sets it.
   bool generate_secrets = false;
   /// `--target`: plain Jobs (the default) or the JobSet the Trainer controller would create.
-  RenderTarget target = RenderTarget::kJobs;
+  RenderTarget render_target = RenderTarget::kJobs;
   /// `--gitops-order`: apply-order annotations on the Jobs (target kJobs only).
   GitOpsOrder gitops_order = GitOpsOrder::kNone;
 };

@@ -158,14 +158,14 @@ TEST_CASE("krm: the function configuration, any kind or a ConfigMap's data") {
   CHECK(request.compile.default_namespace == "ml");
   CHECK(request.compile.dialect == Dialect::kV2_1);
   CHECK(request.compile.generate_secrets);
-  CHECK(request.compile.target == RenderTarget::kJobs);
+  CHECK(request.compile.render_target == RenderTarget::kJobs);
 
   RenderRequest jobset;
   read_krm_config(load_one("apiVersion: kubectl-trainjob/v1\nkind: TrainJobRenderer\n"
                            "metadata: {name: r}\ntarget: jobset\n"),
                   "", &jobset, &diagnostics);
   CHECK_FALSE(diagnostics.has_errors());
-  CHECK(jobset.compile.target == RenderTarget::kJobSet);
+  CHECK(jobset.compile.render_target == RenderTarget::kJobSet);
 
   RenderRequest from_map;
   read_krm_config(load_one("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"

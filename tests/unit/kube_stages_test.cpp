@@ -125,7 +125,7 @@ TEST_CASE("status with a success policy: judged by the launcher, nodes marked as
   TrainJobStatus running = compute_status("t", {stage_job("t-node-0", "node", "", 2, 2)}, {}, {});
   CHECK(running.phase == JobPhase::kPending);
   REQUIRE(running.steps.size() == 2);
-  CHECK_FALSE(running.steps[0].target);
+  CHECK_FALSE(running.steps[0].success_policy_target);
   CHECK(running.steps[1].name == "launcher");
   CHECK(running.steps[1].state == JobPhase::kNotCreated);
   CHECK(format_status_table(running).find("  step node: Running (not a success-policy target)\n") !=

@@ -91,9 +91,9 @@ TEST_CASE(
   CHECK(running.phase == JobPhase::kRunning);
   REQUIRE(running.steps.size() == 2);
   CHECK(running.steps[0].name == "master");
-  CHECK(running.steps[0].target);
+  CHECK(running.steps[0].success_policy_target);
   CHECK(running.steps[1].name == "worker");
-  CHECK_FALSE(running.steps[1].target);
+  CHECK_FALSE(running.steps[1].success_policy_target);
   REQUIRE(running.nodes.size() == 3);
   CHECK(running.nodes[0].label == "master-0");
   CHECK(running.nodes[1].label == "worker-0");
