@@ -80,3 +80,41 @@ trainjob_stream() {
     printf "  name: %s-%d\nspec:\n  runtimeRef:\n    name: torch-distributed\n", prefix, i;
     printf tail, i, i, i, i } }'
 }
+
+# hide_library SONAME_PREFIX: prepares to hide the shared library whose soname starts with
+# SONAME_PREFIX (libcurl.so.4, libcrypto.so.) for without_hidden_library: $work/stand-in gets
+# a symbolic link to every other file of the directory that holds it, to be mounted over
+# that directory in a private mount namespace (unshare, no root needed), so the dynamic
+# loader finds everything but that library. Exits 77 (skipped) when unprivileged mount
+# namespaces are not available or no such library is installed. Sets hidden_soname.
+hide_library() {
+  if ! unshare --user --map-root-user --mount true 2>/dev/null; then
+    echo "unprivileged mount namespaces are not available here" >&2
+    exit 77
+  fi
+  local path
+  path=$(/sbin/ldconfig -p | awk -v prefix="$1" 'index($1, prefix) == 1 { print $NF; exit }')
+  if [ -z "$path" ]; then
+    echo "$1 is not installed here: nothing to hide" >&2
+    exit 77
+  fi
+  hidden_soname=$(basename "$path")
+  hidden_dir=$(dirname "$(readlink -f "$path")")
+  mkdir "$work/real" "$work/stand-in"
+  /usr/bin/python3 - "$hidden_dir" "$work/real" "$work/stand-in" "${1%%.so*}.so" <<'PY'
+import os, sys
+libdir, real, stand_in, stem = sys.argv[1:]
+for name in os.listdir(libdir):
+    if not name.startswith(stem):
+        os.symlink(os.path.join(real, name), os.path.join(stand_in, name))
+PY
+}
+
+# without_hidden_library COMMAND...: runs COMMAND where hide_library's library is hidden,
+# its stdout in $work/out and its stderr in $work/err.
+without_hidden_library() {
+  unshare --user --map-root-user --mount /bin/bash -c '
+    mount --bind "$1" "$2/real" && mount --bind "$2/stand-in" "$1" || exit 99
+    shift 2
+    exec "$@"' _ "$hidden_dir" "$work" "$@" > "$work/out" 2> "$work/err"
+}
