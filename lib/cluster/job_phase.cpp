@@ -5,38 +5,31 @@
 namespace trainjob {
 namespace {
 
-constexpr JobPhase kAllPhases[] = {
-    JobPhase::kPending, JobPhase::kRunning,  JobPhase::kSucceeded, JobPhase::kFailed,
-    JobPhase::kUnknown, JobPhase::kComplete, JobPhase::kSuspended, JobPhase::kNotCreated,
+/// Each phase and how it is spelt, by the API server and in our output alike.
+struct PhaseName {
+  JobPhase phase;
+  const char* name;
+};
+
+constexpr PhaseName kPhaseNames[] = {
+    {JobPhase::kPending, "Pending"},     {JobPhase::kRunning, "Running"},
+    {JobPhase::kSucceeded, "Succeeded"}, {JobPhase::kFailed, "Failed"},
+    {JobPhase::kUnknown, "Unknown"},     {JobPhase::kComplete, "Complete"},
+    {JobPhase::kSuspended, "Suspended"}, {JobPhase::kNotCreated, "NotCreated"},
 };
 
 }  // namespace
 
 std::optional<JobPhase> parse_job_phase(std::string_view text) {
-  for (JobPhase phase : kAllPhases) {
-    if (text == job_phase_name(phase)) return phase;
+  for (const PhaseName& entry : kPhaseNames) {
+    if (text == entry.name) return entry.phase;
   }
   return std::nullopt;
 }
 
 const char* job_phase_name(JobPhase phase) {
-  switch (phase) {
-    case JobPhase::kPending:
-      return "Pending";
-    case JobPhase::kRunning:
-      return "Running";
-    case JobPhase::kSucceeded:
-      return "Succeeded";
-    case JobPhase::kFailed:
-      return "Failed";
-    case JobPhase::kUnknown:
-      return "Unknown";
-    case JobPhase::kComplete:
-      return "Complete";
-    case JobPhase::kSuspended:
-      return "Suspended";
-    case JobPhase::kNotCreated:
-      return "NotCreated";
+  for (const PhaseName& entry : kPhaseNames) {
+    if (entry.phase == phase) return entry.name;
   }
   return "Unknown";
 }
