@@ -1,14 +1,22 @@
 #include "model/pod_spec.h"
 
 namespace trainjob {
+namespace {
 
-size_t container_index(const Json& pod_spec, std::string_view name) {
-  auto list = pod_spec.find("containers");
-  if (list == pod_spec.end() || !list->is_array()) return kNoContainer;
-  for (size_t i = 0; i < list->size(); ++i) {
-    if (string_member((*list)[i], "name") == name) return i;
+/// The index of the first item named `name` in `pod_spec[list]`, or kNoContainer.
+size_t index_in(const Json& pod_spec, std::string_view list, std::string_view name) {
+  auto items = pod_spec.find(list);
+  if (items == pod_spec.end() || !items->is_array()) return kNoContainer;
+  for (size_t i = 0; i < items->size(); ++i) {
+    if (string_member((*items)[i], "name") == name) return i;
   }
   return kNoContainer;
+}
+
+}  // namespace
+
+size_t container_index(const Json& pod_spec, std::string_view name) {
+  return index_in(pod_spec, "containers", name);
 }
 
 Json* find_container(Json* pod_spec, std::string_view name) {
@@ -22,12 +30,7 @@ const Json* find_container(const Json& pod_spec, std::string_view name) {
 }
 
 bool has_container(const Json& pod_spec, std::string_view list, std::string_view name) {
-  auto it = pod_spec.find(list);
-  if (it == pod_spec.end() || !it->is_array()) return false;
-  for (const Json& container : *it) {
-    if (string_member(container, "name") == name) return true;
-  }
-  return false;
+  return index_in(pod_spec, list, name) != kNoContainer;
 }
 
 }  // namespace trainjob
