@@ -53,17 +53,20 @@ keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "G
         "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RUN_ID",
         "TORCHELASTIC_USE_AGENT_STORE", "OMP_NUM_THREADS"]
 rank = int(os.environ["RANK"])
-print(f"[{rank}] env " + " ".join(f"{k}={os.environ.get(k, '-')}" for k in keys))
-print(f"[{rank}] args {sys.argv[1:]}")
+def say(line):
+    # Both ranks share one stream: one write per line keeps their lines apart.
+    os.write(1, (line + "\n").encode())
+say(f"[{rank}] env " + " ".join(f"{k}={os.environ.get(k, '-')}" for k in keys))
+say(f"[{rank}] args {sys.argv[1:]}")
 address = (os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]))
 if rank == 0:
     # Nothing (no agent) listens on the master port before rank 0 starts the store.
     with socket.socket() as probe:
-        print(f"[0] store before init: {'taken' if probe.connect_ex(address) == 0 else 'free'}")
+        say(f"[0] store before init: {'taken' if probe.connect_ex(address) == 0 else 'free'}")
 dist.init_process_group(backend="gloo", init_method="env://")
 total = torch.tensor([rank + 1.0])
 dist.all_reduce(total)
-print(f"[{rank}] all_reduce {total.item():g}")
+say(f"[{rank}] all_reduce {total.item():g}")
 dist.destroy_process_group()
 if rank == 1 and os.environ.get("PROBE_FAIL") == "1":
     sys.exit(3)
