@@ -43,7 +43,9 @@ CommandRunner declare_list(CLI::App* app) {
   app->add_option("-o,--output", flags->output,
                   "Output format: table, wide, yaml, json, name, or jsonpath=TEMPLATE as kubectl's "
                   "(`-o jsonpath='{.items[*].metadata.name}'`)")
-      ->check([formats](const std::string& value) { return check_output_format(value, formats); })
+      ->check(CLI::Validator(
+          [formats](std::string& value) { return check_output_format(value, formats); },
+          output_formats_text(formats)))
       ->capture_default_str();
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_list(*flags); };

@@ -58,7 +58,9 @@ CommandRunner declare_status(CLI::App* app) {
   app->add_option("-o,--output", flags->output,
                   "Output format: table, yaml, json, or jsonpath=TEMPLATE as kubectl's "
                   "(`-o jsonpath='{.status.conditions[?(@.type==\"Complete\")].status}'`)")
-      ->check([formats](const std::string& value) { return check_output_format(value, formats); })
+      ->check(CLI::Validator(
+          [formats](std::string& value) { return check_output_format(value, formats); },
+          output_formats_text(formats)))
       ->capture_default_str();
   app->add_flag("-w,--watch", flags->watch,
                 "Print the status again whenever it changes, until the TrainJob completes or fails "

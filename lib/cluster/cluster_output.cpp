@@ -53,6 +53,13 @@ std::string check_output_format(const std::string& value, const std::vector<std:
   return "expected one of " + names + "or jsonpath=TEMPLATE, found \"" + value + "\"";
 }
 
+std::string output_formats_text(const std::vector<std::string>& allowed) {
+  std::string text = "{";
+  for (const std::string& name : allowed)
+    text += (text.size() > 1 ? "," : "") + name;
+  return text + "}";
+}
+
 std::string format_one(const Json& object, const std::string& format) {
   if (is_jsonpath_format(format)) {
     std::string error;  // the template was checked with the flags

@@ -273,9 +273,10 @@ std::string restarting_node(const std::vector<Json>& pods, const std::vector<Nod
   return "";
 }
 
-std::string stopped_reason(const std::string& policy) {
-  if (policy == "All") return "pod deleted by cleanPodPolicy All";
-  return "stopped by cleanPodPolicy " + policy;
+/// Why a node of a Job stopped for `policy` shows no pod, or a stopped one.
+std::string stopped_reason(const std::string& policy, JobPhase phase) {
+  if (phase == JobPhase::kStopped) return "stopped by cleanPodPolicy " + policy;
+  return "pod deleted by cleanPodPolicy " + policy;  // All: the pods of finished Jobs too
 }
 
 /// A row for a Job `submit --wait` stopped for a cleanPodPolicy whose pod is gone.
@@ -289,7 +290,7 @@ NodeStatus stopped_node(const Json& job, const std::string& policy) {
   node.phase = state == JobPhase::kComplete ? JobPhase::kSucceeded
                : state == JobPhase::kFailed ? JobPhase::kFailed
                                             : JobPhase::kStopped;
-  node.reason = stopped_reason(policy);
+  node.reason = stopped_reason(policy, node.phase);
   return node;
 }
 
@@ -310,7 +311,7 @@ void mark_stopped_nodes(const std::vector<Json>& jobs, std::vector<NodeStatus>* 
     } else if (job_state(job) == JobPhase::kStopped) {
       it->phase = JobPhase::kStopped;
       it->ready = false;
-      it->reason = stopped_reason(policy);
+      it->reason = stopped_reason(policy, JobPhase::kStopped);
     }
   }
   std::stable_sort(nodes->begin(), nodes->end(), [](const NodeStatus& a, const NodeStatus& b) {
