@@ -62,8 +62,9 @@ wait $watch_pid
 phases() {  # the phases a file shows, in order, each once
   grep "^TrainJob $T: " "$1" | sed "s/^TrainJob $T: //; s/ (.*//" | uniq
 }
-check "submit --wait: Pending, Running, Complete; never back to Pending" \
-  diff <(printf 'Pending\nRunning\nComplete\n') <(phases "$work/retry.out")
+waited=$(phases "$work/retry.out" | tr '\n' ' ')
+check "submit --wait: Pending, Running, Complete; never back to Pending ($waited)" \
+  grep -qxE '(Pending )?Running Complete ' <<< "$waited"
 check "... the retry shown as restarting, with the pod and its exit" \
   grep -q "^TrainJob $T: Running (restarting pod $J-0-[a-z0-9]*: Error (exit code 7))$" "$work/retry.out"
 watched=$(phases "$work/watch.out" | tr '\n' ' ')
