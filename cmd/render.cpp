@@ -45,6 +45,7 @@ bool set_target(const RenderFlags& flags, RenderRequest* request) {
   }
   request->compile.render_target = *target;
   request->compile.gitops_order = *order;
+  request->compile.warn_gitops_traps = true;
   return true;
 }
 
@@ -170,7 +171,8 @@ CommandRunner declare_render(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--gitops-order", flags->gitops_order,
                   "Apply-order annotations on the Jobs: none or argocd (sync waves that follow "
-                  "dependsOn)")
+                  "dependsOn; ttlSecondsAfterFinished is dropped, or Argo CD would re-create "
+                  "the Jobs it deletes)")
       ->type_name("none|argocd")
       ->capture_default_str();
   return [flags] { return run_render(*flags); };
