@@ -110,6 +110,15 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   return trainjob::usage_error(message);
 }
 
+/// cobra's `help [COMMAND]`, which kubectl users type, as the --help it means.
+std::vector<char*> help_words(int argc, char** argv) {
+  std::vector<char*> words = {argv[0]};
+  if (argc > 2) words.push_back(argv[2]);
+  static char help_flag[] = "--help";
+  words.push_back(help_flag);
+  return words;
+}
+
 int run(int argc, char** argv) {
   using namespace trainjob;
   CLI::App app{"Compile and run Kubeflow TrainJobs on any Kubernetes cluster, no operator needed",
@@ -119,17 +128,13 @@ int run(int argc, char** argv) {
   // Declaring every command's flags costs a third of `version`'s start-up, so when the
   // first word names a command only that one is declared; the others stay listed for help.
   // Completion walks the whole tree, and anything else (--help, a typo) gets all of it.
-  std::string named = argc > 1 ? argv[1] : "";
-  // cobra's `help [COMMAND]`, which kubectl users type: the same as --help.
   std::vector<char*> help_argv;
-  if (named == "help") {
-    help_argv = {argv[0]};
-    if (argc > 2) help_argv.push_back(argv[2]);
-    help_argv.push_back(const_cast<char*>("--help"));
+  if (argc > 1 && std::string(argv[1]) == "help") {
+    help_argv = help_words(argc, argv);
     argc = static_cast<int>(help_argv.size());
     argv = help_argv.data();
-    named = argv[1];
   }
+  std::string named = argc > 1 ? argv[1] : "";
   if (argc > 1 && named[0] != '-' && find_command(named) == nullptr) return unknown_command(named);
   if (find_command(named) != nullptr) usage_command() = named;
   bool declare_all = named == "__complete" || named == "completion" ||

@@ -171,7 +171,14 @@ bool TypingScanner::check_indentation(std::string_view text, int number, size_t*
 /// typed in ASCII so far (`name：`), as a list marker, or as quotes around a whole value.
 bool TypingScanner::reportable(std::string_view text, size_t i, char32_t code) const {
   if (flow_ > 0) return true;
-  if (key_part_ && key_plain_ && key_length_ > 0) return true;
+  if (key_part_ && key_plain_ && key_length_ > 0) {
+    // A colon or space there turns the key into a scalar; another mark only matters in
+    // what YAML reads as a key after all (`key；x: 1`), not in a list item's text.
+    if (code == 0xFF1A || code == kIdeographicSpace) return true;
+    size_t colon = text.find(':', i);
+    return colon != std::string_view::npos &&
+           (colon + 1 == text.size() || is_blank(text[colon + 1]));
+  }
   if (!node_start_) return false;
   if (code == kWideHyphen) {
     size_t next = i + 3;

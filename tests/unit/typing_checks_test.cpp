@@ -47,6 +47,7 @@ TEST_CASE("typing: full-width text in strings, comments, block scalars and value
                        "args:\n"
                        "- echo 你好：世界\n"
                        "- \"－ 不是列表\"\n"
+                       "- hello，world；(ok)\n"
                        "script: |\n"
                        "  name： 这是脚本\n"
                        "  \tindented with a tab after the block's indentation\n"
