@@ -28,8 +28,8 @@ void expand_directory(const std::string& directory, const InputOptions& options,
     std::string child = join_path(directory, name);
     FileSystem::Kind kind = fs.stat(child);
     bool is_dir = kind == FileSystem::Kind::kDirectory;
-    bool wanted = is_dir ? options.recursive
-                            : kind == FileSystem::Kind::kFile && is_manifest_file_name(name);
+    bool wanted =
+        is_dir ? options.recursive : kind == FileSystem::Kind::kFile && is_manifest_file_name(name);
     if (!wanted) continue;
     std::string reason = skipped_entry_reason(name, is_dir);
     if (!reason.empty()) {
