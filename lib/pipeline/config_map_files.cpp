@@ -232,19 +232,28 @@ bool place_held_files(const std::vector<FileEntry>& files,
   return true;
 }
 
-}  // namespace
+/// What the trainer's `node` container mounts at /workspace: the volume's name and, for a
+/// configMap volume, the ConfigMap's; empty when nothing is mounted there.
+struct WorkspaceMount {
+  std::string volume;
+  std::string config_map;
+};
 
-namespace {
-
-/// The volume the trainer's `node` container mounts at /workspace; empty when none.
-std::string workspace_volume(const std::vector<Json>& objects) {
+WorkspaceMount workspace_mount(const std::vector<Json>& objects) {
   for (const Json& object : objects) {
     if (string_member(object, "kind") != "Job" || step_place_of(object).step != kNodeName) continue;
     Json pod_spec = json_member(json_member(json_member(object, "spec"), "template"), "spec");
     const Json* node = find_container(&pod_spec, kNodeName);
     if (node == nullptr || !json_member(*node, "volumeMounts").is_array()) continue;
-    for (const Json& mount : (*node)["volumeMounts"])
-      if (string_member(mount, "mountPath") == kWorkspacePath) return string_member(mount, "name");
+    for (const Json& mount : (*node)["volumeMounts"]) {
+      if (string_member(mount, "mountPath") != kWorkspacePath) continue;
+      WorkspaceMount found{string_member(mount, "name"), {}};
+      const Json& volumes = json_member(pod_spec, "volumes");
+      for (const Json& volume : volumes.is_array() ? volumes : Json::array())
+        if (string_member(volume, "name") == found.volume)
+          found.config_map = string_member(json_member(volume, "configMap"), "name");
+      return found;
+    }
   }
   return {};
 }
@@ -288,7 +297,7 @@ std::optional<Json> config_map_for_files(const std::vector<FileEntry>& files,
   std::string name =
       target.name.empty() ? hashed_config_map_name(target.trainjob, files) : target.name;
   if (target.name.empty()) {
-    std::string taken = workspace_volume(*objects);
+    std::string taken = workspace_mount(*objects).volume;
     if (!taken.empty()) {
       *error = ": the trainer's node container mounts volume \"" + taken + "\" at " +
                kWorkspacePath + " already, and it is no ConfigMap the files can go into (" +
@@ -308,10 +317,12 @@ std::optional<Json> config_map_for_files(const std::vector<FileEntry>& files,
 }
 
 /// Where `placement.rest` goes: the one mounted ConfigMap not among the inputs (built from
-/// the files), else the one mounted input ConfigMap, else a new one (target->name empty).
-/// False with `*error` when the Jobs mount several and none of them is the answer.
+/// the files), else the input ConfigMap mounted at /workspace (where a new one would go),
+/// else a new one (target->name left empty). False with `*error` when the Jobs mount several
+/// ConfigMaps that are not among the inputs.
 bool choose_rest_target(const std::vector<std::string>& mounted,
-                        const std::vector<const Document*>& inputs, FilesPlacement* placement,
+                        const std::vector<const Document*>& inputs,
+                        const std::vector<Json>& objects, FilesPlacement* placement,
                         FilesTarget* target, std::string* error) {
   std::vector<std::string> built = mounted;
   for (const Document* input : inputs)
@@ -326,16 +337,10 @@ bool choose_rest_target(const std::vector<std::string>& mounted,
     target->name = built[0];
     return true;
   }
-  std::vector<const Document*> own = mounted_inputs(inputs, mounted);
-  if (own.size() > 1) {
-    *error = " " + placement->rest[0].key + ": the Jobs mount ConfigMaps " + own[0]->name() + " (" +
-             where_in(*own[0], "metadata.name") + ") and " + own[1]->name() + " (" +
-             where_in(*own[1], "metadata.name") +
-             "), and neither holds this file yet; add it to the data of one of them";
-    return false;
-  }
-  if (own.size() == 1) {
-    auto& into = placement->into_inputs[own[0]->name()];
+  std::string workspace = workspace_mount(objects).config_map;
+  for (const Document* input : mounted_inputs(inputs, mounted)) {
+    if (input->name() != workspace) continue;
+    auto& into = placement->into_inputs[workspace];
     into.insert(into.end(), placement->rest.begin(), placement->rest.end());
     placement->rest.clear();
   }
@@ -352,7 +357,7 @@ bool place_files(const std::vector<std::string>& paths, const std::vector<const 
   FilesPlacement placement;
   if (!place_held_files(*files, mounted_inputs(inputs, mounted), &placement, error) ||
       (!placement.rest.empty() &&
-       !choose_rest_target(mounted, inputs, &placement, &target, error)) ||
+       !choose_rest_target(mounted, inputs, *objects, &placement, &target, error)) ||
       !fill_inputs(placement, objects, error))
     return false;
   if (placement.rest.empty()) return true;

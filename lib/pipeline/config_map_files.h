@@ -41,13 +41,14 @@ void mount_config_map(std::vector<Json>* objects, const std::string& config_map)
 /// `rendered` whose objects (and the other inputs) are `objects`. The files, keyed by base
 /// name, go where the pods already read them: a file held by a ConfigMap among the inputs
 /// that the Jobs mount replaces that entry (same ConfigMap, same mount: the loop of `init
-/// --mode configmap`); the others go into the one ConfigMap the Jobs mount (built from the
-/// files when it is not among the inputs), else into a new content-hashed one mounted at
-/// /workspace, in the TrainJob's namespace (else `default_namespace`, else "default").
-/// Nothing when `paths` is empty or there is no TrainJob. False with `*error` (starting
-/// "--from-file") for several TrainJobs, an unreadable file, a bad or repeated key, a key
-/// two mounted ConfigMaps hold, several candidate ConfigMaps, /workspace taken by another
-/// volume, or a ConfigMap over 1 MiB.
+/// --mode configmap`); the others go into the one ConfigMap the Jobs mount that is not among
+/// the inputs (built from the files), else into the input ConfigMap mounted at /workspace,
+/// else into a new content-hashed one mounted there, in the TrainJob's namespace (else
+/// `default_namespace`, else "default"). Nothing when `paths` is empty or there is no
+/// TrainJob. False with `*error` (starting "--from-file", located in the input where it can
+/// be) for several TrainJobs, an unreadable file, a bad or repeated key, a key two mounted
+/// ConfigMaps hold, several ConfigMaps to build, /workspace taken by a volume that is no
+/// ConfigMap, or a ConfigMap over 1 MiB.
 bool add_files_config_map(const std::vector<std::string>& paths, const RenderResult& rendered,
                           const std::string& default_namespace, std::vector<Json>* objects,
                           std::string* error);
