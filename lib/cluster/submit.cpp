@@ -78,11 +78,17 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
                             std::vector<std::string>* immutable) {
   bool ok = true;
   dry_run_versions_.clear();
+  existing_jobs_ = finished_jobs_ = 0;
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
     if (result.ok && !result.created)
       dry_run_versions_[display_name(object)] = resource_version(result.object);
+    if (result.ok && !result.created && string_member(object, "kind") == "Job") {
+      // The dry run answers with the live Job, status included: no request of its own.
+      ++existing_jobs_;
+      if (job_phase_finished(job_state(result.object))) ++finished_jobs_;
+    }
     if (result.ok) {
       if (options.server_dry_run)
         report(object, result.created ? "created (server dry run)" : "configured (server dry run)",
@@ -241,18 +247,10 @@ bool Submitter::dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& 
   return dry_run_all(plan, options, &immutable);
 }
 
-bool Submitter::live_jobs_finished(const SubmitPlan& plan) {
-  std::vector<Json> live =
-      list_objects(client_, job_type(), plan.name_space, submitted_selector(plan.trainjob)).items;
-  return !live.empty() && std::all_of(live.begin(), live.end(), [](const Json& job) {
-    return job_phase_finished(job_state(job));
-  });
-}
-
 bool Submitter::run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished) {
   *finished = false;
   if (options.rerun) return true;  // deleted before the dry run
-  if (!live_jobs_finished(plan)) return true;
+  if (existing_jobs_ == 0 || finished_jobs_ < existing_jobs_) return true;
   if (!options.replace) {
     *finished = true;  // applying changes nothing that runs: said after the apply
     return true;

@@ -77,11 +77,10 @@ class Submitter {
   /// Deletes what exists of the TrainJob (saying so, with `flag`) and waits, bounded, until
   /// it and its pods are gone; false (after saying why) when they are not.
   bool replace_existing(const SubmitPlan& plan, const char* flag);
-  /// Whether the TrainJob's Jobs exist and all of them have finished (Complete or Failed).
-  bool live_jobs_finished(const SubmitPlan& plan);
-  /// Finished Jobs are not run again by an apply: with --replace they are deleted and the
-  /// dry run made again; without, `*finished` is set for report_finished. False (after
-  /// saying why) when nothing may be applied.
+  /// Finished Jobs (all the existing ones, as the dry run found them) are not run again by
+  /// an apply: with --replace they are deleted and the dry run made again; without,
+  /// `*finished` is set for report_finished. False (after saying why) when nothing may be
+  /// applied.
   bool run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished);
   void report_finished(const SubmitPlan& plan, const SubmitOptions& options);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
@@ -92,6 +91,8 @@ class Submitter {
   std::FILE* out_;
   std::FILE* err_;
   std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
+  int existing_jobs_ = 0;      ///< Jobs of the plan the last dry run found existing
+  int finished_jobs_ = 0;      ///< ... of which have finished (Complete or Failed)
   double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
 };
 
