@@ -205,13 +205,22 @@ struct FilesCase {
   }
 };
 
+/// `text` in a file named `name` (its ConfigMap key) in a directory of its own.
 std::string write_temp_file(const std::string& name, const std::string& text) {
-  std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-                     "/trainjob-unit-" + std::to_string(::getpid()) + "-" + name;
+  std::string dir =
+      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/trainjob-unit-XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) return {};
+  std::string path = dir + "/" + name;
   std::FILE* file = std::fopen(path.c_str(), "w");
   std::fputs(text.c_str(), file);
   std::fclose(file);
   return path;
+}
+
+/// Removes what write_temp_file made.
+void remove_temp_file(const std::string& path) {
+  std::remove(path.c_str());
+  std::remove(path.substr(0, path.rfind('/')).c_str());
 }
 
 size_t count_kind(const std::vector<Json>& objects, const std::string& kind) {
@@ -229,7 +238,7 @@ TEST_CASE("--from-file replaces the script in the ConfigMap the Jobs mount (init
   std::string path = write_temp_file("train.sh", "echo version-B\n");
   std::string error;
   REQUIRE(add_files_config_map({path}, input.rendered, "", &input.objects, &error));
-  std::remove(path.c_str());
+  remove_temp_file(path);
   CHECK(count_kind(input.objects, "ConfigMap") == 1);
   const Json& config_map = input.objects[0];
   CHECK(config_map["data"]["train.sh"] == "echo version-B\n");
@@ -256,7 +265,7 @@ TEST_CASE(
   FilesCase none({}, {files_trainer_job(R"({"emptyDir": {}})")});
   none.objects[0]["spec"]["template"]["spec"]["containers"][0].erase("volumeMounts");
   REQUIRE(add_files_config_map({path}, none.rendered, "", &none.objects, &error));
-  std::remove(path.c_str());
+  remove_temp_file(path);
   CHECK(count_kind(none.objects, "ConfigMap") == 1);
   CHECK(mounted_config_maps(none.objects).at(0).rfind("demo-files-", 0) == 0);
 }
@@ -272,7 +281,7 @@ TEST_CASE("--from-file: two mounted ConfigMaps holding the file is a located err
   std::string path = write_temp_file("train.sh", "3");
   std::string error;
   CHECK_FALSE(add_files_config_map({path}, input.rendered, "", &input.objects, &error));
-  std::remove(path.c_str());
+  remove_temp_file(path);
   CHECK(error.find("ConfigMaps a (demo.yaml:") != std::string::npos);
   CHECK(error.find("both hold train.sh") != std::string::npos);
 }
