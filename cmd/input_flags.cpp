@@ -35,7 +35,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
 
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {
   app->add_option("--from-file", *paths,
-                  "Put FILE into the ConfigMap the TrainJob mounts (or a new one mounted at "
+                  "Put FILE (or each file in a directory) into the ConfigMap the TrainJob "
+                  "mounts, replacing the entry of that name (else into a new one mounted at "
                   "/workspace); repeatable")
       ->type_name("FILE");
 }

@@ -23,9 +23,21 @@ struct SubmitFlags {
   std::string progress_deadline = "10m";
   bool keep_on_error = false;
   bool replace = false;
+  bool rerun = false;
   std::vector<std::string> from_files;
   std::string output;
 };
+
+/// --dry-run=client: the objects that would be applied, as YAML.
+int print_plans(const std::vector<SubmitPlan>& plans) {
+  std::vector<const Json*> objects;
+  for (const SubmitPlan& plan : plans)
+    for (const Json& object : plan.objects)
+      objects.push_back(&object);
+  std::string text = format_objects(objects, OutputFormat::kYaml);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitOk;
+}
 
 int run_submit(const SubmitFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
@@ -36,8 +48,8 @@ int run_submit(const SubmitFlags& flags) {
   if (!progress_deadline)
     return usage_error("--progress-deadline: expected a duration such as 10m, found \"" +
                        flags.progress_deadline + "\"");
-  if (flags.dry_run != "none" && (flags.wait || flags.replace))
-    return usage_error("--dry-run cannot be combined with --wait or --replace");
+  if (flags.dry_run != "none" && (flags.wait || flags.replace || flags.rerun))
+    return usage_error("--dry-run cannot be combined with --wait, --replace or --rerun");
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
     InputFlags inputs = flags.inputs;
@@ -52,20 +64,25 @@ int run_submit(const SubmitFlags& flags) {
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
-    SubmitPlan plan = plan_submit(rendered, flags.from_files, session.name_space());
-    if (flags.dry_run == "client") {
-      std::vector<const Json*> objects;
-      for (const Json& object : plan.objects)
-        objects.push_back(&object);
-      std::string text = format_objects(objects, OutputFormat::kYaml);
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      return static_cast<int>(kExitOk);
-    }
+    std::vector<SubmitPlan> plans =
+        plan_submit(rendered, flags.from_files, session.name_space(), flags.connection.name_space);
+    if (flags.wait && plans.size() > 1)
+      return usage_error("--wait follows one job, and the inputs hold " +
+                         std::to_string(plans.size()) +
+                         ": submit them without --wait and follow each with `kubectl trainjob "
+                         "status --watch NAME`");
+    if (flags.dry_run == "client") return print_plans(plans);
     SubmitOptions options{flags.dry_run == "server", flags.wait,    *timeout,
-                          flags.keep_on_error,       flags.replace, flags.output == "name"};
+                          flags.keep_on_error,       flags.replace, flags.rerun,
+                          flags.output == "name"};
     options.progress_deadline_seconds = *progress_deadline;
-    Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
-    return submitter.submit(plan, options);
+    // As kubectl apply -f: every job is submitted, a failed one does not stop the others.
+    int code = kExitOk;
+    for (const SubmitPlan& plan : plans) {
+      Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
+      if (submitter.submit(plan, options) != kExitOk) code = kExitFailure;
+    }
+    return code;
   });
 }
 
@@ -92,7 +109,11 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_flag("--keep-on-error", flags->keep_on_error,
                 "Leave what was created when an apply fails half way");
   app->add_flag("--replace", flags->replace,
-                "When the submitted Jobs differ (Jobs are immutable): delete them, wait, submit");
+                "When the submitted Jobs differ (Jobs are immutable) or have finished: delete "
+                "them, wait until they are gone, submit");
+  app->add_flag("--rerun", flags->rerun,
+                "Delete what exists of the job first (finished or not), wait until it is gone, "
+                "submit: runs it again");
   add_from_file_flag(app, &flags->from_files);
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
       ->check(CLI::IsMember({"name"}));

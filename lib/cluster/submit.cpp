@@ -14,6 +14,9 @@
 namespace trainjob {
 namespace {
 
+/// How long --replace and --rerun wait for the old objects and their pods to go.
+constexpr double kOldObjectsGoneSeconds = 120;
+
 int apply_rank(const Json& object) {
   std::string kind = string_member(object, "kind");
   // Claims before the Jobs whose pods mount them (volumeClaimPolicies); a ServiceAccount
@@ -71,14 +74,21 @@ std::vector<Json> order_for_apply(std::vector<Json> objects) {
 Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
     : client_(client), clock_(clock), out_(out), err_(err) {}
 
-bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable) {
+bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
+                            std::vector<std::string>* immutable) {
   bool ok = true;
   dry_run_versions_.clear();
+  existing_jobs_ = finished_jobs_ = 0;
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
     if (result.ok && !result.created)
       dry_run_versions_[display_name(object)] = resource_version(result.object);
+    if (result.ok && !result.created && string_member(object, "kind") == "Job") {
+      // The dry run answers with the live Job, status included: no request of its own.
+      ++existing_jobs_;
+      if (job_phase_finished(job_state(result.object))) ++finished_jobs_;
+    }
     if (result.ok) {
       if (options.server_dry_run)
         report(object, result.created ? "created (server dry run)" : "configured (server dry run)",
@@ -87,21 +97,28 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
     }
     ok = false;
     if (result.immutable && string_member(object, "kind") == "Job") {
-      *immutable = true;
-      if (options.replace) continue;  // expected: the Job is deleted and created again
+      // Expected with --replace; without, dry_run_or_replace says so in one line.
+      immutable->push_back(display_name(object));
+      continue;
     }
     std::fprintf(err_, "error: %s: %s\n", display_name(object).c_str(), result.error.c_str());
   }
   return ok;
 }
 
-bool Submitter::replace_existing(const SubmitPlan& plan, const SubmitOptions& options) {
+bool Submitter::replace_existing(const SubmitPlan& plan, const char* flag) {
   std::vector<Json> existing = find_trainjob_objects(client_, plan.name_space, plan.trainjob);
   for (const std::string& name : delete_objects(client_, plan.name_space, existing))
-    std::fprintf(out_, "%s deleted (--replace)\n", name.c_str());
-  if (!wait_until_gone(client_, *clock_, plan.name_space, plan.trainjob, options.timeout_seconds)) {
-    std::fprintf(err_, "error: timed out waiting for the old objects of %s %s to go\n",
-                 plan.kind.c_str(), plan.trainjob.c_str());
+    std::fprintf(out_, "%s deleted (%s)\n", name.c_str(), flag);
+  std::fflush(out_);
+  // As kubectl replace --force: the new objects are created once the old ones and their pods
+  // are gone (a Job of the same name cannot be created while the old one is being deleted).
+  if (!wait_until_gone(client_, *clock_, plan.name_space, plan.trainjob, kOldObjectsGoneSeconds)) {
+    std::fprintf(err_,
+                 "error: the old objects of %s %s were not gone after %.0f s (%s); nothing new "
+                 "was created: see `kubectl trainjob status %s`, then submit again\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), kOldObjectsGoneSeconds, flag,
+                 plan.trainjob.c_str());
     return false;
   }
   return true;
@@ -214,25 +231,50 @@ void Submitter::skip_finished_by_policy(const SubmitPlan& plan, std::vector<Json
 }
 
 bool Submitter::dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& options) {
-  bool immutable = false;
-  if (dry_run_all(plan, options, &immutable)) return true;
-  if (immutable && !options.replace) {
+  std::vector<std::string> immutable;
+  bool ok = dry_run_all(plan, options, &immutable);
+  if (!immutable.empty() && !options.replace) {
     std::fprintf(err_,
-                 "error: %s %s was submitted before with different Jobs, and a Job cannot "
-                 "change once created; nothing was changed. Use --replace to delete it and "
-                 "submit again.\n",
-                 plan.kind.c_str(), plan.trainjob.c_str());
+                 "error: %s %s: %s %s submitted before with a different spec, and Jobs are "
+                 "immutable: use --replace to delete and recreate them (nothing was changed)\n",
+                 plan.kind.c_str(), plan.trainjob.c_str(), join(immutable).c_str(),
+                 immutable.size() == 1 ? "was" : "were");
     return false;
   }
-  if (!immutable) return false;
-  if (!replace_existing(plan, options)) return false;
-  immutable = false;
+  if (ok || immutable.empty()) return ok;
+  if (!replace_existing(plan, "--replace")) return false;
+  immutable.clear();
   return dry_run_all(plan, options, &immutable);
 }
 
+bool Submitter::run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished) {
+  *finished = false;
+  if (options.rerun) return true;  // deleted before the dry run
+  if (existing_jobs_ == 0 || finished_jobs_ < existing_jobs_) return true;
+  if (!options.replace) {
+    *finished = true;  // applying changes nothing that runs: said after the apply
+    return true;
+  }
+  if (!replace_existing(plan, "--replace")) return false;
+  std::vector<std::string> immutable;
+  return dry_run_all(plan, options, &immutable);
+}
+
+void Submitter::report_finished(const SubmitPlan& plan, const SubmitOptions& options) {
+  std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
+  std::fprintf(to,
+               "%s %s: its Jobs have finished, and applying them again runs nothing; "
+               "`kubectl trainjob submit --rerun` (or --replace) deletes and recreates them\n",
+               plan.kind.c_str(), plan.trainjob.c_str());
+  std::fflush(to);
+}
+
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
+  if (options.rerun && !options.server_dry_run && !replace_existing(plan, "--rerun")) return 1;
   if (!dry_run_or_replace(plan, options)) return 1;
   if (options.server_dry_run) return 0;
+  bool finished = false;
+  if (!run_again(plan, options, &finished)) return 1;
   // A suspended TrainJob nobody will resume on its own (no Kueue queue) is not waited for,
   // and all its Jobs are applied, so that `resume` starts the whole of it.
   bool manual_resume = waits_for_manual_resume(plan);
@@ -242,6 +284,7 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   std::vector<Json> created;
   first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;
+  if (finished) report_finished(plan, options);
   bool suspended = report_suspended(plan, options);
   if (!options.wait) return 0;
   if (suspended && manual_resume) {

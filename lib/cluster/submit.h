@@ -25,6 +25,7 @@ struct SubmitOptions {
   double timeout_seconds = 0;  ///< with wait; 0: none
   bool keep_on_error = false;
   bool replace = false;
+  bool rerun = false;       ///< delete what exists of the TrainJob first, then create it again
   bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
   /// With wait: fail once a pod stayed Pending this long with nothing changing; 0: never.
   double progress_deadline_seconds = kDefaultProgressDeadline;
@@ -41,7 +42,10 @@ class Submitter {
   int submit(const SubmitPlan& plan, const SubmitOptions& options);
 
  private:
-  bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options, bool* immutable);
+  /// The server's dry run of every object; the Jobs it refuses as immutable go into
+  /// `immutable` (unreported), other refusals are reported. True when all passed.
+  bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
+                   std::vector<std::string>* immutable);
   /// The server's dry run of every object; when it finds Jobs that changed (immutable), with
   /// --replace the old objects are deleted and the dry run made again, else it says so. False
   /// (after saying why) when nothing may be applied.
@@ -74,7 +78,15 @@ class Submitter {
   void stop_jobs(const SubmitPlan& plan, std::vector<Json> live, const char* why);
   void roll_back(const SubmitPlan& plan, const std::vector<Json>& created);
   void report(const Json& object, const char* operation, const SubmitOptions& options);
-  bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
+  /// Deletes what exists of the TrainJob (saying so, with `flag`) and waits, bounded, until
+  /// it and its pods are gone; false (after saying why) when they are not.
+  bool replace_existing(const SubmitPlan& plan, const char* flag);
+  /// Finished Jobs (all the existing ones, as the dry run found them) are not run again by
+  /// an apply: with --replace they are deleted and the dry run made again; without,
+  /// `*finished` is set for report_finished. False (after saying why) when nothing may be
+  /// applied.
+  bool run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished);
+  void report_finished(const SubmitPlan& plan, const SubmitOptions& options);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
                const SubmitOptions& options);
   /// A failed TrainJob: stops the rest as JobSet or the operator would, says why; 1.
@@ -89,6 +101,8 @@ class Submitter {
   std::FILE* out_;
   std::FILE* err_;
   std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
+  int existing_jobs_ = 0;      ///< Jobs of the plan the last dry run found existing
+  int finished_jobs_ = 0;      ///< ... of which have finished (Complete or Failed)
   double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
 };
 

@@ -1,7 +1,9 @@
 #include "cluster/submit_plan.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cluster/submit.h"
@@ -14,39 +16,81 @@
 namespace trainjob {
 namespace {
 
-/// The one TrainJob's name and namespace; throws KubeError for none or several.
-void find_trainjob(const RenderResult& rendered, const std::string& name_space, SubmitPlan* plan) {
-  int trainjobs = 0;
-  for (const RenderedUnit& unit : rendered.units) {
-    if (!unit.compiled) continue;
-    ++trainjobs;
-    plan->trainjob = unit.source->name();
-    std::string own = unit.source->name_space();
-    plan->name_space = own.empty() ? name_space : own;
-  }
-  if (trainjobs != 1)
-    throw KubeError(
-        "submit takes exactly one TrainJob (or PyTorchJob, TFJob, ...); the inputs hold " +
-        std::to_string(trainjobs));
+/// `file:line:col` of `path` in `document`.
+std::string plan_where(const Document& document, std::string_view path) {
+  SourcePos pos = document.pos_of(path);
+  return document.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
-/// Every rendered object, in the plan's namespace and labelled as the TrainJob's: the other
+/// Refuses, as kubectl does, a document whose own namespace is not the one -n/--namespace
+/// names: which of the two was meant cannot be guessed.
+void check_explicit_namespace(const Document& document, const std::string& explicit_namespace) {
+  const std::string& own = document.name_space();
+  if (explicit_namespace.empty() || own.empty() || own == explicit_namespace) return;
+  throw KubeError(plan_where(document, "metadata.namespace") + ": " + document.kind() + " " +
+                  document.name() + " names namespace \"" + own + "\", but --namespace says \"" +
+                  explicit_namespace + "\": pass --namespace=" + own +
+                  " (or leave -n out), or remove metadata.namespace from the file");
+}
+
+/// The job of `unit` and the namespace it goes to.
+SubmitPlan start_plan(const RenderedUnit& unit, const std::string& name_space) {
+  SubmitPlan plan;
+  plan.trainjob = unit.source->name();
+  std::string own = unit.source->name_space();
+  plan.name_space = own.empty() ? name_space : own;
+  return plan;
+}
+
+/// Every object of `unit`, in the plan's namespace and labelled as the TrainJob's: the other
 /// input documents (a ConfigMap, a PVC) are deleted with it. Throws KubeError for an object
 /// in another namespace.
-void add_objects(const RenderResult& rendered, SubmitPlan* plan) {
-  for (const RenderedUnit& unit : rendered.units) {
-    for (Json object : unit.objects) {
-      Json& metadata = object["metadata"];
-      if (!metadata.contains("namespace")) metadata["namespace"] = plan->name_space;
-      if (string_member(metadata, "namespace") != plan->name_space)
-        throw KubeError(display_name(object) + " is in namespace " +
-                        string_member(metadata, "namespace") + ", the TrainJob in " +
-                        plan->name_space);
-      metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
-      metadata["labels"][kManagedByLabel] = kManagedByValue;
-      plan->objects.push_back(std::move(object));
-    }
+void add_objects(const RenderedUnit& unit, SubmitPlan* plan) {
+  for (Json object : unit.objects) {
+    Json& metadata = object["metadata"];
+    if (!metadata.contains("namespace")) metadata["namespace"] = plan->name_space;
+    if (string_member(metadata, "namespace") != plan->name_space)
+      throw KubeError(plan_where(*unit.source, "metadata.namespace") + ": " + display_name(object) +
+                      " is in namespace " + string_member(metadata, "namespace") +
+                      ", the TrainJob " + plan->trainjob + " in " + plan->name_space);
+    metadata["labels"][kTrainJobNameLabel] = plan->trainjob;
+    metadata["labels"][kManagedByLabel] = kManagedByValue;
+    plan->objects.push_back(std::move(object));
   }
+}
+
+/// The job a document that is no job goes with: the next job in its file (init writes the
+/// ConfigMap before its TrainJob), else the last one before it there, else the only job of
+/// all the inputs. Throws KubeError when that leaves a choice.
+size_t owner_of(const std::vector<const RenderedUnit*>& jobs, const RenderedUnit& unit) {
+  std::optional<size_t> before;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i]->source->file != unit.source->file) continue;
+    if (jobs[i]->source->index > unit.source->index) return i;
+    before = i;
+  }
+  if (before) return *before;
+  if (jobs.size() == 1) return 0;
+  throw KubeError(plan_where(*unit.source, "metadata.name") + ": " + unit.source->kind() + " " +
+                  unit.source->name() + " is in a file of no TrainJob, and the inputs hold " +
+                  std::to_string(jobs.size()) +
+                  " jobs: put it in the file of the TrainJob it belongs to");
+}
+
+/// The jobs among `rendered`, each with the documents that go with it.
+std::vector<std::vector<const RenderedUnit*>> group_by_job(const RenderResult& rendered) {
+  std::vector<const RenderedUnit*> jobs;
+  for (const RenderedUnit& unit : rendered.units)
+    if (unit.compiled) jobs.push_back(&unit);
+  if (jobs.empty())
+    throw KubeError("the inputs hold no TrainJob (nor PyTorchJob, TFJob, ...) to submit");
+  std::vector<std::vector<const RenderedUnit*>> groups(jobs.size());
+  for (const RenderedUnit& unit : rendered.units)
+    groups[unit.compiled
+               ? static_cast<size_t>(std::find(jobs.begin(), jobs.end(), &unit) - jobs.begin())
+               : owner_of(jobs, unit)]
+        .push_back(&unit);
+  return groups;
 }
 
 }  // namespace
@@ -68,18 +112,33 @@ void mark_as_submitted(SubmitPlan* plan) {
   }
 }
 
-SubmitPlan plan_submit(const RenderResult& rendered, const std::vector<std::string>& from_files,
-                       const std::string& name_space) {
-  SubmitPlan plan;
-  find_trainjob(rendered, name_space, &plan);
-  add_objects(rendered, &plan);
-  std::string error;
-  if (!add_files_config_map(from_files, rendered, plan.name_space, &plan.objects, &error))
-    throw KubeError(error);
-  plan.kind = source_kind_of(plan.objects);
-  plan.objects = order_for_apply(std::move(plan.objects));
-  mark_as_submitted(&plan);
-  return plan;
+std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
+                                    const std::vector<std::string>& from_files,
+                                    const std::string& name_space,
+                                    const std::string& explicit_namespace) {
+  for (const RenderedUnit& unit : rendered.units)
+    check_explicit_namespace(*unit.source, explicit_namespace);
+  std::vector<SubmitPlan> plans;
+  for (const std::vector<const RenderedUnit*>& group : group_by_job(rendered)) {
+    auto job = std::find_if(group.begin(), group.end(),
+                            [](const RenderedUnit* unit) { return unit->compiled; });
+    SubmitPlan plan = start_plan(**job, name_space);
+    for (const RenderedUnit* unit : group)
+      add_objects(*unit, &plan);
+    plans.push_back(std::move(plan));
+  }
+  if (!from_files.empty() && plans.size() > 1)
+    throw KubeError("--from-file takes exactly one TrainJob; the inputs hold " +
+                    std::to_string(plans.size()));
+  for (SubmitPlan& plan : plans) {
+    std::string error;
+    if (!add_files_config_map(from_files, rendered, plan.name_space, &plan.objects, &error))
+      throw KubeError(error);
+    plan.kind = source_kind_of(plan.objects);
+    plan.objects = order_for_apply(std::move(plan.objects));
+    mark_as_submitted(&plan);
+  }
+  return plans;
 }
 
 }  // namespace trainjob

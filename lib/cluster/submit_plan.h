@@ -23,13 +23,18 @@ struct SubmitPlan {
 /// kinds applied, so that `delete` finds exactly these (see resources.h).
 void mark_as_submitted(SubmitPlan* plan);
 
-/// What `submit` applies for `rendered`: the one TrainJob's objects and the other input
-/// documents, in its namespace (else `name_space`) and labelled as its own, with the
-/// ConfigMap of `from_files` (pipeline/config_map_files.h), ordered for apply and marked as
-/// submitted. Throws KubeError when the inputs hold no or several TrainJobs, a document names
-/// another namespace, or the ConfigMap cannot be built.
-SubmitPlan plan_submit(const RenderResult& rendered, const std::vector<std::string>& from_files,
-                       const std::string& name_space);
+/// What `submit` applies for `rendered`: one plan per TrainJob (or v1 kind) among the
+/// inputs, in input order, each with its objects and the other input documents that go with
+/// it (those of its file; see owner_of), in its namespace (else `name_space`) and labelled as
+/// its own, with the ConfigMap of `from_files` (pipeline/config_map_files.h), ordered for
+/// apply and marked as submitted. Throws KubeError (located where it can be) when the inputs
+/// hold no job, a document names a namespace other than `explicit_namespace` (-n, when
+/// given) or than its job's, a document cannot be given to one job, or the ConfigMap cannot
+/// be built.
+std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
+                                    const std::vector<std::string>& from_files,
+                                    const std::string& name_space,
+                                    const std::string& explicit_namespace);
 
 }  // namespace trainjob
 

@@ -152,7 +152,8 @@ bool config_map_yaml(const InitOptions& options, const std::string& script, std:
                      {"metadata", metadata},
                      {"data", {{options.script_name, script}}}};
   *out += "# The training script, mounted at /workspace/" + options.script_name +
-          ". After editing it, `kubectl trainjob submit --from-file` updates the cluster's copy.\n";
+          ". Edit it here, or edit your own copy\n# and add `--from-file " + options.script_name +
+          "` to `run --local` and `submit`: it replaces the copy here.\n";
   write_yaml(config_map, out);
   *out += "---\n";
   return true;
@@ -179,6 +180,18 @@ std::string trainjob_image(const InitOptions& options, bool runs_script) {
              : std::string(kTrainerImage) + ":" + TRAINJOB_VERSION;  // --image pins a digest
 }
 
+/// Image mode's `run --local` line. The image is not pulled there, so a script baked into
+/// it is not on this machine: --from-file mounts the user's copy where the command reads it
+/// (--image-map only puts a directory on PATH, which an absolute script path never uses).
+std::string local_run_hint(const InitOptions& options, bool runs_script) {
+  if (!runs_script)  // the trainer's image maps to the trainjob-trainer beside the plugin
+    return "#   kubectl trainjob run --local -f THIS_FILE";
+  return "# On this machine the image is not pulled: give run --local your copy of the script\n"
+         "# (or the directory holding it), mounted at /workspace as the command expects:\n"
+         "#   kubectl trainjob run --local -f THIS_FILE --from-file " +
+         options.script_name;
+}
+
 /// What the templates' placeholders are filled with (the script volume comes per mode).
 std::map<std::string, std::string> template_values(const InitOptions& options,
                                                    const std::string& script_path) {
@@ -197,6 +210,7 @@ std::map<std::string, std::string> template_values(const InitOptions& options,
                                    : ""},
 
       {"image", scalar(trainjob_image(options, runs_script))},
+      {"local_hint", local_run_hint(options, runs_script)},
   };
 }
 

@@ -37,22 +37,18 @@ std::vector<std::string> mounted_config_maps(const std::vector<Json>& objects);
 /// replicated job `node` (the trainer), for TrainJobs that mount none yet.
 void mount_config_map(std::vector<Json>* objects, const std::string& config_map);
 
-/// What `--from-file PATH...` means for a TrainJob's rendered `objects`: the files, keyed by
-/// base name, become the ConfigMap the Jobs mount (one not among `input_config_maps`), or a
-/// content-hashed one mounted at /workspace. Returns the ConfigMap, in `name_space`; nullopt
-/// with `*error` for an unreadable file, a bad or repeated key, several candidate
-/// ConfigMaps, or more than 1 MiB.
-std::optional<Json> config_map_for_files(const std::vector<std::string>& paths,
-                                         const std::string& trainjob, const std::string& name_space,
-                                         const std::vector<std::string>& input_config_maps,
-                                         std::vector<Json>* objects, std::string* error);
-
-/// `--from-file PATH...` of `run --local` and `submit`: adds to `objects` (the rendered
-/// objects of `rendered`) the ConfigMap of the files for the one TrainJob among
-/// `rendered`, in its namespace (else `default_namespace`, else "default"), and mounts it
-/// when the Jobs mount none. Nothing when `paths` is empty or there is no TrainJob. False
-/// with `*error` (starting "--from-file") when there are several TrainJobs or
-/// config_map_for_files refuses.
+/// `--from-file PATH...` of `run --local` and `submit`, for the one TrainJob among
+/// `rendered` whose objects (and the other inputs) are `objects`. The files, keyed by base
+/// name, go where the pods already read them: a file held by a ConfigMap among the inputs
+/// that the Jobs mount replaces that entry (same ConfigMap, same mount: the loop of `init
+/// --mode configmap`); the others go into the one ConfigMap the Jobs mount that is not among
+/// the inputs (built from the files), else into the input ConfigMap mounted at /workspace,
+/// else into a new content-hashed one mounted there, in the TrainJob's namespace (else
+/// `default_namespace`, else "default"). Nothing when `paths` is empty or there is no
+/// TrainJob. False with `*error` (starting "--from-file", located in the input where it can
+/// be) for several TrainJobs, an unreadable file, a bad or repeated key, a key two mounted
+/// ConfigMaps hold, several ConfigMaps to build, /workspace taken by a volume that is no
+/// ConfigMap, or a ConfigMap over 1 MiB.
 bool add_files_config_map(const std::vector<std::string>& paths, const RenderResult& rendered,
                           const std::string& default_namespace, std::vector<Json>* objects,
                           std::string* error);

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from admin import handle_admin  # noqa: E402
-from apply import apply, check_immutable, managed_fields  # noqa: E402
+from apply import apply, check_immutable, check_pod_template, managed_fields  # noqa: E402
 from cluster import Cluster  # noqa: E402
 from discovery import discovery  # noqa: E402
 from errors import ApiError, not_found  # noqa: E402
@@ -293,6 +293,7 @@ class Handler(BaseHTTPRequestHandler):
             owners = self.state.owners.get(key, {})
             merged, new_owners = apply(live, intent, manager, query.get("force") in ("true", "1"), owners)
             check_immutable(kind, live, merged)
+            check_pod_template(kind, group, merged)
             merged["metadata"]["managedFields"] = managed_fields(new_owners, api_version(group, version))
             if live is None:
                 merged["metadata"]["namespace"] = namespace

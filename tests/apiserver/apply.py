@@ -120,3 +120,42 @@ def check_immutable(kind, live, merged):
         raise ApiError(422, "Invalid", f'Job.batch "{name}" is invalid: ' +
                        "; ".join(c["field"] + ": " + c["message"] for c in causes),
                        causes=causes, kind="Job", name=name, group="batch")
+
+
+def pod_spec_causes(spec, prefix):
+    """What the API server's pod validation says about repeated volume names and mount paths."""
+    causes = []
+    seen = set()
+    for i, volume in enumerate(spec.get("volumes") or []):
+        name = volume.get("name")
+        if name in seen:
+            causes.append({"reason": "FieldValueDuplicate", "field": f"{prefix}.volumes[{i}].name",
+                           "message": f'Duplicate value: "{name}"'})
+        seen.add(name)
+    for kind in ("initContainers", "containers"):
+        for c, container in enumerate(spec.get(kind) or []):
+            paths = set()
+            for m, mount in enumerate(container.get("volumeMounts") or []):
+                path = mount.get("mountPath")
+                if path in paths:
+                    causes.append({"reason": "FieldValueInvalid",
+                                   "field": f"{prefix}.{kind}[{c}].volumeMounts[{m}].mountPath",
+                                   "message": f'Invalid value: "{path}": must be unique'})
+                paths.add(path)
+    return causes
+
+
+def check_pod_template(kind, group, obj):
+    """422 for a Job or Pod whose pod spec repeats a volume name or a container's mount path."""
+    if kind == "Job":
+        causes = pod_spec_causes(get_path(obj, ("spec", "template", "spec")) or {}, "spec.template.spec")
+    elif kind == "Pod":
+        causes = pod_spec_causes(obj.get("spec") or {}, "spec")
+    else:
+        return
+    if causes:
+        name = obj["metadata"]["name"]
+        kind_name = kind + "." + group if group else kind
+        raise ApiError(422, "Invalid", f'{kind_name} "{name}" is invalid: ' +
+                       "; ".join(c["field"] + ": " + c["message"] for c in causes),
+                       causes=causes, kind=kind, name=name, group=group)

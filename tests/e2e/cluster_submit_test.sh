@@ -34,7 +34,7 @@ check "re-submitting sends only applies (dry run, then real)" \
 sed 's/numNodes: 2/numNodes: 3/' "$image" > "$work/changed.yaml"
 "$bin" submit -f "$work/changed.yaml" > "$work/changed.out" 2> "$work/changed.err"
 check "a changed TrainJob whose Jobs exist fails with exit 1" [ $? -eq 1 ]
-check "... saying Jobs are immutable and offering --replace" grep -q "Use --replace" "$work/changed.err"
+check "... saying Jobs are immutable and offering --replace" grep -q "Jobs are immutable: use --replace" "$work/changed.err"
 check "... and nothing changed" bash -c "[ \$(kubectl get pods -o name | wc -l) -eq 2 ] && [ ! -s '$work/changed.out' ]"
 "$bin" submit -f "$work/changed.yaml" --replace > "$work/replace.out" 2>&1
 check "--replace deletes, waits and submits" [ $? -eq 0 ]

@@ -1,0 +1,116 @@
+#!/bin/bash
+# The loop a user goes round, against the test API server: init, edit the script, run again
+# (--from-file replaces the script in the ConfigMap the job mounts, for run --local and
+# submit), run a finished job again (--rerun, --replace), a changed job (one line), image
+# mode's local run, several jobs in one file, and -n against the file's namespace.
+bin=$1
+src=$2
+source "$src/tests/e2e/lib.sh"
+source "$src/tests/apiserver/testlib.sh"
+cd "$work" || exit 1
+start_apiserver
+
+# init --mode configmap, then edit the script and run it again.
+printf 'echo version-A\n' > train.sh
+"$bin" init demo --script train.sh --nodes 1 > demo.yaml
+printf 'echo version-B\n' > train.sh
+check "run --local runs the script written into the file" \
+  bash -c "'$bin' run --local -f demo.yaml 2>&1 | grep -qx version-A"
+"$bin" run --local -f demo.yaml --from-file train.sh > local.out 2>&1
+check "run --local --from-file runs the edited script" grep -qx version-B local.out
+check "... and not the old one" bash -c "! grep -q version-A local.out"
+"$bin" submit -f demo.yaml --from-file train.sh --dry-run=client > plan.yaml
+check "submit --from-file fills the ConfigMap init wrote: one ConfigMap, one /workspace mount" \
+  bash -c "[ \$(grep -c '^kind: ConfigMap' plan.yaml) -eq 1 ] && [ \$(grep -c 'mountPath: /workspace' plan.yaml) -eq 1 ] && grep -q 'name: demo-script' plan.yaml && grep -q version-B plan.yaml"
+
+# The test API server refuses what a real one refuses: a mount path twice in a container.
+cat > dup.yaml <<'YAML'
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: dup
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: node
+          image: busybox
+          volumeMounts:
+            - {name: a, mountPath: /workspace}
+            - {name: b, mountPath: /workspace}
+      volumes:
+        - {name: a, emptyDir: {}}
+        - {name: b, emptyDir: {}}
+YAML
+check "the test API server refuses a repeated mount path with 422" \
+  bash -c "! kubectl apply --server-side --validate=false -f dup.yaml 2> dup.err && grep -q 'mountPath: Invalid value: \"/workspace\": must be unique' dup.err"
+
+ctl autopilot '{"rules": [{"job": ".", "after": 0.1}]}' > /dev/null  # pods end by themselves
+"$bin" submit -f demo.yaml --from-file train.sh > submit.out 2> submit.err
+check "submit --from-file is accepted by the API server (exit 0)" [ $? -eq 0 ]
+check "... the cluster holds one ConfigMap, with the edited script" \
+  bash -c "[ \"\$(kubectl get configmaps -o name)\" = configmap/demo-script ] && kubectl get configmap demo-script -o jsonpath='{.data.train\.sh}' | grep -q version-B"
+check "... and the Job mounts /workspace once" \
+  bash -c "[ \"\$(kubectl get job demo-node-0 -o jsonpath='{.spec.template.spec.containers[0].volumeMounts[*].mountPath}')\" = /workspace ]"
+
+# A finished job: submit says so; --rerun and --replace run it again.
+for _ in $(seq 100); do
+  kubectl get jobs --no-headers 2>/dev/null | grep -q Complete && break
+  sleep 0.1
+done
+uid() { kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}'; }
+first=$(uid)
+"$bin" submit -f demo.yaml --from-file train.sh > again.out 2> again.err
+rc=$?
+check "submit of a finished job exits 0 and runs nothing" \
+  bash -c "[ $rc -eq 0 ] && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" = '$first' ]"
+check "... saying the Jobs have finished and what runs them again" \
+  grep -q 'demo: its Jobs have finished.*submit --rerun. (or --replace) deletes and recreates them' again.out
+"$bin" submit -f demo.yaml --from-file train.sh --rerun > rerun.out 2>&1
+check "submit --rerun deletes and recreates the Job" \
+  bash -c "grep -q 'job.batch/demo-node-0 deleted (--rerun)' rerun.out && grep -q 'job.batch/demo-node-0 created' rerun.out && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" != '$first' ]"
+for _ in $(seq 100); do
+  kubectl get jobs --no-headers 2>/dev/null | grep -q Complete && break
+  sleep 0.1
+done
+second=$(uid)
+"$bin" submit -f demo.yaml --from-file train.sh --replace > replace.out 2>&1
+check "submit --replace of an unchanged, finished job recreates it too" \
+  bash -c "grep -q 'deleted (--replace)' replace.out && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" != '$second' ]"
+
+# A changed job: one line, not the server's dump.
+sed 's/cpu: "1"/cpu: "2"/' demo.yaml > changed.yaml
+"$bin" submit -f changed.yaml > changed.out 2> changed.err
+rc=$?
+check "a changed job exits 1 with one line saying Jobs are immutable" \
+  bash -c "[ $rc -eq 1 ] && [ \$(wc -l < changed.err) -eq 1 ] && grep -q 'Jobs are immutable: use --replace' changed.err && ! grep -q 'field is immutable' changed.err"
+"$bin" delete demo --wait > /dev/null
+
+# Image mode: the script is in the image; run --local takes a copy with --from-file.
+"$bin" init img --mode image --script train.sh --image busybox:1 --nodes 1 > img.yaml
+check "init --mode image says how to run it locally (--from-file, not --image-map)" \
+  bash -c "grep -q 'run --local -f THIS_FILE --from-file train.sh' img.yaml && ! grep -q image-map img.yaml"
+check "run --local --from-file FILE runs an image-mode job" \
+  bash -c "'$bin' run --local -f img.yaml --from-file train.sh 2>&1 | grep -qx version-B"
+mkdir src && printf 'echo from-dir\n' > src/train.sh && mkdir src/sub
+check "run --local --from-file DIR takes the directory's files" \
+  bash -c "'$bin' run --local -f img.yaml --from-file src 2>&1 | grep -qx from-dir"
+
+# Several jobs in one file: each is submitted with its own ConfigMap; -n against the file.
+{ "$bin" init one --script train.sh --nodes 1; echo ---; "$bin" init two --script train.sh --nodes 1; } > two.yaml
+"$bin" submit -f two.yaml > two.out 2> two.err
+check "submit takes every job in a file" \
+  bash -c "grep -qx 'job.batch/one-node-0 created' two.out && grep -qx 'job.batch/two-node-0 created' two.out"
+check "... each ConfigMap labelled as its own job's" \
+  bash -c "[ \"\$(kubectl get configmap two-script -o jsonpath='{.metadata.labels.trainer\.kubeflow\.org/trainjob-name}')\" = two ]"
+"$bin" submit -f two.yaml --wait > /dev/null 2> wait.err
+rc=$?
+check "--wait with several jobs is a usage error" bash -c "[ $rc -eq 2 ] && grep -q 'the inputs hold 2' wait.err"
+"$bin" init team --script train.sh -n team > team.yaml
+ctl requests/reset > /dev/null
+"$bin" submit -f team.yaml -n other > team.out 2> team.err
+check "-n against the file's namespace: exit 1" [ $? -eq 1 ]
+check "... located, naming both and the flag to pass, before anything is sent" \
+  bash -c "grep -q '^error: team.yaml:[0-9]*:[0-9]*: ConfigMap team-script names namespace \"team\", but --namespace says \"other\": pass --namespace=team' team.err && [ \$(request_count) -eq 0 ]"
+finish
