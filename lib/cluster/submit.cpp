@@ -247,6 +247,17 @@ bool Submitter::dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& 
   return dry_run_all(plan, options, &immutable);
 }
 
+namespace {
+
+void erase_jobs(std::vector<Json>* objects) {
+  objects->erase(
+      std::remove_if(objects->begin(), objects->end(),
+                     [](const Json& object) { return string_member(object, "kind") == "Job"; }),
+      objects->end());
+}
+
+}  // namespace
+
 bool Submitter::run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished) {
   *finished = false;
   if (options.rerun) return true;  // deleted before the dry run
@@ -263,7 +274,7 @@ bool Submitter::run_again(const SubmitPlan& plan, const SubmitOptions& options, 
 void Submitter::report_finished(const SubmitPlan& plan, const SubmitOptions& options) {
   std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
   std::fprintf(to,
-               "%s %s: its Jobs have finished, and applying them again runs nothing; "
+               "%s %s: its Jobs have finished and are left as they are; "
                "`kubectl trainjob submit --rerun` (or --replace) deletes and recreates them\n",
                plan.kind.c_str(), plan.trainjob.c_str());
   std::fflush(to);
@@ -281,6 +292,9 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   std::vector<Json> now, later;
   split_stages(plan, options.wait && !manual_resume, &now, &later);
   skip_finished_by_policy(plan, &now, options);
+  // Finished Jobs are left as they are: applying one that cleanPodPolicy suspended would
+  // take its `suspend: true` back and start its pods again.
+  if (finished) erase_jobs(&now), erase_jobs(&later);
   std::vector<Json> created;
   first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;

@@ -134,6 +134,10 @@ check "status: Complete, the Workers Stopped by the policy, nothing Failed" bash
   grep -q '^worker   worker-1   <none> .* Stopped ' '$work/out' && ! grep -q Failed '$work/out'"
 "$bin" list > "$work/list"
 check "list: still three nodes, Complete" grep -qE '^pt +PyTorchJob +Complete +2 +3 ' "$work/list"
+"$bin" submit -f "$work/running.yaml" > "$work/again.out" 2>&1
+check "submit again: the stopped Workers stay suspended (a finished job is left as it is)" bash -c "
+  grep -q 'its Jobs have finished and are left as they are' '$work/again.out' &&
+  [ \"\$(kubectl get job pt-worker-0 -o jsonpath='{.spec.suspend}')\" = true ]"
 "$bin" delete pt --wait > /dev/null
 
 pytorchjob All > "$work/all.yaml"

@@ -67,6 +67,7 @@ check "submit of a finished job exits 0 and runs nothing" \
   bash -c "[ $rc -eq 0 ] && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" = '$first' ]"
 check "... saying the Jobs have finished and what runs them again" \
   grep -q 'demo: its Jobs have finished.*submit --rerun. (or --replace) deletes and recreates them' again.out
+check "... and leaves the finished Job unapplied" bash -c '! grep -q "job.batch/demo-node-0" again.out'
 "$bin" submit -f demo.yaml --from-file train.sh --rerun > rerun.out 2>&1
 check "submit --rerun deletes and recreates the Job" \
   bash -c "grep -q 'job.batch/demo-node-0 deleted (--rerun)' rerun.out && grep -q 'job.batch/demo-node-0 created' rerun.out && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" != '$first' ]"
