@@ -24,6 +24,7 @@ struct SubmitFlags {
   bool replace = false;
   std::vector<std::string> from_files;
   std::string output;
+  std::string runtimes_from_cluster = "auto";
 };
 
 int run_submit(const SubmitFlags& flags) {
@@ -40,6 +41,7 @@ int run_submit(const SubmitFlags& flags) {
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
     request->config_map_from_files = !flags.from_files.empty();
+    request->cluster_runtimes = runtimes_from_cluster(flags.runtimes_from_cluster, &session);
     // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
     request->compile.generate_secrets = true;
     RealFileSystem fs;
@@ -47,6 +49,7 @@ int run_submit(const SubmitFlags& flags) {
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
+    report_cluster_runtimes(rendered, request->cluster_runtimes);
     SubmitPlan plan = plan_submit(rendered, flags.from_files, session.name_space());
     if (flags.dry_run == "client") {
       std::vector<const Json*> objects;
@@ -83,6 +86,7 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_flag("--replace", flags->replace,
                 "When the submitted Jobs differ (Jobs are immutable): delete them, wait, submit");
   add_from_file_flag(app, &flags->from_files);
+  add_runtimes_from_cluster_flag(app, &flags->runtimes_from_cluster, /*automatic=*/true);
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
       ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);

@@ -62,6 +62,16 @@ class RuntimeRegistry {
   /// Every runtime of every layer, in layer order then by kind and name.
   std::vector<Runtime> all() const;
 
+  /// Names of ClusterTrainingRuntimes that exist without being loaded (the embedded ones a
+  /// render leaves unparsed), offered by `names` for "did you mean".
+  void note_cluster_runtime_names(const std::vector<std::string>& names);
+  /// Every name a runtimeRef of `kind` could use from `name_space`, loaded or noted.
+  std::vector<std::string> names(const std::string& kind, const std::string& name_space) const;
+  /// The runtime of that kind and name that a later layer also has and the first one
+  /// hides: what the cluster's runtime replaces, say. Null when there is none.
+  const Runtime* hidden_by_earlier_layer(const std::string& kind, const std::string& name,
+                                         const std::string& name_space) const;
+
  private:
   using Key = std::tuple<std::string, std::string, std::string>;  // kind, namespace, name
   struct Layer {
@@ -70,6 +80,7 @@ class RuntimeRegistry {
   };
   std::deque<Document> documents_;
   std::vector<Layer> layers_;
+  std::vector<std::string> noted_names_;
 
   /// `releases` less what the earlier layers' runtimes under `key` serve.
   DialectRange unserved(const Key& key, DialectRange releases) const;
