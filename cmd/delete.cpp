@@ -56,16 +56,10 @@ void delete_one(const DeleteFlags& flags, KubeClient* client, const std::string&
   std::fflush(stdout);
 }
 
-/// What the command acts on: one named job, or every job the -f files describe.
+/// What the command acts on: the named job, or every job the -f files describe.
 std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, const std::string& name_space,
-                                          const ManagedKind** kind) {
-  if (flags.files.paths.empty()) {
-    std::string error;
-    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error);
-    if (!target) throw KubeError(error);
-    *kind = target->kind;
-    return {{name_space, target->name, ""}};
-  }
+                                          const TrainJobTarget& named) {
+  if (flags.files.paths.empty()) return {{name_space, named.name, ""}};
   RealFileSystem fs;
   Diagnostics diagnostics;
   std::vector<Document> documents = load_inputs(flags.files, fs, read_all_stdin, &diagnostics);
@@ -84,16 +78,26 @@ int run_delete(const DeleteFlags& flags) {
                        "\"");
   if (flags.files.paths.empty() == flags.target.empty())
     return usage_error("give either NAME (or TYPE/NAME) or -f FILE, not both");
+  TrainJobTarget named;
+  std::string error;
+  if (flags.files.paths.empty()) {
+    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error);
+    if (!target) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return static_cast<int>(kExitFailure);
+    }
+    named = *target;
+  }
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
     KubeClient& client = session.client();
-    const ManagedKind* kind = nullptr;
-    std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), &kind);
+    const ManagedKind* kind = named.kind;
+    std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), named);
     int code = kExitOk;
     for (const DescribedTrainJob& job : jobs) {
       try {
-        const ManagedKind* named = job.kind.empty() ? kind : find_managed_kind(job.kind);
-        delete_one(flags, &client, job.name_space, job.name, named);
+        const ManagedKind* job_kind = job.kind.empty() ? kind : find_managed_kind(job.kind);
+        delete_one(flags, &client, job.name_space, job.name, job_kind);
       } catch (const KubeError& e) {
         if (jobs.size() == 1) throw;
         // As kubectl delete -f: say what failed, go on with the others, exit 1.

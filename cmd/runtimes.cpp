@@ -66,16 +66,17 @@ int list_runtimes(const RuntimeRegistry& registry, bool with_source) {
 }
 
 /// `runtimes get NAME`: the form for `dialect`, from the first layer that has one.
-const Runtime* find_named(const RuntimeRegistry& registry, const std::string& name,
-                          Dialect dialect) {
+std::optional<Runtime> find_named(const RuntimeRegistry& registry, const std::string& name,
+                                  Dialect dialect) {
+  std::vector<Runtime> all = registry.all();
   for (const char* kind : {kClusterTrainingRuntime, kTrainingRuntime}) {
-    for (const Runtime& runtime : registry.all()) {
+    for (const Runtime& runtime : all) {
       if (runtime.document->name() == name && runtime.document->kind() == kind &&
           runtime.releases.contains(dialect))
-        return &runtime;
+        return runtime;
     }
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 int get_runtime(const RuntimesFlags& flags, const RuntimeRegistry& registry) {
@@ -87,8 +88,8 @@ int get_runtime(const RuntimesFlags& flags, const RuntimeRegistry& registry) {
                          flags.trainer_version + "\"");
     dialect = *parsed;
   }
-  const Runtime* runtime = find_named(registry, flags.name, dialect);
-  if (runtime == nullptr) {
+  std::optional<Runtime> runtime = find_named(registry, flags.name, dialect);
+  if (!runtime) {
     std::vector<std::string> names = registry.names(kClusterTrainingRuntime, "");
     std::vector<std::string_view> candidates(names.begin(), names.end());
     std::string match = closest_match(flags.name, candidates);

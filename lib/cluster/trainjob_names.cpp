@@ -113,11 +113,11 @@ std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::strin
   if (words.size() == 2) {
     type = words[0];
     target.name = words[1];
-    if (target.name.find('/') != std::string::npos) {
+    if (target.name.find('/') != std::string::npos || type.find('/') != std::string::npos) {
       *error =
           "there is no need to give the resource type as a separate argument when "
-          "passing TYPE/NAME: write \"" +
-          words[1] + "\" alone";
+          "passing TYPE/NAME: write TYPE/NAME alone or TYPE NAME, found \"" +
+          words[0] + " " + words[1] + "\"";
       return std::nullopt;
     }
   } else if (words.size() == 1) {

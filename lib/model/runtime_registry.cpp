@@ -117,18 +117,4 @@ std::vector<std::string> RuntimeRegistry::names(const std::string& kind,
   return out;
 }
 
-const Runtime* RuntimeRegistry::hidden_by_earlier_layer(const std::string& kind,
-                                                        const std::string& name,
-                                                        const std::string& name_space) const {
-  Key key{kind, kind == kTrainingRuntime ? name_space : "", name};
-  bool seen = false;
-  for (const Layer& layer : layers_) {
-    auto it = layer.runtimes.find(key);
-    if (it == layer.runtimes.end()) continue;
-    if (seen) return &it->second;
-    seen = true;
-  }
-  return nullptr;
-}
-
 }  // namespace trainjob

@@ -1,5 +1,5 @@
-// Where `spec.runtimeRef` finds its runtime: the inputs, then `--runtimes DIR`,
-// then the runtimes embedded in the binary.
+// Where `spec.runtimeRef` finds its runtime: the inputs, then `--runtimes DIR`, then (for
+// submit) the cluster's, then the runtimes embedded in the binary.
 #ifndef TRAINJOB_MODEL_RUNTIME_REGISTRY_H_
 #define TRAINJOB_MODEL_RUNTIME_REGISTRY_H_
 
@@ -67,10 +67,6 @@ class RuntimeRegistry {
   void note_cluster_runtime_names(const std::vector<std::string>& names);
   /// Every name a runtimeRef of `kind` could use from `name_space`, loaded or noted.
   std::vector<std::string> names(const std::string& kind, const std::string& name_space) const;
-  /// The runtime of that kind and name that a later layer also has and the first one
-  /// hides: what the cluster's runtime replaces, say. Null when there is none.
-  const Runtime* hidden_by_earlier_layer(const std::string& kind, const std::string& name,
-                                         const std::string& name_space) const;
 
  private:
   using Key = std::tuple<std::string, std::string, std::string>;  // kind, namespace, name

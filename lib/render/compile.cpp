@@ -29,7 +29,7 @@ std::string runtime_hint(const RuntimeRegistry& runtimes, const TrainJob& job,
   std::vector<std::string_view> candidates(names.begin(), names.end());
   std::string match = closest_match(name, candidates);
   return (match.empty() ? "" : "; did you mean \"" + match + "\"?") +
-         std::string("; `kubectl trainjob runtimes` lists the built-in runtimes");
+         std::string(" (`kubectl trainjob runtimes` lists the built-in runtimes)");
 }
 
 const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,

@@ -74,8 +74,8 @@ sed 's/^  name: trainjob-demo-with-image$/  name: elsewhere\n  namespace: other/
 "$bin" delete -f "$work/other.yaml" -n default > /dev/null 2> "$work/err"
 check "delete -f: a file's namespace against -n is refused as kubectl does" \
   grep -q 'does not match -n "default"' "$work/err"
-"$bin" render -f "$three" | kubectl apply --server-side -f - > /dev/null
-"$bin" delete tune > "$work/out" 2> "$work/err"
+"$bin" render -f "$three" | kubectl apply --server-side --validate=false -f - > /dev/null
+"$bin" delete trainjob/tune > "$work/out" 2> "$work/err"
 check "delete finds what kubectl apply made, by render's labels" \
   bash -c "[ \$(grep -c '^job.batch \"tune-' '$work/out') -eq 3 ] && grep -qx 'service \"tune\" deleted' '$work/out'"
 check "... and says what it found and how" \

@@ -77,6 +77,8 @@ TEST_CASE("a TYPE we do not manage, or a malformed one, is an error that says wh
   CHECK_FALSE(parse_trainjob_target({"trainjob/a/b"}, &error));
   CHECK_FALSE(parse_trainjob_target({"trainjob", "trainjob/tune"}, &error));
   CHECK(error.find("no need to give the resource type") != std::string::npos);
+  CHECK_FALSE(parse_trainjob_target({"trainjob/tune", "extra"}, &error));
+  CHECK(error.find("no need to give the resource type") != std::string::npos);
   CHECK_FALSE(parse_trainjob_target({"service", "tune"}, &error));
 }
 
