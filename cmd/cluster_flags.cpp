@@ -111,7 +111,17 @@ std::vector<Document> runtimes_from_cluster(const std::string& mode, ClusterSess
         "--runtimes-from-cluster: the cluster does not serve trainer.kubeflow.org/v1alpha1 "
         "clustertrainingruntimes (Kubeflow Trainer's CRDs are not installed)");
   }
-  return read_cluster_runtimes(&session->client(), session->name_space());
+  try {
+    return read_cluster_runtimes(&session->client(), session->name_space());
+  } catch (const KubeError& e) {
+    // A user allowed only their namespace may not list the cluster-wide runtimes: by
+    // itself, submit goes on with the built-in ones and says so.
+    if (mode != "auto" || e.http_status() != 403) throw;
+    std::fprintf(stderr,
+                 "note: the cluster's runtimes are not readable, using the built-in ones: %s\n",
+                 e.what());
+    return {};
+  }
 }
 
 void report_cluster_runtimes(const RenderResult& rendered,

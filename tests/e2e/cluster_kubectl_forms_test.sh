@@ -121,6 +121,10 @@ sed 's/name: training-runtime-demo/name: cluster-only/' "$image" > "$work/on-clu
 "$bin" submit -f "$work/on-cluster.yaml" > "$work/out" 2> "$work/err"
 check "submit reads the cluster's runtimes by itself once the CRD is served" \
   bash -c "[ $? -eq 0 ] && grep -q 'ClusterTrainingRuntime \"cluster-only\": using the cluster' '$work/err'"
+ctl faults '{"rules": [{"method": "GET", "path": "clustertrainingruntimes$", "status": 403, "reason": "Forbidden", "message": "no"}]}' > /dev/null
+"$bin" submit -f "$image" --dry-run=server > /dev/null 2> "$work/err"
+check "submit: cluster runtimes not readable (403) by itself: goes on with the built-in ones, saying so" \
+  bash -c "[ $? -eq 0 ] && grep -q 'not readable, using the built-in ones' '$work/err'"
 "$bin" submit -f "$work/on-cluster.yaml" --runtimes-from-cluster=false > /dev/null 2> "$work/err"
 check "--runtimes-from-cluster=false: offline runtimes only" \
   bash -c "[ $? -eq 1 ] && grep -q 'ClusterTrainingRuntime \"cluster-only\" not found' '$work/err'"
