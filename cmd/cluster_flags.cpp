@@ -91,9 +91,10 @@ std::optional<std::string> target_name(const std::vector<std::string>& words) {
 
 void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool automatic) {
   if (!automatic) {
-    app->add_flag("--runtimes-from-cluster{true}", *mode,
-                  "Also read the ClusterTrainingRuntimes and the namespace's TrainingRuntimes "
-                  "installed in the cluster (they replace built-in ones of the same name)");
+    app->add_flag_callback(
+        "--runtimes-from-cluster", [mode] { *mode = "true"; },
+        "Also read the ClusterTrainingRuntimes and the namespace's TrainingRuntimes "
+        "installed in the cluster (they replace built-in ones of the same name)");
     return;
   }
   app->add_option("--runtimes-from-cluster", *mode,
