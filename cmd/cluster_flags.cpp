@@ -2,10 +2,20 @@
 
 #include <cstdio>
 
+#include "cluster/cluster_output.h"
+#include "cluster/cluster_runtimes.h"
+#include "cluster/trainjob_names.h"
 #include "command.h"
 #include "kube/kube_error.h"
 
 namespace trainjob {
+
+std::string without_short_option_equals(std::string value) {
+  // kubectl (pflag) reads `-n=ns` as `ns`; CLI11 hands a short option's `=ns` over whole.
+  // No namespace, context or level starts with '=', so dropping it loses nothing.
+  if (!value.empty() && value[0] == '=') value.erase(0, 1);
+  return value;
+}
 
 void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option("--kubeconfig", flags->kubeconfig,
@@ -17,16 +27,16 @@ void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option("--user", flags->user, "The kubeconfig user to use")->type_name("NAME");
   app->add_option("-n,--namespace", flags->name_space,
                   "Namespace (default: the context's, else \"default\")")
-      ->type_name("NAMESPACE");
+      ->type_name("NAMESPACE")
+      ->transform(without_short_option_equals);
   app->add_option("--request-timeout", flags->request_timeout,
                   "How long to wait for one answer: 0 (no limit), 30 (seconds), 1s, 2m, 3h")
       ->type_name("DURATION")
       ->capture_default_str();
-  // kubectl users write -v=6; CLI11 hands a short option's "=6" over as the value.
   app->add_option_function<std::string>(
          "-v,--v",
          [flags](const std::string& text) {
-           std::string digits = !text.empty() && text[0] == '=' ? text.substr(1) : text;
+           std::string digits = without_short_option_equals(text);
            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
              throw CLI::ValidationError("-v", "expected a level 0-9, found \"" + text + "\"");
            flags->verbosity = std::stoi(digits);
@@ -59,9 +69,81 @@ int run_cluster_command(const std::function<int()>& body) {
   }
 }
 
-void add_output_flag(CLI::App* app, std::string* output, const std::vector<std::string>& allowed) {
-  app->add_option("-o,--output", *output, "Output format")
-      ->check(CLI::IsMember(allowed))
+CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words) {
+  return app
+      ->add_option("NAME", *words,
+                   "The TrainJob: NAME, TYPE/NAME or TYPE NAME as kubectl takes them (TYPE: " +
+                       managed_kind_words() + ")")
+      ->required()
+      ->expected(1, 2)
+      ->type_name("TRAINJOB");  // completion offers the TrainJobs by this type name
+}
+
+std::optional<std::string> target_name(const std::vector<std::string>& words) {
+  std::string error;
+  std::optional<TrainJobTarget> target = parse_trainjob_target(words, &error);
+  if (!target) {
+    // kubectl ends an unknown resource type with exit 1 ("the server doesn't have a
+    // resource type"), not with its usage code.
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return std::nullopt;
+  }
+  return target->name;
+}
+
+void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool automatic) {
+  if (!automatic) {
+    app->add_flag_callback(
+        "--runtimes-from-cluster", [mode] { *mode = "true"; },
+        "Also read the ClusterTrainingRuntimes and the namespace's TrainingRuntimes "
+        "installed in the cluster (they replace built-in ones of the same name)");
+    return;
+  }
+  app->add_option("--runtimes-from-cluster", *mode,
+                  "Compile against the cluster's ClusterTrainingRuntimes and TrainingRuntimes, "
+                  "before the built-in ones: auto (when the cluster serves the CRD), true, false")
+      ->check(CLI::IsMember({"auto", "true", "false"}))
+      ->capture_default_str();
+}
+
+std::vector<Document> runtimes_from_cluster(const std::string& mode, ClusterSession* session) {
+  if (mode != "true" && mode != "auto") return {};
+  if (!cluster_serves_runtimes(&session->client())) {
+    if (mode == "auto") return {};
+    throw KubeError(
+        "--runtimes-from-cluster: the cluster does not serve trainer.kubeflow.org/v1alpha1 "
+        "clustertrainingruntimes (Kubeflow Trainer's CRDs are not installed)");
+  }
+  try {
+    return read_cluster_runtimes(&session->client(), session->name_space());
+  } catch (const KubeError& e) {
+    // A user allowed only their namespace may not list the cluster-wide runtimes: by
+    // itself, submit goes on with the built-in ones and says so.
+    if (mode != "auto" || e.http_status() != 403) throw;
+    std::fprintf(stderr,
+                 "note: the cluster's runtimes are not readable, using the built-in ones: %s\n",
+                 e.what());
+    return {};
+  }
+}
+
+void report_cluster_runtimes(const RenderResult& rendered,
+                             const std::vector<Document>& cluster_runtimes) {
+  for (const std::string& note : cluster_runtime_notes(rendered, cluster_runtimes))
+    std::fprintf(stderr, "note: %s\n", note.c_str());
+}
+
+void add_output_flag(CLI::App* app, std::string* output, const std::vector<std::string>& allowed,
+                     const std::string& jsonpath_example) {
+  std::string names;
+  for (const std::string& format : allowed)
+    names += format + ", ";
+  app->add_option("-o,--output", *output,
+                  "Output format: " + names + "or jsonpath=TEMPLATE as kubectl's (`" +
+                      jsonpath_example + "`)")
+      ->check(CLI::Validator(
+          [allowed](std::string& value) { return check_output_format(value, allowed); },
+          output_formats_text(allowed)))
       ->capture_default_str();
 }
 

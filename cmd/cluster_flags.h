@@ -4,7 +4,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -13,12 +15,24 @@
 #include "kube/environment.h"
 #include "kube/http.h"
 #include "kube/rest_config.h"
+#include "load/document.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 
 /// Declares --kubeconfig, --context, --cluster, --user, -n/--namespace, --request-timeout
 /// and -v/--v on `app`, with kubectl's names and meanings.
 void add_cluster_flags(CLI::App* app, ConnectionFlags* flags);
+
+/// `-n=ns` as kubectl reads it: a short option's value loses the '=' CLI11 leaves on it.
+std::string without_short_option_equals(std::string value);
+
+/// Declares the positional words naming the TrainJob of status, logs, delete, suspend and
+/// resume: NAME, TYPE/NAME or TYPE NAME, with kubectl's TYPE words for the kinds we manage.
+CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words);
+/// The name the words give; nullopt after printing why they cannot be used (exit 1, as
+/// kubectl's "doesn't have a resource type").
+std::optional<std::string> target_name(const std::vector<std::string>& words);
 
 /// A resolved connection: the real environment, clock and libcurl transport.
 class ClusterSession {
@@ -38,8 +52,21 @@ class ClusterSession {
 /// Runs a cluster command: a KubeError becomes `error: ...` on stderr and exit code 1.
 int run_cluster_command(const std::function<int()>& body);
 
-/// -o for cluster commands: table (the default), yaml, json, or name where allowed.
-void add_output_flag(CLI::App* app, std::string* output, const std::vector<std::string>& allowed);
+/// --runtimes-from-cluster: read the (Cluster)TrainingRuntimes installed in the cluster.
+/// `automatic` (submit): a value, auto (the default: when the CRD is served), true or false;
+/// otherwise a plain switch (true when given).
+void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool automatic);
+/// The cluster's runtimes as `mode` says: none for false; for auto, none when the cluster
+/// does not serve ClusterTrainingRuntimes; for true, that is an error (KubeError).
+std::vector<Document> runtimes_from_cluster(const std::string& mode, ClusterSession* session);
+/// A note on stderr for each runtime the TrainJobs take from the cluster.
+void report_cluster_runtimes(const RenderResult& rendered,
+                             const std::vector<Document>& cluster_runtimes);
+
+/// -o for cluster commands: table (the default), yaml, json, name where allowed, or
+/// jsonpath=TEMPLATE (the example shows one in the help).
+void add_output_flag(CLI::App* app, std::string* output, const std::vector<std::string>& allowed,
+                     const std::string& jsonpath_example);
 
 }  // namespace trainjob
 

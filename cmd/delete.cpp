@@ -2,12 +2,16 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/trainjob_names.h"
 #include "cluster/trainjob_objects.h"
+#include "cluster/trainjob_status.h"
 #include "cluster_flags.h"
 #include "command.h"
+#include "input_flags.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "load/file_system.h"
 #include "util/duration.h"
 
 namespace trainjob {
@@ -15,34 +19,99 @@ namespace {
 
 struct DeleteFlags {
   ConnectionFlags connection;
-  std::string name;
+  std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
+  InputOptions files;               ///< -f, -R: delete the jobs the files describe
   bool wait = false;
   std::string timeout = "0";
   std::string output;
 };
+
+/// TYPE/NAME of another kind than the one found is kubectl's "not found" for that kind.
+void check_kind(const FoundTrainJob& found, const ManagedKind* kind, const std::string& name) {
+  if (kind == nullptr || found.objects.empty()) return;
+  std::vector<Json> jobs;
+  for (const Json& object : found.objects)
+    if (string_member(object, "kind") == "Job") jobs.push_back(object);
+  std::string actual = source_kind_of(jobs);
+  if (jobs.empty() || actual == kind->kind) return;
+  throw KubeError(kind->plural.substr(0, kind->plural.size() - 1) + " \"" + name +
+                  "\" not found: \"" + name + "\" is a " + actual + "; delete it as " + actual +
+                  "/" + name + " or by its name alone");
+}
+
+void delete_one(const DeleteFlags& flags, KubeClient* client, const std::string& name_space,
+                const std::string& name, const ManagedKind* kind) {
+  FoundTrainJob found = find_deletable_objects(client, name_space, name);
+  check_kind(found, kind, name);
+  if (found.applied_by_kubectl && flags.output != "name")
+    std::fprintf(stderr, "%s\n", describe_found(found, name).c_str());
+  delete_found(client, name_space, name, found, [&](const Json& object) {
+    if (flags.output == "name") {
+      std::printf("%s\n", display_name(object).c_str());
+    } else {
+      std::printf("%s \"%s\" deleted\n", resource_type_of(object).qualified_kind().c_str(),
+                  name_of(object).c_str());
+    }
+  });
+  std::fflush(stdout);
+}
+
+/// What the command acts on: the named job, or every job the -f files describe.
+std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, const std::string& name_space,
+                                          const TrainJobTarget& named) {
+  if (flags.files.paths.empty()) return {{name_space, named.name, ""}};
+  RealFileSystem fs;
+  Diagnostics diagnostics;
+  std::vector<Document> documents = load_inputs(flags.files, fs, read_all_stdin, &diagnostics);
+  if (report_diagnostics(&diagnostics) != kExitOk) throw KubeError("cannot read the files");
+  std::string error;
+  std::vector<DescribedTrainJob> jobs =
+      described_trainjobs(documents, name_space, !flags.connection.name_space.empty(), &error);
+  if (!error.empty()) throw KubeError(error);
+  return jobs;
+}
 
 int run_delete(const DeleteFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
   if (!timeout)
     return usage_error("--timeout: expected a duration such as 5m, found \"" + flags.timeout +
                        "\"");
+  if (flags.files.paths.empty() == flags.target.empty())
+    return usage_error("give either NAME (or TYPE/NAME) or -f FILE, not both");
+  TrainJobTarget named;
+  std::string error;
+  if (flags.files.paths.empty()) {
+    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error);
+    if (!target) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return static_cast<int>(kExitFailure);
+    }
+    named = *target;
+  }
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
     KubeClient& client = session.client();
-    delete_trainjob(&client, session.name_space(), flags.name, [&](const Json& object) {
-      if (flags.output == "name") {
-        std::printf("%s\n", display_name(object).c_str());
-      } else {
-        std::printf("%s \"%s\" deleted\n", resource_type_of(object).qualified_kind().c_str(),
-                    name_of(object).c_str());
+    const ManagedKind* kind = named.kind;
+    std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), named);
+    int code = kExitOk;
+    for (const DescribedTrainJob& job : jobs) {
+      try {
+        const ManagedKind* job_kind = job.kind.empty() ? kind : find_managed_kind(job.kind);
+        delete_one(flags, &client, job.name_space, job.name, job_kind);
+      } catch (const KubeError& e) {
+        if (jobs.size() == 1) throw;
+        // As kubectl delete -f: say what failed, go on with the others, exit 1.
+        std::fprintf(stderr, "error: %s\n", e.what());
+        code = kExitFailure;
       }
-    });
-    std::fflush(stdout);
-    if (flags.wait &&
-        !wait_until_gone(&client, session.clock(), session.name_space(), flags.name, *timeout))
-      throw KubeError("timed out waiting for the objects and pods of TrainJob " + flags.name +
-                      " to go");
-    return static_cast<int>(kExitOk);
+    }
+    for (const DescribedTrainJob& job : jobs) {
+      if (flags.wait &&
+          !wait_until_gone(&client, session.clock(), job.name_space, job.name, *timeout))
+        throw KubeError("timed out waiting for the objects and pods of TrainJob " + job.name +
+                        " to go");
+    }
+    return code;
   });
 }
 
@@ -54,9 +123,14 @@ CommandRunner declare_delete(CLI::App* app) {
       "Deletes what `submit` applied for the TrainJob and nothing else: its Jobs (their pods\n"
       "go with them), PodGroups, Service, ConfigMaps and Secrets, and any other kind that was\n"
       "among the inputs, all found by the labels trainer.kubeflow.org/trainjob-name=NAME and\n"
-      "kubectl-trainjob/created-by-submit=true. Objects you made yourself with only the\n"
-      "TrainJob's label are left alone.");
-  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
+      "kubectl-trainjob/created-by-submit=true. A TrainJob rendered and applied with\n"
+      "`kubectl apply` is found by render's labels (trainjob-name and\n"
+      "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself with\n"
+      "only the TrainJob's label are left alone. With -f, every TrainJob and Training\n"
+      "Operator job the files describe is deleted.");
+  add_target_arguments(app, &flags->target)->required(false);
+  add_file_flags(app, &flags->files, "describing the TrainJobs to delete");
+  app->get_option("-f")->required(false);
   app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
       ->type_name("DURATION")

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster_flags.h"
 #include "command.h"
 #include "init/init_script.h"
 #include "init/init_trainjob.h"
@@ -88,7 +89,8 @@ CommandRunner declare_init(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--memory", options.memory, "Memory of each pod (requests and limits)")
       ->capture_default_str();
-  app->add_option("-n,--namespace", options.name_space, "Namespace to write into the objects");
+  app->add_option("-n,--namespace", options.name_space, "Namespace to write into the objects")
+      ->transform(without_short_option_equals);
   return [flags] { return run_init(*flags); };
 }
 

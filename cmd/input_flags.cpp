@@ -3,6 +3,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "cluster_flags.h"
 #include "command.h"
 #include "model/dialect.h"
 #include "model/names.h"
@@ -30,7 +31,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
       ->type_name("VERSION");
   if (!declare_namespace) return;
   app->add_option("-n,--namespace", flags->name_space,
-                  "Namespace for TrainJobs that do not set one");
+                  "Namespace for TrainJobs that do not set one")
+      ->transform(without_short_option_equals);
 }
 
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {

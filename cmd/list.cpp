@@ -13,22 +13,27 @@ namespace {
 struct ListFlags {
   ConnectionFlags connection;
   std::string output = "table";
+  bool all_namespaces = false;
 };
 
 int run_list(const ListFlags& flags) {
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
-    std::vector<ListedTrainJob> trainjobs = list_trainjobs(&session.client(), session.name_space());
+    // -A lists every namespace, as kubectl: the collection paths without a namespace.
+    std::string name_space = flags.all_namespaces ? "" : session.name_space();
+    std::vector<ListedTrainJob> trainjobs = list_trainjobs(&session.client(), name_space);
     std::string text;
     if (flags.output == "name") {
       text = format_trainjob_names(trainjobs);
     } else if (flags.output == "json" || flags.output == "yaml" ||
                is_jsonpath_format(flags.output)) {
-      text = format_one(trainjob_status_list(trainjobs, session.name_space()), flags.output);
+      text = format_one(trainjob_status_list(trainjobs, name_space), flags.output);
+    } else if (trainjobs.empty() && flags.all_namespaces) {
+      std::fprintf(stderr, "No TrainJobs found.\n");
     } else if (trainjobs.empty()) {
       std::fprintf(stderr, "No TrainJobs found in %s namespace.\n", session.name_space().c_str());
     } else {
-      text = format_trainjob_table(trainjobs, session.clock().now());
+      text = format_trainjob_table(trainjobs, session.clock().now(), flags.all_namespaces);
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return static_cast<int>(kExitOk);
@@ -39,14 +44,10 @@ int run_list(const ListFlags& flags) {
 
 CommandRunner declare_list(CLI::App* app) {
   auto flags = std::make_shared<ListFlags>();
-  std::vector<std::string> formats = {"table", "wide", "yaml", "json", "name"};
-  app->add_option("-o,--output", flags->output,
-                  "Output format: table, wide, yaml, json, name, or jsonpath=TEMPLATE as kubectl's "
-                  "(`-o jsonpath='{.items[*].metadata.name}'`)")
-      ->check(CLI::Validator(
-          [formats](std::string& value) { return check_output_format(value, formats); },
-          output_formats_text(formats)))
-      ->capture_default_str();
+  add_output_flag(app, &flags->output, {"table", "wide", "yaml", "json", "name"},
+                  "-o jsonpath='{.items[*].metadata.name}'");
+  app->add_flag("-A,--all-namespaces", flags->all_namespaces,
+                "List the TrainJobs of every namespace, with a NAMESPACE column");
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_list(*flags); };
 }

@@ -12,6 +12,7 @@ namespace {
 
 struct LogsFlags {
   ConnectionFlags connection;
+  std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
   std::string name;
   LogOptions options;
   std::string since;
@@ -42,7 +43,7 @@ int run_logs(const LogsFlags& flags) {
 CommandRunner declare_logs(CLI::App* app) {
   auto flags = std::make_shared<LogsFlags>();
   LogOptions& options = flags->options;
-  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
+  add_target_arguments(app, &flags->target);
   app->add_flag("-f,--follow", options.follow,
                 "Stream: wait for pods to start, follow restarts, end when every pod has finished");
   app->add_option("--step", options.step,
@@ -60,7 +61,12 @@ CommandRunner declare_logs(CLI::App* app) {
   app->add_option("-c,--container", options.container, "Container (default: the step's own)")
       ->type_name("NAME");
   add_cluster_flags(app, &flags->connection);
-  return [flags] { return run_logs(*flags); };
+  return [flags] {
+    std::optional<std::string> name = target_name(flags->target);
+    if (!name) return static_cast<int>(kExitFailure);
+    flags->name = *name;
+    return run_logs(*flags);
+  };
 }
 
 }  // namespace trainjob

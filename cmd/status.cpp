@@ -13,6 +13,7 @@ namespace {
 
 struct StatusFlags {
   ConnectionFlags connection;
+  std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
   std::string name;
   std::string output = "table";
   bool watch = false;
@@ -53,20 +54,19 @@ int run_status(const StatusFlags& flags) {
 
 CommandRunner declare_status(CLI::App* app) {
   auto flags = std::make_shared<StatusFlags>();
-  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
-  std::vector<std::string> formats = {"table", "yaml", "json"};
-  app->add_option("-o,--output", flags->output,
-                  "Output format: table, yaml, json, or jsonpath=TEMPLATE as kubectl's "
-                  "(`-o jsonpath='{.status.conditions[?(@.type==\"Complete\")].status}'`)")
-      ->check(CLI::Validator(
-          [formats](std::string& value) { return check_output_format(value, formats); },
-          output_formats_text(formats)))
-      ->capture_default_str();
+  add_target_arguments(app, &flags->target);
+  add_output_flag(app, &flags->output, {"table", "yaml", "json"},
+                  "-o jsonpath='{.status.conditions[?(@.type==\"Complete\")].status}'");
   app->add_flag("-w,--watch", flags->watch,
                 "Print the status again whenever it changes, until the TrainJob completes or fails "
                 "(exit 0 or 1)");
   add_cluster_flags(app, &flags->connection);
-  return [flags] { return run_status(*flags); };
+  return [flags] {
+    std::optional<std::string> name = target_name(flags->target);
+    if (!name) return static_cast<int>(kExitFailure);
+    flags->name = *name;
+    return run_status(*flags);
+  };
 }
 
 }  // namespace trainjob

@@ -26,6 +26,7 @@ struct SubmitFlags {
   bool rerun = false;
   std::vector<std::string> from_files;
   std::string output;
+  std::string runtimes_from_cluster = "auto";
 };
 
 /// --dry-run=client: the objects that would be applied, as YAML.
@@ -57,6 +58,7 @@ int run_submit(const SubmitFlags& flags) {
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
     request->config_map_from_files = !flags.from_files.empty();
+    request->cluster_runtimes = runtimes_from_cluster(flags.runtimes_from_cluster, &session);
     // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
     request->compile.generate_secrets = true;
     RealFileSystem fs;
@@ -64,6 +66,7 @@ int run_submit(const SubmitFlags& flags) {
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
+    report_cluster_runtimes(rendered, request->cluster_runtimes);
     std::vector<SubmitPlan> plans =
         plan_submit(rendered, flags.from_files, session.name_space(), flags.connection.name_space);
     if (flags.wait && plans.size() > 1)
@@ -115,6 +118,7 @@ CommandRunner declare_submit(CLI::App* app) {
                 "Delete what exists of the job first (finished or not), wait until it is gone, "
                 "submit: runs it again");
   add_from_file_flag(app, &flags->from_files);
+  add_runtimes_from_cluster_flag(app, &flags->runtimes_from_cluster, /*automatic=*/true);
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
       ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);

@@ -12,7 +12,7 @@ namespace {
 
 struct SuspendFlags {
   ConnectionFlags connection;
-  std::string name;
+  std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
 };
 
 CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
@@ -22,13 +22,15 @@ CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
       "a suspended Job's pods are deleted and its activeDeadlineSeconds clock stops; resumed,\n"
       "it starts them again. Jobs in a Kueue queue (label kueue.x-k8s.io/queue-name) are\n"
       "left alone: Kueue admits and suspends them.");
-  app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
+  add_target_arguments(app, &flags->target);
   add_cluster_flags(app, &flags->connection);
   return [flags, suspend] {
+    std::optional<std::string> name = target_name(flags->target);
+    if (!name) return static_cast<int>(kExitFailure);
     return run_cluster_command([&] {
       ClusterSession session(flags->connection);
-      return set_trainjob_suspended(&session.client(), session.name_space(), flags->name, suspend,
-                                    stdout, stderr);
+      return set_trainjob_suspended(&session.client(), session.name_space(), *name, suspend, stdout,
+                                    stderr);
     });
   };
 }

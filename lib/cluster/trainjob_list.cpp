@@ -25,24 +25,33 @@ long node_count(const std::vector<Json>& jobs) {
   return nodes;
 }
 
+/// Namespace and TrainJob name: with -A, two namespaces may each have a TrainJob "demo".
+using ListKey = std::pair<std::string, std::string>;
+
+ListKey list_key_of(const Json& object) {
+  return {string_member(member_or_empty(object, "metadata"), "namespace"),
+          label_of(object, kTrainJobNameLabel)};
+}
+
 }  // namespace
 
 std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space) {
   std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
-  std::map<std::string, ListedTrainJob> found;
+  std::map<ListKey, ListedTrainJob> found;
   for (Json& job : list_objects(client, job_type(), name_space, selector).items)
-    found[label_of(job, kTrainJobNameLabel)].jobs.push_back(std::move(job));
+    found[list_key_of(job)].jobs.push_back(std::move(job));
   for (Json& service : list_objects(client, service_type(), name_space, selector).items)
-    found[label_of(service, kTrainJobNameLabel)].others.push_back(std::move(service));
+    found[list_key_of(service)].others.push_back(std::move(service));
   // Pods only of the TrainJobs found: a pod outliving its Job is no TrainJob.
   for (Json& pod : list_objects(client, pod_type(), name_space, selector).items) {
-    auto it = found.find(label_of(pod, kTrainJobNameLabel));
+    auto it = found.find(list_key_of(pod));
     if (it != found.end()) it->second.pods.push_back(std::move(pod));
   }
-  found.erase("");
   std::vector<ListedTrainJob> trainjobs;
-  for (auto& [name, listed] : found) {
-    listed.name = name;
+  for (auto& [key, listed] : found) {
+    if (key.second.empty()) continue;
+    listed.name_space = key.first;
+    listed.name = key.second;
     trainjobs.push_back(std::move(listed));
   }
   return trainjobs;
@@ -63,13 +72,15 @@ Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
                           const std::string& name_space) {
   Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", Json::array()}};
   for (const ListedTrainJob& trainjob : trainjobs) {
+    const std::string& own = trainjob.name_space.empty() ? name_space : trainjob.name_space;
     list["items"].push_back(
-        status_json(compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {}), name_space));
+        status_json(compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {}), own));
   }
   return list;
 }
 
-std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now) {
+std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now,
+                                  bool all_namespaces) {
   std::vector<std::vector<std::string>> rows = {{"NAME", "KIND", "PHASE", "STEPS", "NODES", "AGE"}};
   for (const ListedTrainJob& trainjob : trainjobs) {
     TrainJobStatus status = compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {});
@@ -78,6 +89,11 @@ std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, 
     rows.push_back({trainjob.name, status.kind, job_phase_name(status.phase),
                     std::to_string(status.steps.size()), std::to_string(node_count(trainjob.jobs)),
                     format_age(now - oldest_creation(all))});
+  }
+  if (all_namespaces) {
+    rows[0].insert(rows[0].begin(), "NAMESPACE");
+    for (size_t i = 1; i < rows.size(); ++i)
+      rows[i].insert(rows[i].begin(), trainjobs[i - 1].name_space);
   }
   return format_columns(rows);
 }

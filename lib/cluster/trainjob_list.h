@@ -12,14 +12,15 @@ namespace trainjob {
 
 /// One TrainJob (or legacy kind) the plugin made, as its objects say.
 struct ListedTrainJob {
+  std::string name_space;
   std::string name;
   std::vector<Json> jobs;
   std::vector<Json> pods;
   std::vector<Json> others;  ///< its Services, which outlive the Jobs of a finished run
 };
 
-/// The TrainJobs in `name_space` with a Job or a Service labelled as made by the plugin,
-/// sorted by name.
+/// The TrainJobs in `name_space` (empty: in every namespace, as kubectl's -A) with a Job or
+/// a Service labelled as made by the plugin, sorted by namespace and name.
 std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space);
 
 /// `-o name`: `trainjob/NAME` (or `pytorchjob/NAME`, ...) a line each.
@@ -27,8 +28,10 @@ std::string format_trainjob_names(const std::vector<ListedTrainJob>& trainjobs);
 /// `-o json|yaml`: a v1 List of their statuses.
 Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
                           const std::string& name_space);
-/// The table: NAME, KIND, PHASE, STEPS, NODES and AGE (from the oldest object) at `now`.
-std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now);
+/// The table: NAME, KIND, PHASE, STEPS, NODES and AGE (from the oldest object) at `now`;
+/// with `all_namespaces`, a NAMESPACE column first, as kubectl's -A.
+std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now,
+                                  bool all_namespaces = false);
 
 }  // namespace trainjob
 

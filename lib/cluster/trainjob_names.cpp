@@ -1,5 +1,7 @@
 #include "cluster/trainjob_names.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -14,6 +16,8 @@
 #include "kube/kubeconfig.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "legacy/legacy_kinds.h"
+#include "model/suggest.h"
 #include "util/steady_condition.h"
 
 namespace trainjob {
@@ -66,7 +70,109 @@ NameLookup lookup_names(const ConnectionFlags& flags, double deadline_seconds, N
   return lookup;
 }
 
+std::string lower_word(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+ManagedKind managed_kind_of(const std::string& api_version, const std::string& kind) {
+  std::string group = api_version.substr(0, api_version.find('/'));
+  return ManagedKind{kind, group, lower_word(kind) + "s"};
+}
+
+/// kubectl's `RESOURCE.GROUP` and `RESOURCE.VERSION.GROUP` (a version such as v1 or
+/// v1alpha1): `rest` is what follows the first dot.
+bool names_group(const std::string& rest, const std::string& group) {
+  if (rest == group) return true;
+  if (rest.size() <= group.size() + 1) return false;
+  size_t dot = rest.size() - group.size() - 1;
+  bool version = rest[0] == 'v' && std::isdigit(static_cast<unsigned char>(rest[1]));
+  return version && rest.compare(dot + 1, std::string::npos, group) == 0 && rest[dot] == '.' &&
+         rest.find('.') == dot;
+}
+
+std::string unknown_kind_error(const std::string& word) {
+  std::vector<std::string> words;
+  for (const ManagedKind& kind : managed_kinds())
+    words.push_back(lower_word(kind.kind));
+  std::vector<std::string_view> candidates(words.begin(), words.end());
+  std::string hint = closest_match(lower_word(word), candidates);
+  return "resource type \"" + word + "\" is not one kubectl trainjob manages" +
+         (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)") + "; it accepts " +
+         managed_kind_words() + " (singular, plural or kind), as TYPE/NAME, TYPE NAME or NAME";
+}
+
 }  // namespace
+
+const std::vector<ManagedKind>& managed_kinds() {
+  static const std::vector<ManagedKind> kinds = [] {
+    std::vector<ManagedKind> out = {managed_kind_of(kTrainerApiVersion, "TrainJob")};
+    for (const LegacyKind* legacy : {&kPyTorchJobKind, &kTFJobKind, &kXGBoostJobKind,
+                                     &kPaddleJobKind, &kJAXJobKind, &kMPIJobV1Kind}) {
+      out.push_back(managed_kind_of(legacy->api_version, legacy->kind));
+    }
+    return out;
+  }();
+  return kinds;
+}
+
+const ManagedKind* find_managed_kind(const std::string& word) {
+  std::string lower = lower_word(word);
+  size_t dot = lower.find('.');
+  std::string head = lower.substr(0, dot);
+  std::string rest = dot == std::string::npos ? "" : lower.substr(dot + 1);
+  for (const ManagedKind& kind : managed_kinds()) {
+    bool named = head == kind.plural || head == lower_word(kind.kind);
+    if (named && (dot == std::string::npos || names_group(rest, kind.group))) return &kind;
+  }
+  return nullptr;
+}
+
+std::string managed_kind_words() {
+  std::string out;
+  for (const ManagedKind& kind : managed_kinds())
+    out += (out.empty() ? "" : ", ") + lower_word(kind.kind);
+  return out;
+}
+
+std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::string>& words,
+                                                    std::string* error) {
+  std::string type;
+  TrainJobTarget target;
+  if (words.size() == 2) {
+    type = words[0];
+    target.name = words[1];
+    if (target.name.find('/') != std::string::npos || type.find('/') != std::string::npos) {
+      *error =
+          "there is no need to give the resource type as a separate argument when "
+          "passing TYPE/NAME: write TYPE/NAME alone or TYPE NAME, found \"" +
+          words[0] + " " + words[1] + "\"";
+      return std::nullopt;
+    }
+  } else if (words.size() == 1) {
+    size_t slash = words[0].find('/');
+    target.name = slash == std::string::npos ? words[0] : words[0].substr(slash + 1);
+    if (slash != std::string::npos) type = words[0].substr(0, slash);
+    if (slash != std::string::npos &&
+        (type.empty() || target.name.empty() || target.name.find('/') != std::string::npos)) {
+      *error = "expected TYPE/NAME (trainjob/NAME), found \"" + words[0] + "\"";
+      return std::nullopt;
+    }
+  } else {
+    *error = "expected NAME, TYPE/NAME or TYPE NAME, found " + std::to_string(words.size()) +
+             " arguments";
+    return std::nullopt;
+  }
+  if (type.empty()) return target;
+  target.kind = find_managed_kind(type);
+  if (target.kind == nullptr) {
+    *error = unknown_kind_error(type);
+    return std::nullopt;
+  }
+  return target;
+}
 
 std::vector<std::string> submitted_trainjob_names(KubeClient* client,
                                                   const std::string& name_space) {

@@ -3,6 +3,7 @@
 #ifndef TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_
 #define TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,36 @@ NameLookup lookup_namespace_names(const ConnectionFlags& flags, double deadline_
 /// The contexts of the kubeconfig the flags name (or KUBECONFIG, ~/.kube/config): read
 /// offline; none when it cannot be read.
 std::vector<std::string> kubeconfig_context_names(const ConnectionFlags& flags);
+
+/// A kind kubectl-trainjob manages, with the words kubectl's resource resolution accepts
+/// for it: the CRD's plural and singular (lower-case kind); none of these CRDs declares
+/// short names.
+struct ManagedKind {
+  std::string kind;    ///< `PyTorchJob`
+  std::string group;   ///< `kubeflow.org`
+  std::string plural;  ///< `pytorchjobs`
+};
+
+/// TrainJob, then the Training Operator kinds `render` compiles (one MPIJob for both APIs).
+const std::vector<ManagedKind>& managed_kinds();
+/// The kind a TYPE word names, as kubectl resolves one (case-insensitive; plural, singular
+/// or kind, optionally followed by `.GROUP` or `.VERSION.GROUP`); null when we do not
+/// manage it.
+const ManagedKind* find_managed_kind(const std::string& word);
+/// "trainjob, pytorchjob, tfjob, ..." for messages.
+std::string managed_kind_words();
+
+/// What status, logs, delete, suspend and resume act on: kubectl's `NAME`, `TYPE/NAME`
+/// or `TYPE NAME`.
+struct TrainJobTarget {
+  std::string name;
+  const ManagedKind* kind = nullptr;  ///< null when only NAME was given
+};
+
+/// Reads the positional words; on a word we cannot use, nullopt and `*error` says why and
+/// what is accepted.
+std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::string>& words,
+                                                    std::string* error);
 
 }  // namespace trainjob
 

@@ -7,6 +7,8 @@
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "legacy/legacy_kinds.h"
+#include "model/runtime_registry.h"
 
 namespace trainjob {
 namespace {
@@ -56,10 +58,9 @@ void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
   }
 }
 
-}  // namespace
-
-std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
-                                        const std::string& name) {
+/// The objects of the usual kinds (and those they record) that `selector` matches.
+std::vector<Json> find_labelled_objects(KubeClient* client, const std::string& name_space,
+                                        const std::string& selector) {
   std::vector<Json> out;
   std::vector<ResourceType> types = submitted_types();
   // `types` grows as the objects found name more kinds; an index keeps up with it.
@@ -67,8 +68,7 @@ std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& n
     ResourceType type = types[i];
     bool maybe_missing = !type.group().empty() && type.group() != "batch";  // a CRD's kind
     maybe_missing = maybe_missing || i >= submitted_types().size();
-    ObjectList list =
-        list_objects(client, type, name_space, submitted_selector(name), maybe_missing);
+    ObjectList list = list_objects(client, type, name_space, selector, maybe_missing);
     for (Json& item : list.items) {
       item["apiVersion"] = type.api_version;  // list items may leave these out
       item["kind"] = type.kind;
@@ -77,6 +77,64 @@ std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& n
     }
   }
   return out;
+}
+
+/// "3 Jobs, 1 Service" for the objects found, kinds in the order they are deleted.
+std::string count_kinds(const std::vector<Json>& objects) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const Json& object : objects) {
+    std::string kind = string_member(object, "kind");
+    auto it =
+        std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == kind; });
+    if (it == counts.end())
+      counts.emplace_back(kind, 1);
+    else
+      ++it->second;
+  }
+  std::string text;
+  for (const auto& [kind, count] : counts) {
+    bool ends_in_s = !kind.empty() && kind.back() == 's';
+    std::string plural = count == 1 ? kind : kind + (ends_in_s ? "es" : "s");
+    text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + plural;
+  }
+  return text;
+}
+
+std::string not_found_message(const std::string& name_space, const std::string& name) {
+  return "trainjob \"" + name + "\" not found in namespace \"" + name_space +
+         "\": no Job, PodGroup, Service, ConfigMap or Secret carries the labels " +
+         kTrainJobNameLabel + "=" + name + " and " + kCreatedBySubmitLabel + "=" +
+         kCreatedBySubmitValue + " (what submit applies) or " + kManagedByLabel + "=" +
+         kManagedByValue +
+         " (what render writes, applied with kubectl apply); `kubectl "
+         "trainjob list -n " +
+         name_space + "` shows the TrainJobs there";
+}
+
+}  // namespace
+
+std::vector<Json> find_trainjob_objects(KubeClient* client, const std::string& name_space,
+                                        const std::string& name) {
+  return find_labelled_objects(client, name_space, submitted_selector(name));
+}
+
+FoundTrainJob find_deletable_objects(KubeClient* client, const std::string& name_space,
+                                     const std::string& name) {
+  FoundTrainJob found;
+  found.objects = find_trainjob_objects(client, name_space, name);
+  if (!found.objects.empty()) return found;
+  // Rendered, then applied with `kubectl apply`: render's labels, but not submit's.
+  found.objects = find_labelled_objects(client, name_space, rendered_selector(name));
+  found.applied_by_kubectl = !found.objects.empty();
+  return found;
+}
+
+std::string describe_found(const FoundTrainJob& found, const std::string& name) {
+  std::string text = "found " + count_kinds(found.objects);
+  if (!found.applied_by_kubectl) return text;
+  return text + " of trainjob \"" + name + "\" by the labels render writes (" + kTrainJobNameLabel +
+         "=" + name + ", " + kManagedByLabel + "=" + kManagedByValue +
+         "): applied with kubectl apply rather than submit";
 }
 
 std::vector<std::string> delete_objects(KubeClient* client, const std::string& name_space,
@@ -91,16 +149,40 @@ std::vector<std::string> delete_objects(KubeClient* client, const std::string& n
 
 void delete_trainjob(KubeClient* client, const std::string& name_space, const std::string& name,
                      const std::function<void(const Json&)>& on_deleted) {
-  std::vector<Json> objects = find_trainjob_objects(client, name_space, name);
-  if (objects.empty()) {
-    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space +
-                    "\" (no object carries the labels " + kTrainJobNameLabel + "=" + name +
-                    " and " + kCreatedBySubmitLabel + "=" + kCreatedBySubmitValue + ")");
-  }
-  for (const Json& object : objects) {
+  delete_found(client, name_space, name, find_deletable_objects(client, name_space, name),
+               on_deleted);
+}
+
+void delete_found(KubeClient* client, const std::string& name_space, const std::string& name,
+                  const FoundTrainJob& found, const std::function<void(const Json&)>& on_deleted) {
+  if (found.objects.empty()) throw KubeError(not_found_message(name_space, name));
+  for (const Json& object : found.objects) {
     if (delete_object(client, resource_type_of(object), name_space, name_of(object)))
       on_deleted(object);
   }
+}
+
+std::vector<DescribedTrainJob> described_trainjobs(const std::vector<Document>& documents,
+                                                   const std::string& default_namespace,
+                                                   bool namespace_given, std::string* error) {
+  std::vector<DescribedTrainJob> out;
+  for (const Document& document : documents) {
+    if (!is_trainjob_document(document) && !is_legacy_document(document)) continue;
+    std::string name_space =
+        document.name_space().empty() ? default_namespace : document.name_space();
+    if (namespace_given && name_space != default_namespace) {
+      // kubectl refuses this too rather than pick one of the two.
+      *error = document.file + ": the namespace of " + document.kind() + " \"" + document.name() +
+               "\" (\"" + name_space + "\") does not match -n \"" + default_namespace +
+               "\"; pass --namespace=" + name_space + " or leave -n out";
+      return {};
+    }
+    out.push_back({name_space, document.name(), document.kind()});
+  }
+  if (out.empty())
+    *error = "the files describe no TrainJob and no Training Operator job (" +
+             supported_legacy_kinds() + ")";
+  return out;
 }
 
 bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& name_space,
@@ -108,7 +190,7 @@ bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& 
   double deadline = clock.now() + timeout_seconds;
   double delay = 0.1;
   while (true) {
-    bool gone = find_trainjob_objects(client, name_space, name).empty() &&
+    bool gone = find_deletable_objects(client, name_space, name).objects.empty() &&
                 list_objects(client, pod_type(), name_space, trainjob_selector(name)).items.empty();
     if (gone) return true;
     if (timeout_seconds > 0 && clock.now() >= deadline) return false;

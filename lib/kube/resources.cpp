@@ -75,7 +75,7 @@ ResourceType resource_type_of(const Json& object) {
 std::string collection_path(const ResourceType& type, const std::string& name_space) {
   std::string base =
       type.group().empty() ? "/api/" + type.api_version : "/apis/" + type.api_version;
-  if (type.namespaced) base += "/namespaces/" + name_space;
+  if (type.namespaced && !name_space.empty()) base += "/namespaces/" + name_space;
   return base + "/" + type.plural;
 }
 
@@ -116,6 +116,11 @@ std::string trainjob_selector(const std::string& name) {
 std::string submitted_selector(const std::string& name) {
   return url_escape(std::string(kTrainJobNameLabel) + "=" + name + "," + kCreatedBySubmitLabel +
                     "=" + kCreatedBySubmitValue);
+}
+
+std::string rendered_selector(const std::string& name) {
+  return url_escape(std::string(kTrainJobNameLabel) + "=" + name + "," + kManagedByLabel + "=" +
+                    kManagedByValue);
 }
 
 }  // namespace trainjob

@@ -24,6 +24,7 @@ struct ResourceType {
 ResourceType resource_type(const std::string& api_version, const std::string& kind);
 ResourceType resource_type_of(const Json& object);
 
+/// An empty `name_space` is every namespace (kubectl's --all-namespaces), for a LIST.
 std::string collection_path(const ResourceType& type, const std::string& name_space);
 std::string object_path(const ResourceType& type, const std::string& name_space,
                         const std::string& name);
@@ -42,6 +43,9 @@ const ResourceType& volcano_pod_group_type();
 std::string trainjob_selector(const std::string& name);
 /// The same and `kubectl-trainjob/created-by-submit=true`: what `submit` applied.
 std::string submitted_selector(const std::string& name);
+/// The same and `app.kubernetes.io/managed-by=kubectl-trainjob`: what `render` labels, found
+/// also when the user applied it with `kubectl apply`.
+std::string rendered_selector(const std::string& name);
 
 }  // namespace trainjob
 

@@ -27,7 +27,9 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
   // come first, so TrainJobs of those releases get them and the rest get runtimes/*.yaml.
   std::vector<Document> v2_1_forms;
   std::vector<Document> current;
+  std::vector<std::string> names;
   for (const EmbeddedFile& file : embedded_runtimes()) {
+    names.push_back(embedded_runtime_name(file.path));
     std::string name = "<embedded>/" + std::string(file.path);
     bool is_v2_1_form = file.path.substr(0, kV21RuntimesDir.size()) == kV21RuntimesDir;
     if (only != nullptr && only->count(embedded_runtime_name(file.path)) == 0) continue;
@@ -38,6 +40,8 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
   registry->add_layer("the embedded runtimes", v2_1_forms,
                       DialectRange{Dialect::kV2_0, Dialect::kV2_1});
   registry->add_layer("the embedded runtimes", current, DialectRange{});
+  // "Did you mean" may name a runtime this render did not parse.
+  registry->note_cluster_runtime_names(names);
 }
 
 }  // namespace trainjob

@@ -1,5 +1,6 @@
 #include "model/runtime_registry.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "model/runtime_policy.h"
@@ -92,6 +93,27 @@ std::vector<Runtime> RuntimeRegistry::all() const {
     for (const auto& entry : layer.runtimes)
       out.push_back(entry.second);
   }
+  return out;
+}
+
+void RuntimeRegistry::note_cluster_runtime_names(const std::vector<std::string>& names) {
+  noted_names_.insert(noted_names_.end(), names.begin(), names.end());
+}
+
+std::vector<std::string> RuntimeRegistry::names(const std::string& kind,
+                                                const std::string& name_space) const {
+  std::vector<std::string> out;
+  std::string wanted_namespace = kind == kTrainingRuntime ? name_space : "";
+  for (const Layer& layer : layers_) {
+    for (const auto& entry : layer.runtimes) {
+      if (std::get<0>(entry.first) == kind && std::get<1>(entry.first) == wanted_namespace)
+        out.push_back(std::get<2>(entry.first));
+    }
+  }
+  if (kind == kClusterTrainingRuntime)
+    out.insert(out.end(), noted_names_.begin(), noted_names_.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

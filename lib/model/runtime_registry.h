@@ -1,5 +1,5 @@
-// Where `spec.runtimeRef` finds its runtime: the inputs, then `--runtimes DIR`,
-// then the runtimes embedded in the binary.
+// Where `spec.runtimeRef` finds its runtime: the inputs, then `--runtimes DIR`, then (for
+// submit) the cluster's, then the runtimes embedded in the binary.
 #ifndef TRAINJOB_MODEL_RUNTIME_REGISTRY_H_
 #define TRAINJOB_MODEL_RUNTIME_REGISTRY_H_
 
@@ -62,6 +62,12 @@ class RuntimeRegistry {
   /// Every runtime of every layer, in layer order then by kind and name.
   std::vector<Runtime> all() const;
 
+  /// Names of ClusterTrainingRuntimes that exist without being loaded (the embedded ones a
+  /// render leaves unparsed), offered by `names` for "did you mean".
+  void note_cluster_runtime_names(const std::vector<std::string>& names);
+  /// Every name a runtimeRef of `kind` could use from `name_space`, loaded or noted.
+  std::vector<std::string> names(const std::string& kind, const std::string& name_space) const;
+
  private:
   using Key = std::tuple<std::string, std::string, std::string>;  // kind, namespace, name
   struct Layer {
@@ -70,6 +76,7 @@ class RuntimeRegistry {
   };
   std::deque<Document> documents_;
   std::vector<Layer> layers_;
+  std::vector<std::string> noted_names_;
 
   /// `releases` less what the earlier layers' runtimes under `key` serve.
   DialectRange unserved(const Key& key, DialectRange releases) const;

@@ -141,6 +141,8 @@ void add_search_layers(const RenderRequest& request, const FileSystem& fs,
   if (!request.runtimes_dir.empty()) {
     add_directory_runtimes(request.runtimes_dir, fs, registry, diagnostics);
   }
+  if (!request.cluster_runtimes.empty())
+    registry->add_layer("the cluster", request.cluster_runtimes);
   add_embedded_runtimes(registry, diagnostics, &referenced);
 }
 

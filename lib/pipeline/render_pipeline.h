@@ -17,6 +17,9 @@ namespace trainjob {
 struct RenderRequest {
   InputOptions inputs;
   std::string runtimes_dir;  ///< `--runtimes DIR`, searched after the inputs
+  /// Runtimes read from the cluster (`submit`), searched after `--runtimes DIR` and before
+  /// the embedded runtimes, which they thus replace.
+  std::vector<Document> cluster_runtimes;
   /// Includes `target` (--target jobs|jobset) and `gitops_order` (--gitops-order).
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/names.h"
+#include "model/suggest.h"
 #include "model/trainjob.h"
 #include "model/vocabulary.h"
 #include "render/advisories.h"
@@ -20,6 +21,16 @@
 
 namespace trainjob {
 namespace {
+
+/// "; did you mean X?" for a likely typo, and where to see the runtimes there are.
+std::string runtime_hint(const RuntimeRegistry& runtimes, const TrainJob& job,
+                         const std::string& name) {
+  std::vector<std::string> names = runtimes.names(job.runtime_kind, job.name_space);
+  std::vector<std::string_view> candidates(names.begin(), names.end());
+  std::string match = closest_match(name, candidates);
+  return (match.empty() ? "" : "; did you mean \"" + match + "\"?") +
+         std::string(" (`kubectl trainjob runtimes` lists the built-in runtimes)");
+}
 
 const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                             const RuntimeRegistry& runtimes) {
@@ -42,7 +53,8 @@ const Runtime* find_runtime(const FieldReader& tj, const TrainJob& job,
                 : " in namespace \"" + job.name_space + "\"";
   }
   tj.error(job.runtime_name.path(), job.runtime_kind + " \"" + name + "\" not found" + where +
-                                        "; looked in " + runtimes.searched_places());
+                                        "; looked in " + runtimes.searched_places() +
+                                        runtime_hint(runtimes, job, name));
   return nullptr;
 }
 

@@ -2,11 +2,15 @@
 
 POST /admin/<action> with a JSON body; pods are chosen by {"job": NAME, "index": I} or
 {"pod": NAME} (namespace "default" unless given). `fail` with "retry": true fails the pod
-and has its Job make a new one for the index, as within a backoffLimit.
+and has its Job make a new one for the index, as within a backoffLimit. POST /admin/crd
+{"group": G} installs the optional CRDs of G (served and in discovery from then on), POST
+/admin/object {"object": O, "namespace": NS} stores O as it is, and GET /admin/discovery
+lists the discovery requests, which GET /admin/requests leaves out.
 """
 import json
 
 from errors import ApiError
+from store import OPTIONAL_RESOURCES, RESOURCES, api_version, install_crds
 
 PODS = "v1/pods"
 
@@ -49,6 +53,17 @@ def pod_action(state, action, spec):
     return {"pods": [p["metadata"]["name"] for p in pods]}
 
 
+def create_object(state, spec):
+    """{"object": {...}, "namespace": NS}: stored as is, for kinds tests cannot apply."""
+    obj = spec["object"]
+    group, _, version = obj["apiVersion"].rpartition("/")
+    for (g, v, plural), (kind, namespaced) in RESOURCES.items():
+        if (g, v) == (group, version) and kind == obj["kind"]:
+            namespace = spec.get("namespace", "default") if namespaced else None
+            return state.store.create(f"{api_version(g, v)}/{plural}", namespace, obj)
+    raise ApiError(404, "NotFound", f"admin: {obj['apiVersion']} {obj['kind']} is not served")
+
+
 def handle_admin(handler, method, path, query, body):
     state = handler.state
     action = path[len("/admin/"):]
@@ -56,6 +71,8 @@ def handle_admin(handler, method, path, query, body):
     with state.store.cond:
         if method == "GET" and action == "requests":
             return handler.send_json(200, {"requests": state.requests})
+        if method == "GET" and action == "discovery":
+            return handler.send_json(200, {"requests": state.discovery_requests})
         if method == "GET" and action == "history":
             return handler.send_json(200, {"history": state.history})
         if method == "GET" and action == "objects":
@@ -72,6 +89,12 @@ def handle_admin(handler, method, path, query, body):
             state.store.compact()
         elif action == "namespace":
             state.store.namespaces.add(spec["name"])
+        elif action == "crd":
+            if spec.get("group") not in OPTIONAL_RESOURCES:
+                raise ApiError(404, "NotFound", f"admin: no CRDs for group {spec.get('group')}")
+            install_crds(spec["group"])
+        elif action == "object":
+            return handler.send_json(200, create_object(state, spec))
         elif action in ("run", "log", "succeed", "fail", "restart", "wait", "unschedulable", "event"):
             return handler.send_json(200, pod_action(state, action, spec))
         else:

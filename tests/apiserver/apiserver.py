@@ -45,7 +45,8 @@ class State:
         self.faults = Faults()
         self.tokens = {}
         self.owners = {}  # (resource, namespace, name) -> {path: manager}
-        self.requests = []
+        self.requests = []  # resource requests: what tests count
+        self.discovery_requests = []  # /api, /apis, /apis/GROUP/VERSION: kept apart
         self.history = []  # every change, never compacted: for tests that check ordering
         self.store.on_change = lambda rv, resource, kind, obj: self.history.append(
             {"rv": rv, "type": kind, "resource": resource, "name": obj["metadata"]["name"],
@@ -86,6 +87,12 @@ def parse_resource_path(path):
     name = rest[1] if len(rest) > 1 else None
     sub = rest[2] if len(rest) > 2 else None
     return group, version, namespace, rest[0], name, sub
+
+
+def is_discovery_path(path):
+    """/version, /api, /api/v1, /apis, /apis/GROUP, /apis/GROUP/VERSION (served or not)."""
+    parts = [p for p in path.split("/") if p]
+    return parts in (["version"], ["api"], ["api", "v1"]) or (parts[:1] == ["apis"] and len(parts) <= 3)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -190,8 +197,10 @@ class Handler(BaseHTTPRequestHandler):
                 return handle_admin(self, method, url.path, query, body)
             user = self.authenticate()
             with self.state.store.cond:
-                self.state.requests.append({"method": method, "path": url.path, "query": query,
-                                            "user": user["user"], "time": time.time()})
+                entry = {"method": method, "path": url.path, "query": query, "user": user["user"],
+                         "time": time.time()}
+                discovering = method == "GET" and is_discovery_path(url.path)
+                (self.state.discovery_requests if discovering else self.state.requests).append(entry)
             rule = self.state.faults.match(method, url.path, query)
             if rule and rule.get("delay"):
                 time.sleep(rule["delay"])

@@ -20,6 +20,18 @@ RESOURCES = {
     ("scheduling.x-k8s.io", "v1alpha1", "podgroups"): ("PodGroup", True),
 }
 
+# CRDs a test installs with POST /admin/crd {"group": ...}: served, and in discovery, from then on.
+OPTIONAL_RESOURCES = {
+    "trainer.kubeflow.org": {
+        ("trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes"): ("ClusterTrainingRuntime", False),
+        ("trainer.kubeflow.org", "v1alpha1", "trainingruntimes"): ("TrainingRuntime", True),
+    },
+}
+
+
+def install_crds(group):
+    RESOURCES.update(OPTIONAL_RESOURCES[group])
+
 
 def api_version(group, version):
     return f"{group}/{version}" if group else version
@@ -130,7 +142,10 @@ class Store:
 
     def create(self, resource, namespace, obj):
         meta = obj.setdefault("metadata", {})
-        meta["namespace"] = namespace
+        if namespace is None:
+            meta.pop("namespace", None)  # cluster-scoped
+        else:
+            meta["namespace"] = namespace
         meta["uid"] = str(uuid.uuid4())
         meta["creationTimestamp"] = now_rfc3339()
         meta["resourceVersion"] = self.next_rv()
