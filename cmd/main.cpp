@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "util/shared_library.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 
@@ -48,8 +49,9 @@ const std::vector<CommandSpec>& command_table() {
 
 int report_diagnostics(Diagnostics* diagnostics) {
   diagnostics->sort();
+  bool color = color_enabled(stderr);
   for (const Diagnostic& diagnostic : diagnostics->all()) {
-    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
+    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic, color).c_str());
   }
   std::string not_kept = format_not_kept(*diagnostics);
   if (!not_kept.empty()) std::fprintf(stderr, "%s\n", not_kept.c_str());
@@ -57,7 +59,8 @@ int report_diagnostics(Diagnostics* diagnostics) {
 }
 
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "error: %s\nSee 'kubectl trainjob --help'.\n", message.c_str());
+  std::fprintf(stderr, "%s %s\nSee 'kubectl trainjob --help'.\n",
+               paint("error:", Tone::kError, color_enabled(stderr)).c_str(), message.c_str());
   return kExitUsage;
 }
 

@@ -5,6 +5,7 @@
 #include "kube/credentials.h"
 #include "kube/objects.h"
 #include "output/render_output.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 
@@ -30,6 +31,14 @@ double oldest_creation(const std::vector<Json>& objects) {
 std::string format_one(const Json& object, const std::string& format) {
   if (format == "json") return object.dump(4) + "\n";
   return format_objects({&object}, OutputFormat::kYaml);
+}
+
+std::string painted_phase(std::string_view phase, std::FILE* stream) {
+  Tone tone = Tone::kWaiting;
+  if (phase == "Complete" || phase == "Succeeded") tone = Tone::kGood;
+  if (phase == "Failed") tone = Tone::kError;
+  if (phase == "Running") tone = Tone::kBusy;
+  return paint(phase, tone, color_enabled(stream));
 }
 
 std::string format_columns(const std::vector<std::vector<std::string>>& rows) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include "cluster/cluster_output.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
@@ -59,7 +60,8 @@ TrainJobStatus watched_status(KubeClient* client, const SubmitPlan& plan,
 void report_phase(std::FILE* out, const SubmitPlan& plan, JobPhase phase,
                   std::optional<JobPhase>* last) {
   if (*last == phase) return;
-  std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(), job_phase_name(phase));
+  std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+               painted_phase(job_phase_name(phase), out).c_str());
   std::fflush(out);
   *last = phase;
 }
