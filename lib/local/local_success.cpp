@@ -20,6 +20,27 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 
 }  // namespace
 
+const char* clean_pod_policy_name(CleanPodPolicy policy) {
+  switch (policy) {
+    case CleanPodPolicy::kRunning:
+      return "Running";
+    case CleanPodPolicy::kAll:
+      return "All";
+    case CleanPodPolicy::kNone:
+      break;
+  }
+  return "None";
+}
+
+CleanPodPolicy clean_pod_policy_of(const Json& document) {
+  const Json& spec = json_member(document, "spec");
+  std::string policy = string_member(json_member(spec, "runPolicy"), "cleanPodPolicy");
+  if (policy.empty()) policy = string_member(spec, "cleanPodPolicy");
+  if (policy == "Running") return CleanPodPolicy::kRunning;
+  if (policy == "All") return CleanPodPolicy::kAll;
+  return CleanPodPolicy::kNone;
+}
+
 std::string LocalSuccessRule::describe() const {
   std::string out;
   for (const std::vector<std::string>* list : {&steps, &jobs}) {
