@@ -421,7 +421,14 @@ bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::str
   if (settings.live_progress) live.emplace(settings.out);
   std::vector<PodEnd> ends;
   bool ok = true;
-  for (size_t i = 0; ok && i < plan.stages.size(); ++i) {
+  for (size_t i = 0; i < plan.stages.size(); ++i) {
+    if (!ok) {  // after a failed stage: its pods are named as not started
+      for (const LocalPod& pod : plan.stages[i]) {
+        ends.emplace_back();
+        ends.back().label = pod.label;
+      }
+      continue;
+    }
     StageRunner runner(plan.stages[i], settings, deadline,
                        settings.marker + std::to_string(i) + ".", plan.rule ? &*plan.rule : nullptr,
                        live ? &*live : nullptr);

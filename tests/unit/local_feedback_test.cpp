@@ -67,7 +67,9 @@ TEST_CASE("summary: every pod with its exit code, and the time") {
   killed.label = "node-0";
   killed.how = PodEnd::How::kSignaled;
   killed.code = 9;
-  CHECK(format_run_summary(false, {killed, PodEnd{"node-1"}}, 61) ==
+  PodEnd not_started;
+  not_started.label = "node-1";
+  CHECK(format_run_summary(false, {killed, not_started}, 61) ==
         "failed: 2 pods (node-0 signal 9, node-1 not started) in 1m01s");
   CHECK(format_run_summary(true, {end_exited("node-0", 0)}, 0) ==
         "succeeded: 1 pod (node-0 0) in 0.0s");
