@@ -11,7 +11,8 @@ void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option("--kubeconfig", flags->kubeconfig,
                   "Path to the kubeconfig file (KUBECONFIG and ~/.kube/config are not read then)")
       ->type_name("PATH");
-  app->add_option("--context", flags->context, "The kubeconfig context to use")->type_name("NAME");
+  app->add_option("--context", flags->context, "The kubeconfig context to use")
+      ->type_name("CONTEXT");
   app->add_option("--cluster", flags->cluster, "The kubeconfig cluster to use")->type_name("NAME");
   app->add_option("--user", flags->user, "The kubeconfig user to use")->type_name("NAME");
   app->add_option("-n,--namespace", flags->name_space,

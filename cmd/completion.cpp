@@ -72,8 +72,12 @@ ConnectionFlags connection_from(const GivenFlags& given) {
 
 int run_complete(const CLI::App& root, const std::vector<std::string>& words) {
   bool looked_up = false;
-  ClusterLookup cluster = [&](const std::string& /*value_type*/, const GivenFlags& given) {
-    NameLookup lookup = lookup_trainjob_names(connection_from(given), kClusterDeadlineSeconds);
+  ClusterLookup cluster = [&](const std::string& value_type, const GivenFlags& given) {
+    ConnectionFlags flags = connection_from(given);
+    if (value_type == "CONTEXT") return kubeconfig_context_names(flags);
+    NameLookup lookup = value_type == "NAMESPACE"
+                            ? lookup_namespace_names(flags, kClusterDeadlineSeconds)
+                            : lookup_trainjob_names(flags, kClusterDeadlineSeconds);
     looked_up = true;
     return lookup.names;
   };

@@ -22,7 +22,8 @@ int run_list(const ListFlags& flags) {
     std::string text;
     if (flags.output == "name") {
       text = format_trainjob_names(trainjobs);
-    } else if (flags.output == "json" || flags.output == "yaml") {
+    } else if (flags.output == "json" || flags.output == "yaml" ||
+               is_jsonpath_format(flags.output)) {
       text = format_one(trainjob_status_list(trainjobs, session.name_space()), flags.output);
     } else if (trainjobs.empty()) {
       std::fprintf(stderr, "No TrainJobs found in %s namespace.\n", session.name_space().c_str());
@@ -38,7 +39,14 @@ int run_list(const ListFlags& flags) {
 
 CommandRunner declare_list(CLI::App* app) {
   auto flags = std::make_shared<ListFlags>();
-  add_output_flag(app, &flags->output, {"table", "wide", "yaml", "json", "name"});
+  std::vector<std::string> formats = {"table", "wide", "yaml", "json", "name"};
+  app->add_option("-o,--output", flags->output,
+                  "Output format: table, wide, yaml, json, name, or jsonpath=TEMPLATE as kubectl's "
+                  "(`-o jsonpath='{.items[*].metadata.name}'`)")
+      ->check(CLI::Validator(
+          [formats](std::string& value) { return check_output_format(value, formats); },
+          output_formats_text(formats)))
+      ->capture_default_str();
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_list(*flags); };
 }

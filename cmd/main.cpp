@@ -2,13 +2,16 @@
 // As a kubectl plugin it is started as `kubectl trainjob ...` with the words after
 // `trainjob` as arguments, so usage is written in that form.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "command.h"
+#include "model/suggest.h"
 #include "util/shared_library.h"
 #include "util/terminal.h"
 
@@ -58,15 +61,66 @@ int report_diagnostics(Diagnostics* diagnostics) {
   return diagnostics->has_errors() ? kExitFailure : kExitOk;
 }
 
+std::string& usage_command() {
+  static std::string name;
+  return name;
+}
+
+std::string help_hint() {
+  std::string command = usage_command().empty() ? "" : usage_command() + " ";
+  return "See 'kubectl trainjob " + command + "--help'.";
+}
+
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "%s %s\nSee 'kubectl trainjob --help'.\n",
-               paint("error:", Tone::kError, color_enabled(stderr)).c_str(), message.c_str());
+  std::fprintf(stderr, "%s %s\n%s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
+               message.c_str(), help_hint().c_str());
   return kExitUsage;
 }
 
 }  // namespace trainjob
 
 namespace {
+
+const trainjob::CommandSpec* find_command(const std::string& name) {
+  for (const trainjob::CommandSpec& spec : trainjob::command_table())
+    if (name == spec.name) return &spec;
+  return nullptr;
+}
+
+/// cobra's answer to a misspelt command, as kubectl gives it.
+int unknown_command(const std::string& word) {
+  std::vector<std::string_view> names;
+  for (const trainjob::CommandSpec& spec : trainjob::command_table())
+    if (spec.name[0] != '_') names.emplace_back(spec.name);
+  std::string suggestion = trainjob::closest_match(word, names);
+  std::string message = "unknown command \"" + word + "\" for \"kubectl trainjob\"";
+  if (!suggestion.empty()) message += "\n\nDid you mean this?\n\t" + suggestion + "\n";
+  return trainjob::usage_error(message);
+}
+
+/// CLI11's parse errors in the style of every other usage error: `error: ...`, then where
+/// the command's own help is.
+int parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  // --help, --help-all and --version arrive as "errors" that print and exit 0.
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+    return app.exit(e) == 0 ? trainjob::kExitOk : trainjob::kExitUsage;
+  std::string message = e.what();
+  // CLI11 starts its sentences with a capital ("The following argument..."); kubectl's
+  // errors do not. A flag or an argument's NAME keeps its spelling.
+  if (message.size() > 1 && std::isupper(static_cast<unsigned char>(message[0])) &&
+      std::islower(static_cast<unsigned char>(message[1])))
+    message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+  return trainjob::usage_error(message);
+}
+
+/// cobra's `help [COMMAND]`, which kubectl users type, as the --help it means.
+std::vector<char*> help_words(int argc, char** argv) {
+  std::vector<char*> words = {argv[0]};
+  if (argc > 2) words.push_back(argv[2]);
+  static char help_flag[] = "--help";
+  words.push_back(help_flag);
+  return words;
+}
 
 int run(int argc, char** argv) {
   using namespace trainjob;
@@ -77,7 +131,15 @@ int run(int argc, char** argv) {
   // Declaring every command's flags costs a third of `version`'s start-up, so when the
   // first word names a command only that one is declared; the others stay listed for help.
   // Completion walks the whole tree, and anything else (--help, a typo) gets all of it.
+  std::vector<char*> help_argv;
+  if (argc > 1 && std::string(argv[1]) == "help") {
+    help_argv = help_words(argc, argv);
+    argc = static_cast<int>(help_argv.size());
+    argv = help_argv.data();
+  }
   std::string named = argc > 1 ? argv[1] : "";
+  if (argc > 1 && named[0] != '-' && find_command(named) == nullptr) return unknown_command(named);
+  if (find_command(named) != nullptr) usage_command() = named;
   bool declare_all = named == "__complete" || named == "completion" ||
                      std::none_of(command_table().begin(), command_table().end(),
                                   [&](const CommandSpec& spec) { return spec.name == named; });
@@ -86,10 +148,15 @@ int run(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
     if (declare_all || spec.name == named) commands.emplace_back(sub, spec.declare(sub));
   }
+  // kubectl with no arguments prints its help and exits 0; so does kubectl trainjob.
+  if (argc <= 1) {
+    std::fputs(app.help().c_str(), stdout);
+    return kExitOk;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return parse_error(app, e);
   }
   for (auto& [sub, command] : commands) {
     if (sub->parsed()) return command();

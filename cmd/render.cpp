@@ -1,6 +1,7 @@
 // `kubectl trainjob render`: TrainJobs -> Jobs + headless Service (or JobSets), offline.
 #include <cstdio>
 #include <memory>
+#include <unistd.h>
 
 #include "command.h"
 #include "input_flags.h"
@@ -44,6 +45,7 @@ bool set_target(const RenderFlags& flags, RenderRequest* request) {
   }
   request->compile.render_target = *target;
   request->compile.gitops_order = *order;
+  request->compile.warn_gitops_traps = true;
   return true;
 }
 
@@ -96,7 +98,18 @@ int print_or_write(const RenderFlags& flags, RenderSink* sink, Diagnostics* diag
   return ok ? kExitOk : kExitFailure;
 }
 
-int run_render(const RenderFlags& flags) {
+/// Without -f, standard input when it is not a terminal: helm's --post-renderer runs
+/// `kubectl-trainjob render` with the chart's manifests piped in.
+bool default_to_stdin(InputOptions* inputs) {
+  if (!inputs->paths.empty()) return true;
+  if (isatty(STDIN_FILENO) != 0) return false;
+  inputs->paths.push_back("-");
+  return true;
+}
+
+int run_render(RenderFlags flags) {
+  if (!default_to_stdin(&flags.inputs.inputs))
+    return usage_error("--filename is required (or pipe the manifests to standard input)");
   if ((flags.check || flags.prune) && flags.output_dir.empty())
     return usage_error(std::string(flags.check ? "--check" : "--prune") + " needs --output-dir");
   if (flags.check && flags.generate_secrets)
@@ -130,6 +143,12 @@ int run_render(const RenderFlags& flags) {
 CommandRunner declare_render(CLI::App* app) {
   auto flags = std::make_shared<RenderFlags>();
   add_input_flags(app, &flags->inputs);
+  app->get_option("-f")->required(false);  // a pipe serves as well: see default_to_stdin
+  app->footer(
+      "Without -f, the manifests are read from standard input when it is not a terminal, so "
+      "the plugin serves as helm's post-renderer: helm install --post-renderer "
+      "kubectl-trainjob --post-renderer-args render. Objects other than TrainJobs and "
+      "Training Operator jobs pass through unchanged.");
   app->add_option("-o,--output", flags->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
@@ -152,7 +171,8 @@ CommandRunner declare_render(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--gitops-order", flags->gitops_order,
                   "Apply-order annotations on the Jobs: none or argocd (sync waves that follow "
-                  "dependsOn)")
+                  "dependsOn; ttlSecondsAfterFinished is dropped, or Argo CD would re-create "
+                  "the Jobs it deletes)")
       ->type_name("none|argocd")
       ->capture_default_str();
   return [flags] { return run_render(*flags); };

@@ -22,8 +22,13 @@ struct RunFlags {
   std::string timeout = "0";
   int64_t max_pods = kDefaultMaxLocalPods;
   bool allow_host_path = false;
-  TorchrunLauncher launcher = TorchrunLauncher::kAuto;
+  std::string launcher = "auto";
 };
+
+TorchrunLauncher launcher_named(const std::string& name) {
+  if (name == "builtin") return TorchrunLauncher::kBuiltin;
+  return name == "host" ? TorchrunLauncher::kHost : TorchrunLauncher::kAuto;
+}
 
 int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
   LocalRunRequest request;
@@ -35,7 +40,7 @@ int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) 
   request.options.allow_host_path = flags.allow_host_path;
   request.settings.timeout_seconds = timeout;
   request.keep_work_dir = flags.keep_workdir;
-  request.torchrun_launcher = flags.launcher;
+  request.torchrun_launcher = launcher_named(flags.launcher);
   if (run_rendered_locally(result, flags.from_files, std::move(request), &error)) return kExitOk;
   std::fprintf(stderr, "%s %s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
                error.c_str());
@@ -123,11 +128,9 @@ CommandRunner declare_run(CLI::App* app) {
                   "torch.distributed.run): builtin (the trainjob-trainer built beside this "
                   "binary, with the Python the host's torchrun uses), host (the command as "
                   "written), auto (the host's when a one-worker trial launch of it succeeds)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, TorchrunLauncher>{{"auto", TorchrunLauncher::kAuto},
-                                                  {"builtin", TorchrunLauncher::kBuiltin},
-                                                  {"host", TorchrunLauncher::kHost}}))
-      ->default_str("auto");
+      // Checked as names (not mapped to the enum by CLI11), so --help lists the names only.
+      ->check(CLI::IsMember({"auto", "builtin", "host"}))
+      ->capture_default_str();
   app->add_option("--timeout", flags->timeout,
                   "Stop every pod and fail after this long (e.g. 90s, 10m; 0: no limit)")
       ->capture_default_str();

@@ -54,7 +54,14 @@ int run_status(const StatusFlags& flags) {
 CommandRunner declare_status(CLI::App* app) {
   auto flags = std::make_shared<StatusFlags>();
   app->add_option("NAME", flags->name, "The TrainJob")->required()->type_name("TRAINJOB");
-  add_output_flag(app, &flags->output, {"table", "yaml", "json"});
+  std::vector<std::string> formats = {"table", "yaml", "json"};
+  app->add_option("-o,--output", flags->output,
+                  "Output format: table, yaml, json, or jsonpath=TEMPLATE as kubectl's "
+                  "(`-o jsonpath='{.status.conditions[?(@.type==\"Complete\")].status}'`)")
+      ->check(CLI::Validator(
+          [formats](std::string& value) { return check_output_format(value, formats); },
+          output_formats_text(formats)))
+      ->capture_default_str();
   app->add_flag("-w,--watch", flags->watch,
                 "Print the status again whenever it changes, until the TrainJob completes or fails "
                 "(exit 0 or 1)");

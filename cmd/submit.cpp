@@ -20,6 +20,7 @@ struct SubmitFlags {
   std::string dry_run = "none";
   bool wait = false;
   std::string timeout = "0";
+  std::string progress_deadline = "10m";
   bool keep_on_error = false;
   bool replace = false;
   std::vector<std::string> from_files;
@@ -31,6 +32,10 @@ int run_submit(const SubmitFlags& flags) {
   if (!timeout)
     return usage_error("--timeout: expected a duration such as 10m, found \"" + flags.timeout +
                        "\"");
+  std::optional<double> progress_deadline = parse_duration(flags.progress_deadline);
+  if (!progress_deadline)
+    return usage_error("--progress-deadline: expected a duration such as 10m, found \"" +
+                       flags.progress_deadline + "\"");
   if (flags.dry_run != "none" && (flags.wait || flags.replace))
     return usage_error("--dry-run cannot be combined with --wait or --replace");
   return run_cluster_command([&] {
@@ -58,6 +63,7 @@ int run_submit(const SubmitFlags& flags) {
     }
     SubmitOptions options{flags.dry_run == "server", flags.wait,    *timeout,
                           flags.keep_on_error,       flags.replace, flags.output == "name"};
+    options.progress_deadline_seconds = *progress_deadline;
     Submitter submitter(&session.client(), &session.clock(), stdout, stderr);
     return submitter.submit(plan, options);
   });
@@ -76,6 +82,11 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_flag("--wait", flags->wait,
                 "Run initializers first, then the trainer; wait for the end (exit 1 on failure)");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
+      ->type_name("DURATION")
+      ->capture_default_str();
+  app->add_option("--progress-deadline", flags->progress_deadline,
+                  "With --wait: fail once a pod stays Pending this long with no change (0: never); "
+                  "running pods may run as long as they like")
       ->type_name("DURATION")
       ->capture_default_str();
   app->add_flag("--keep-on-error", flags->keep_on_error,

@@ -1,9 +1,11 @@
 #include "cluster/cluster_output.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "kube/credentials.h"
 #include "kube/objects.h"
+#include "output/jsonpath.h"
 #include "output/render_output.h"
 #include "util/terminal.h"
 
@@ -28,16 +30,52 @@ double oldest_creation(const std::vector<Json>& objects) {
   return oldest;
 }
 
+namespace {
+
+constexpr std::string_view kJsonPathPrefix = "jsonpath=";
+
+}  // namespace
+
+bool is_jsonpath_format(const std::string& format) {
+  return format.compare(0, kJsonPathPrefix.size(), kJsonPathPrefix) == 0;
+}
+
+std::string check_output_format(const std::string& value, const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return "";
+  if (is_jsonpath_format(value)) {
+    // The template is read now, so that a mistake in it is a usage error before any request.
+    std::string error;
+    if (evaluate_jsonpath(Json::object(), value.substr(kJsonPathPrefix.size()), &error)) return "";
+    return error;
+  }
+  std::string names;
+  for (const std::string& name : allowed)
+    names += name + ", ";
+  return "expected one of " + names + "or jsonpath=TEMPLATE, found \"" + value + "\"";
+}
+
+std::string output_formats_text(const std::vector<std::string>& allowed) {
+  std::string text = "{";
+  for (const std::string& name : allowed)
+    text += (text.size() > 1 ? "," : "") + name;
+  return text + "}";
+}
+
 std::string format_one(const Json& object, const std::string& format) {
+  if (is_jsonpath_format(format)) {
+    std::string error;  // the template was checked with the flags
+    return evaluate_jsonpath(object, format.substr(kJsonPathPrefix.size()), &error).value_or("");
+  }
   if (format == "json") return object.dump(4) + "\n";
   return format_objects({&object}, OutputFormat::kYaml);
 }
 
 std::string painted_phase(std::string_view phase, std::FILE* stream) {
+  std::string_view word = phase.substr(0, phase.find(' '));  // `Running (restarting ...)`
   Tone tone = Tone::kWaiting;
-  if (phase == "Complete" || phase == "Succeeded") tone = Tone::kGood;
-  if (phase == "Failed") tone = Tone::kError;
-  if (phase == "Running") tone = Tone::kBusy;
+  if (word == "Complete" || word == "Succeeded") tone = Tone::kGood;
+  if (word == "Failed") tone = Tone::kError;
+  if (word == "Running") tone = Tone::kBusy;
   return paint(phase, tone, color_enabled(stream));
 }
 

@@ -15,10 +15,18 @@ namespace trainjob {
 std::string format_age(double seconds);
 /// The oldest creationTimestamp among the objects, in epoch seconds (0 if none).
 double oldest_creation(const std::vector<Json>& objects);
-/// One object as -o yaml or -o json prints it.
+/// One object as -o yaml, -o json or -o jsonpath=TEMPLATE (kubectl's) prints it.
 std::string format_one(const Json& object, const std::string& format);
-/// A phase word (`Complete`, `Failed`, `Running`, ...) coloured for `stream` when it is a
-/// terminal (util/terminal.h): green for done, red for failed, cyan running, else yellow.
+/// For a CLI check of -o: "" when `value` is one of `allowed` or a readable
+/// jsonpath=TEMPLATE, else what is wrong with it.
+std::string check_output_format(const std::string& value, const std::vector<std::string>& allowed);
+/// "{table,yaml,json}": the formats as CLI11 describes a set, which completion offers.
+std::string output_formats_text(const std::vector<std::string>& allowed);
+/// Whether `format` is -o jsonpath=TEMPLATE.
+bool is_jsonpath_format(const std::string& format);
+/// A phase (`Complete`, `Failed`, `Running (restarting ...)`) coloured for `stream` when it is
+/// a terminal (util/terminal.h), by its first word: green done, red failed, cyan running, else
+/// yellow.
 std::string painted_phase(std::string_view phase, std::FILE* stream);
 /// Space-aligned columns, as kubectl get prints them.
 std::string format_columns(const std::vector<std::vector<std::string>>& rows);

@@ -16,6 +16,7 @@ constexpr PhaseName kPhaseNames[] = {
     {JobPhase::kSucceeded, "Succeeded"}, {JobPhase::kFailed, "Failed"},
     {JobPhase::kUnknown, "Unknown"},     {JobPhase::kComplete, "Complete"},
     {JobPhase::kSuspended, "Suspended"}, {JobPhase::kNotCreated, "NotCreated"},
+    {JobPhase::kStopped, "Stopped"},
 };
 
 }  // namespace
@@ -35,7 +36,12 @@ const char* job_phase_name(JobPhase phase) {
 }
 
 bool job_phase_finished(JobPhase phase) {
-  return phase == JobPhase::kComplete || phase == JobPhase::kFailed;
+  return phase == JobPhase::kComplete || phase == JobPhase::kFailed || phase == JobPhase::kStopped;
+}
+
+JobPhase forward_phase(std::optional<JobPhase> last, JobPhase now) {
+  if (last == JobPhase::kRunning && now == JobPhase::kPending) return JobPhase::kRunning;
+  return now;
 }
 
 std::ostream& operator<<(std::ostream& out, JobPhase phase) {

@@ -22,6 +22,9 @@ enum class JobPhase {
   kComplete,
   kSuspended,
   kNotCreated,  ///< a step the success policy waits for whose Jobs do not exist yet
+  /// A node or Job `submit --wait` stopped after its TrainJob finished, as a legacy kind's
+  /// cleanPodPolicy Running or All asks: not a failure.
+  kStopped,
 };
 
 /// The phase named `text` exactly as job_phase_name spells it; nullopt for any other text.
@@ -31,8 +34,13 @@ std::optional<JobPhase> parse_job_phase(std::string_view text);
 /// Suspended, NotCreated): the API's own spelling, so output reads as kubectl's.
 const char* job_phase_name(JobPhase phase);
 
-/// Complete or Failed: a Job or TrainJob that will not run again.
+/// Complete, Failed or Stopped: a Job or TrainJob that will not run again.
 bool job_phase_finished(JobPhase phase);
+
+/// The phase to show after `last` was shown: a job never moves back from Running to Pending
+/// (a retried pod is Pending again, and so are the moments between a pod's end and its Job's
+/// Complete), so Pending after Running stays Running.
+JobPhase forward_phase(std::optional<JobPhase> last, JobPhase now);
 
 /// Writes job_phase_name (for test failure messages).
 std::ostream& operator<<(std::ostream& out, JobPhase phase);

@@ -35,6 +35,25 @@ std::string pod_node_label(const Json& pod) {
   return node_label(step_place_of(pod), label_index(label_of(pod, kCompletionIndexAnnotation)));
 }
 
+/// Why a pod's container does not run: the pod's reason as `status` gives it (Unschedulable,
+/// ImagePullBackOff), else the container's waiting reason (ContainerCreating), after the phase.
+std::string waiting_text(const Json& pod, const Json* status) {
+  std::string reason = pod_reason(pod, {});
+  if (reason.empty() && status != nullptr)
+    reason = string_member(member_or_empty(member_or_empty(*status, "state"), "waiting"), "reason");
+  std::string said = job_phase_name(pod_phase_of(pod));
+  if (!reason.empty()) said.append(": ").append(reason);
+  return said;
+}
+
+/// A container that never ran: no status yet, or waiting without a terminated instance
+/// before (a container in CrashLoopBackOff has logs: those of its last run).
+bool never_started(const Json* status) {
+  if (status == nullptr) return true;
+  return member_or_empty(*status, "state").contains("waiting") &&
+         !member_or_empty(*status, "lastState").contains("terminated");
+}
+
 bool all_finished(const std::vector<const Json*>& jobs) {
   return !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
     return job_phase_finished(job_state(*job));
@@ -123,6 +142,13 @@ std::string PodLogs::line_out(const Source& source, std::string_view line) const
 void PodLogs::fetch_log(const std::string& label, const Json& pod, std::string* block,
                         std::string* error) const {
   Source source{label, name_of(pod), log_container(pod, options_.container)};
+  const Json* status = container_status(pod, source.container);
+  if (never_started(status)) {
+    // As kubectl logs: no log to read yet is an error, with what the pod waits for.
+    *error = "error: " + label + " (pod " + source.pod + ", container " + source.container +
+             ") is waiting to start: " + waiting_text(pod, status) + "; `logs -f` waits for it";
+    return;
+  }
   std::string path = object_path(pod_type(), name_space_, source.pod) + "/log" +
                      query(false, true, "") + "&container=" + url_escape(source.container);
   try {
@@ -294,12 +320,8 @@ bool PodLogs::prefix_for(const std::vector<const Json*>& jobs) const {
 }
 
 bool PodLogs::report_waiting(const Source& source, const Json& pod, const Json* status) {
-  std::string reason = pod_reason(pod, {});
-  if (reason.empty() && status != nullptr)
-    reason = string_member(member_or_empty(member_or_empty(*status, "state"), "waiting"), "reason");
   JobPhase phase = pod_phase_of(pod);
-  std::string said = job_phase_name(phase);
-  if (!reason.empty()) said.append(": ").append(reason);
+  std::string said = waiting_text(pod, status);
   std::string& last_said = waiting_said_[source.label];
   if (last_said != said) {
     std::fprintf(err_, "waiting for %s (pod %s): %s\n", source.label.c_str(), source.pod.c_str(),

@@ -1,5 +1,7 @@
 #include "cluster/status_query.h"
 
+#include <optional>
+
 #include "cluster/status_progress.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -50,12 +52,15 @@ bool watch_status(KubeClient* client, const std::string& name_space, const std::
   TrainJobWatcher watcher(client, name_space, trainjob_selector(name));
   watcher.start();
   int seen = 0;
+  std::optional<JobPhase> shown;  // the phase never moves back from Running to Pending
   while (true) {
     WatchSnapshot snapshot = watcher.wait_newer(seen, 30);
     if (snapshot.version == 0) continue;
     if (seen == 0) ensure_trainjob_exists(client, name_space, name, snapshot.jobs);
     seen = snapshot.version;
     TrainJobStatus status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
+    status.phase = forward_phase(shown, status.phase);
+    shown = status.phase;
     on_status(status);
     if (status.finished()) return status.phase == JobPhase::kComplete;
   }

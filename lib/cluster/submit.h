@@ -11,6 +11,8 @@
 
 #include "cluster/job_stages.h"
 #include "cluster/submit_plan.h"
+#include "cluster/trainjob_status.h"
+#include "cluster/wait_progress.h"
 #include "kube/client.h"
 #include "kube/environment.h"
 #include "load/json.h"
@@ -24,6 +26,8 @@ struct SubmitOptions {
   bool keep_on_error = false;
   bool replace = false;
   bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
+  /// With wait: fail once a pod stayed Pending this long with nothing changing; 0: never.
+  double progress_deadline_seconds = kDefaultProgressDeadline;
 };
 
 /// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first,
@@ -73,6 +77,12 @@ class Submitter {
   bool replace_existing(const SubmitPlan& plan, const SubmitOptions& options);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
                const SubmitOptions& options);
+  /// A failed TrainJob: stops the rest as JobSet or the operator would, says why; 1.
+  int fail_wait(const SubmitPlan& plan, const std::vector<Json>& live,
+                const TrainJobStatus& status);
+  /// A legacy kind's runPolicy.cleanPodPolicy once it finished: None leaves the pods that
+  /// still run (saying so), Running stops them, All also deletes the finished ones.
+  void apply_clean_pod_policy(const SubmitPlan& plan, const std::vector<Json>& live);
 
   KubeClient* client_;
   const Clock* clock_;

@@ -4,13 +4,18 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
 
 #include "cluster/cluster_output.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
+#include "cluster/wait_progress.h"
 #include "kube/objects.h"
+#include "kube/resources.h"
 #include "kube/watcher.h"
+#include "model/operator_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
@@ -21,7 +26,7 @@ const Json* find_by_name(const std::vector<Json>& jobs, const std::string& name)
   return nullptr;
 }
 
-bool finished(const Json& job) {
+bool finished_job(const Json& job) {
   return job_phase_finished(job_state(job));
 }
 
@@ -56,14 +61,33 @@ TrainJobStatus watched_status(KubeClient* client, const SubmitPlan& plan,
   return status;
 }
 
-/// Prints the phase when it is not the one printed last.
-void report_phase(std::FILE* out, const SubmitPlan& plan, JobPhase phase,
-                  std::optional<JobPhase>* last) {
-  if (*last == phase) return;
-  std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
-               painted_phase(job_phase_name(phase), out).c_str());
+/// What the wait has printed so far, and since when each pod made no progress.
+struct WaitReport {
+  std::optional<JobPhase> phase;  ///< none printed yet
+  std::string phase_text;
+  std::set<std::string> reasons_said;  ///< pods whose first reason was printed
+  PodProgress progress;
+};
+
+/// Prints the phase when it changed (never back from Running to Pending), and the first
+/// reason each pod gives for being stuck or failed, as `status` shows it.
+void report_progress(std::FILE* out, const SubmitPlan& plan, TrainJobStatus* status,
+                     WaitReport* report) {
+  status->phase = forward_phase(report->phase, status->phase);
+  report->phase = status->phase;
+  std::string text = phase_text(*status);
+  if (text != report->phase_text) {
+    std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+                 painted_phase(text, out).c_str());
+    report->phase_text = text;
+  }
+  for (const NodeStatus& node : status->nodes) {
+    if (node.reason.empty() || node.pod.empty() || node.phase == JobPhase::kStopped) continue;
+    if (!report->reasons_said.insert(node.pod).second) continue;
+    std::fprintf(out, "  %s (pod %s): %s\n", node.label.c_str(), node.pod.c_str(),
+                 node.reason.c_str());
+  }
   std::fflush(out);
-  *last = phase;
 }
 
 int report_timeout(std::FILE* err, const SubmitPlan& plan, std::optional<JobPhase> last) {
@@ -72,12 +96,73 @@ int report_timeout(std::FILE* err, const SubmitPlan& plan, std::optional<JobPhas
   return 1;
 }
 
+int report_stalled(std::FILE* err, const SubmitPlan& plan, const std::vector<NodeStatus>& stuck,
+                   double deadline) {
+  std::fprintf(err,
+               "error: %s %s made no progress for %.0f s: %s\n"
+               "  it is left as it is: `kubectl trainjob delete %s` removes it; "
+               "--progress-deadline sets how long a pod may stay Pending (0: no limit)\n",
+               plan.kind.c_str(), plan.trainjob.c_str(), deadline, describe_stalled(stuck).c_str(),
+               plan.trainjob.c_str());
+  return 1;
+}
+
+/// A legacy kind's Jobs follow the Training Operator's rules; a TrainJob's follow JobSet's.
+bool legacy_kind(const SubmitPlan& plan) {
+  return plan.kind != "TrainJob";
+}
+
+std::string clean_pod_policy_of(const SubmitPlan& plan) {
+  for (const Json& object : plan.objects) {
+    std::string policy = annotation_of(object, kCleanPodPolicyAnnotation);
+    if (!policy.empty()) return policy;
+  }
+  return "None";
+}
+
+/// Marks the Job as stopped by `policy` and, if it still runs, suspends it: the Job
+/// controller then deletes its pods, and the Job stays as the record of that node.
+void stop_by_policy(KubeClient* client, const std::string& name_space, const Json& job,
+                    const std::string& policy) {
+  Json patch = {{"metadata", {{"annotations", {{kStoppedByAnnotation, policy}}}}}};
+  if (!finished_job(job)) patch["spec"] = {{"suspend", true}};
+  std::string path =
+      object_path(job_type(), name_space, name_of(job)) + "?fieldManager=" + kFieldManager;
+  client->call("PATCH", path, patch.dump(), "application/merge-patch+json");
+}
+
+/// The pods of a finished Job, deleted for cleanPodPolicy All.
+void delete_finished_pods(KubeClient* client, const std::string& name_space, const Json& job) {
+  std::string selector = url_escape(std::string(kJobNameLabel) + "=" + name_of(job));
+  for (const Json& pod : list_objects(client, pod_type(), name_space, selector).items)
+    delete_object(client, pod_type(), name_space, name_of(pod));
+}
+
 }  // namespace
+
+void Submitter::apply_clean_pod_policy(const SubmitPlan& plan, const std::vector<Json>& live) {
+  std::string policy = clean_pod_policy_of(plan);
+  for (const Json& job : live) {
+    bool running = !finished_job(job);
+    if (policy == "None") {
+      if (running)
+        std::fprintf(out_, "job.batch/%s left running (cleanPodPolicy None)\n",
+                     name_of(job).c_str());
+      continue;
+    }
+    if (!running && policy != "All") continue;
+    stop_by_policy(client_, plan.name_space, job, policy);
+    if (!running) delete_finished_pods(client_, plan.name_space, job);
+    std::fprintf(out_, "job.batch/%s %s (cleanPodPolicy %s)\n", name_of(job).c_str(),
+                 running ? "stopped" : "pods deleted", policy.c_str());
+  }
+  std::fflush(out_);
+}
 
 void Submitter::stop_jobs(const SubmitPlan& plan, std::vector<Json> live, const char* why) {
   std::vector<Json> running;
   for (Json& job : live) {
-    if (finished(job)) continue;
+    if (finished_job(job)) continue;
     job["apiVersion"] = "batch/v1";  // watch events may leave them out
     job["kind"] = "Job";
     running.push_back(std::move(job));
@@ -90,7 +175,7 @@ void Submitter::stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& po
                                  const std::vector<Json>& live) {
   std::vector<Json> rest;
   for (const Json& job : live)
-    if (!policy.targets_job(job) && !finished(job)) rest.push_back(job);
+    if (!policy.targets_job(job) && !finished_job(job)) rest.push_back(job);
   for (Json& job : rest) {
     job["apiVersion"] = "batch/v1";
     job["kind"] = "Job";
@@ -151,31 +236,46 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   double deadline = clock_->now() + options.timeout_seconds;
   std::vector<Json> later = later_jobs;
   std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
-  std::optional<JobPhase> last_phase;  // none printed yet
+  WaitReport report;
   int seen = 0;
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
-    if (left <= 0) return report_timeout(err_, plan, last_phase);
+    if (left <= 0) return report_timeout(err_, plan, report.phase);
     WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
     seen = snapshot.version;
     bool policy_met = policy && success_policy_met(*policy, snapshot.jobs);
     bool all_done = all_jobs_complete(plan, snapshot.jobs, later);
     TrainJobStatus status = watched_status(client_, plan, snapshot, policy_met || all_done);
-    report_phase(out_, plan, status.phase, &last_phase);
-    if (status.phase == JobPhase::kFailed) {
-      // As JobSet's failure policy: the first failed Job fails it all; the rest are stopped.
-      stop_jobs(plan, snapshot.jobs, "a sibling Job failed");
-      std::fprintf(err_, "error: %s %s failed: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
-                   status.message.c_str());
-      return 1;
-    }
-    if (policy_met) {
-      stop_non_targets(plan, *policy, snapshot.jobs);
+    report_progress(out_, plan, &status, &report);
+    if (status.phase == JobPhase::kFailed) return fail_wait(plan, snapshot.jobs, status);
+    if (policy_met || all_done) {
+      // The operator applies cleanPodPolicy once the job finished; JobSet stops the Jobs
+      // its success policy does not target.
+      if (legacy_kind(plan))
+        apply_clean_pod_policy(plan, snapshot.jobs);
+      else if (policy_met)
+        stop_non_targets(plan, *policy, snapshot.jobs);
       return 0;
     }
-    if (all_done) return 0;
+    std::vector<NodeStatus> stuck =
+        report.progress.stalled(status.nodes, clock_->now(), options.progress_deadline_seconds);
+    if (!stuck.empty()) return report_stalled(err_, plan, stuck, options.progress_deadline_seconds);
     if (!start_ready_jobs(plan, snapshot.jobs, &later, options)) return 1;
   }
+}
+
+int Submitter::fail_wait(const SubmitPlan& plan, const std::vector<Json>& live,
+                         const TrainJobStatus& status) {
+  // JobSet's failure policy: the first failed Job fails it all, the rest are stopped; the
+  // operator applies cleanPodPolicy to a failed job as to a succeeded one.
+  if (legacy_kind(plan)) {
+    apply_clean_pod_policy(plan, live);
+  } else {
+    stop_jobs(plan, live, "a sibling Job failed");
+  }
+  std::fprintf(err_, "error: %s %s failed: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+               status.message.c_str());
+  return 1;
 }
 
 }  // namespace trainjob

@@ -28,6 +28,14 @@ struct NameLookup {
 /// no names: completion must never print an error or hang the shell.
 NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_seconds);
 
+/// The namespaces of the cluster (GET /api/v1/namespaces), as lookup_trainjob_names()
+/// asks: bounded by the deadline, no names on any failure (no cluster, no permission).
+NameLookup lookup_namespace_names(const ConnectionFlags& flags, double deadline_seconds);
+
+/// The contexts of the kubeconfig the flags name (or KUBECONFIG, ~/.kube/config): read
+/// offline; none when it cannot be read.
+std::vector<std::string> kubeconfig_context_names(const ConnectionFlags& flags);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_CLUSTER_TRAINJOB_NAMES_H_

@@ -108,6 +108,7 @@ struct JobsSummary {
 void take_failure(const Json& job, TrainJobStatus* out) {
   const Json* failed = condition(job, kJobFailedCondition);
   out->reason = string_member(*failed, "reason");
+  out->completion_time = string_member(*failed, "lastTransitionTime");
   out->message =
       "Job " + name_of(job) + " failed: " + out->reason + ": " + string_member(*failed, "message");
 }
@@ -143,14 +144,33 @@ JobsSummary summarize_jobs(const std::vector<Json>& jobs, TrainJobStatus* out) {
 /// one before it.
 std::map<NodeKey, const Json*> newest_pods(const std::vector<Json>& pods) {
   std::map<NodeKey, const Json*> newest;
+  // Timestamps have whole seconds: of two pods created in one, the one still active is the
+  // retry of the one that failed.
   auto created = [](const Json* p) {
-    return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
+    JobPhase phase = pod_phase_of(*p);
+    bool active = phase == JobPhase::kPending || phase == JobPhase::kRunning;
+    return string_member((*p)["metadata"], "creationTimestamp") + (active ? "1" : "0") +
+           name_of(*p);
   };
   for (const Json& pod : pods) {
     const Json*& slot = newest[node_key(pod)];
     if (slot == nullptr || created(&pod) > created(slot)) slot = &pod;
   }
   return newest;
+}
+
+/// The exit code of the first container that ended (its current state, else its last one).
+std::optional<int> last_exit_code(const Json& pod) {
+  const Json& statuses = member_or_empty(member_or_empty(pod, "status"), "containerStatuses");
+  if (!statuses.is_array()) return std::nullopt;
+  for (const char* state : {"state", "lastState"}) {
+    for (const Json& container : statuses) {
+      const Json& terminated = member_or_empty(member_or_empty(container, state), "terminated");
+      if (terminated.contains("exitCode") && terminated["exitCode"].is_number_integer())
+        return terminated["exitCode"].get<int>();
+    }
+  }
+  return std::nullopt;
 }
 
 NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Json>& events) {
@@ -167,15 +187,17 @@ NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Js
       node.restarts += container.value("restartCount", 0);
   }
   node.reason = pod_reason(pod, events);
+  node.exit_code = last_exit_code(pod);
   return node;
 }
 
 /// In order: no Jobs yet is Pending, a met success policy (or every Job complete) wins over
 /// a failed Job, a failure over suspension; otherwise a running pod makes it Running.
 void set_phase(const std::string& name, const std::vector<Json>& jobs, const JobsSummary& summary,
-               bool complete, TrainJobStatus* out) {
-  bool any_running = std::any_of(out->nodes.begin(), out->nodes.end(),
-                                 [](const NodeStatus& n) { return n.phase == JobPhase::kRunning; });
+               bool complete, bool started, TrainJobStatus* out) {
+  bool any_running =
+      started || std::any_of(out->nodes.begin(), out->nodes.end(),
+                             [](const NodeStatus& n) { return n.phase == JobPhase::kRunning; });
   if (jobs.empty()) {
     out->phase = JobPhase::kPending;
   } else if (complete) {
@@ -204,6 +226,140 @@ void add_node_reasons(TrainJobStatus* out) {
   }
 }
 
+/// Whether the TrainJob ran already: a pod got past Pending, or a Job counts finished pods.
+/// From then on it is Running until it finishes, even while the newest pod of a retried node
+/// is Pending again or every pod ended before its Job says Complete.
+bool has_started(const std::vector<Json>& jobs, const std::vector<Json>& pods) {
+  for (const Json& pod : pods) {
+    JobPhase phase = pod_phase_of(pod);
+    if (phase == JobPhase::kRunning || phase == JobPhase::kSucceeded || phase == JobPhase::kFailed)
+      return true;
+  }
+  return std::any_of(jobs.begin(), jobs.end(), [](const Json& job) {
+    const Json& status = member_or_empty(job, "status");
+    for (const char* count : {"succeeded", "failed"}) {
+      const Json& value = json_member(status, count);
+      if (value.is_number_integer() && value.get<int64_t>() > 0) return true;
+    }
+    return false;
+  });
+}
+
+/// The newest failed pod of `node` other than its current one: what its Job retried.
+const Json* failed_before(const std::vector<Json>& pods, const NodeStatus& node) {
+  const Json* found = nullptr;
+  for (const Json& pod : pods) {
+    if (name_of(pod) == node.pod || pod_phase_of(pod) != JobPhase::kFailed) continue;
+    if (node_key(pod) != NodeKey{node.step, node.job_index, node.index}) continue;
+    if (found == nullptr || string_member(pod["metadata"], "creationTimestamp") >
+                                string_member((*found)["metadata"], "creationTimestamp"))
+      found = &pod;
+  }
+  return found;
+}
+
+/// "pod X: reason" of the first node being retried: its container restarted and is not
+/// ready again, or an older pod of the node failed and the new one has not got ready yet.
+std::string restarting_node(const std::vector<Json>& pods, const std::vector<NodeStatus>& nodes) {
+  for (const NodeStatus& node : nodes) {
+    if (node.phase != JobPhase::kPending && node.phase != JobPhase::kRunning) continue;
+    if (node.phase == JobPhase::kRunning && node.ready) continue;
+    if (node.restarts > 0)
+      return "pod " + node.pod + ": " + (node.reason.empty() ? "restarted" : node.reason);
+    if (const Json* failed = failed_before(pods, node)) {
+      std::string reason = pod_reason(*failed, {});
+      return "pod " + name_of(*failed) + ": " + (reason.empty() ? "Failed" : reason);
+    }
+  }
+  return "";
+}
+
+/// Why a node of a Job stopped for `policy` shows no pod, or a stopped one.
+std::string stopped_reason(const std::string& policy, JobPhase phase) {
+  if (phase == JobPhase::kStopped) return "stopped by cleanPodPolicy " + policy;
+  return "pod deleted by cleanPodPolicy " + policy;  // All: the pods of finished Jobs too
+}
+
+/// A row for a Job `submit --wait` stopped for a cleanPodPolicy whose pod is gone.
+NodeStatus stopped_node(const Json& job, const std::string& policy) {
+  StepPlace place = step_place_of(job);
+  NodeStatus node;
+  node.step = place.step;
+  node.index = label_index(place.job_index);  // a legacy kind's Job runs one replica
+  node.label = node_label(place, node.index);
+  JobPhase state = job_state(job);
+  node.phase = state == JobPhase::kComplete ? JobPhase::kSucceeded
+               : state == JobPhase::kFailed ? JobPhase::kFailed
+                                            : JobPhase::kStopped;
+  node.reason = stopped_reason(policy, node.phase);
+  return node;
+}
+
+/// The nodes of Jobs `submit --wait` stopped for a legacy kind's cleanPodPolicy show as
+/// Stopped, not Failed (their pods were ended on purpose); such a Job whose pod is gone
+/// already gets a row of its own, so the job still shows every node.
+void mark_stopped_nodes(const std::vector<Json>& jobs, std::vector<NodeStatus>* nodes) {
+  for (const Json& job : jobs) {
+    std::string policy = annotation_of(job, kStoppedByAnnotation);
+    if (policy.empty()) continue;
+    StepPlace place = step_place_of(job);
+    int index = label_index(place.job_index);
+    auto it = std::find_if(nodes->begin(), nodes->end(), [&](const NodeStatus& node) {
+      return node.step == place.step && node.job_index == 0 && node.index == index;
+    });
+    if (it == nodes->end()) {
+      nodes->push_back(stopped_node(job, policy));
+    } else if (job_state(job) == JobPhase::kStopped) {
+      it->phase = JobPhase::kStopped;
+      it->ready = false;
+      it->reason = stopped_reason(policy, JobPhase::kStopped);
+    }
+  }
+  std::stable_sort(nodes->begin(), nodes->end(), [](const NodeStatus& a, const NodeStatus& b) {
+    return std::tie(a.step, a.job_index, a.index) < std::tie(b.step, b.job_index, b.index);
+  });
+}
+
+/// startTime from the first Job that started; completionTime, once it completed, from the
+/// last Job that did (a failure's time was taken with the failure).
+void set_times(const std::vector<Json>& jobs, TrainJobStatus* out) {
+  if (out->phase == JobPhase::kComplete) out->completion_time.clear();
+  for (const Json& job : jobs) {
+    const Json& status = member_or_empty(job, "status");
+    std::string started = string_member(status, "startTime");
+    if (!started.empty() && (out->start_time.empty() || started < out->start_time))
+      out->start_time = started;
+    std::string completed = string_member(status, "completionTime");
+    if (out->phase == JobPhase::kComplete && completed > out->completion_time)
+      out->completion_time = completed;
+  }
+  if (!out->finished()) out->completion_time.clear();
+}
+
+std::string suspended_since(const std::vector<Json>& jobs) {
+  for (const Json& job : jobs)
+    if (const Json* suspended = condition(job, "Suspended"))
+      return string_member(*suspended, "lastTransitionTime");
+  return "";
+}
+
+/// The conditions upstream's TrainJob would carry now: Suspended, Complete or Failed, with
+/// the reasons its controller copies from the JobSet's (AllJobsCompleted, FailedJobs).
+std::vector<StatusCondition> status_conditions(const TrainJobStatus& status,
+                                               const std::vector<Json>& jobs, bool by_policy) {
+  std::vector<StatusCondition> out;
+  if (status.phase == JobPhase::kSuspended)
+    out.push_back({"Suspended", "True", "Suspended", status.message, suspended_since(jobs)});
+  if (status.phase == JobPhase::kComplete)
+    out.push_back({"Complete", "True", "AllJobsCompleted",
+                   by_policy ? "the success policy's Jobs completed" : "every Job completed",
+                   status.completion_time});
+  if (status.phase == JobPhase::kFailed)
+    out.push_back({"Failed", "True",
+                   status.reason == "DeadlineExceeded" ? "DeadlineExceeded" : "FailedJobs",
+                   status.message, status.completion_time});
+  return out;
+}
 }  // namespace
 
 std::string source_kind_of(const std::vector<Json>& jobs) {
@@ -225,6 +381,7 @@ std::string source_api_version_of(const std::vector<Json>& jobs) {
 JobPhase job_state(const Json& job) {
   if (condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
   if (condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
+  if (!annotation_of(job, kStoppedByAnnotation).empty()) return JobPhase::kStopped;
   if (member_or_empty(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
   const Json& status = member_or_empty(job, "status");
   return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? JobPhase::kRunning
@@ -276,6 +433,7 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   JobsSummary summary = summarize_jobs(jobs, &out);
   for (const auto& [key, pod] : newest_pods(pods))
     out.nodes.push_back(node_status(key, *pod, events));
+  mark_stopped_nodes(jobs, &out.nodes);
   std::optional<SuccessPolicy> policy = success_policy_of(jobs);
   if (policy) mark_targets(*policy, jobs, &summary.steps, &summary.step_order);
   for (const std::string& step : summary.step_order)
@@ -284,8 +442,11 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   // when a Job that is no target failed on the way.
   bool complete =
       policy ? success_policy_met(*policy, jobs) : summary.all_complete && !summary.any_failed;
-  set_phase(name, jobs, summary, complete, &out);
+  set_phase(name, jobs, summary, complete, has_started(jobs, pods), &out);
   add_node_reasons(&out);
+  if (out.phase == JobPhase::kRunning) out.restarting = restarting_node(pods, out.nodes);
+  set_times(jobs, &out);
+  out.conditions = status_conditions(out, jobs, policy.has_value());
   return out;
 }
 
@@ -293,7 +454,7 @@ std::string format_status_table(const TrainJobStatus& status) {
   std::vector<std::vector<std::string>> rows = {
       {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
   for (const NodeStatus& node : status.nodes) {
-    rows.push_back({node.step, node.label, node.pod,
+    rows.push_back({node.step, node.label, node.pod.empty() ? "<none>" : node.pod,
                     node.node_name.empty() ? "<none>" : node.node_name, job_phase_name(node.phase),
                     node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
   }
@@ -301,8 +462,8 @@ std::string format_status_table(const TrainJobStatus& status) {
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = status.kind + " " + status.name + ": " +
-                    painted_phase(job_phase_name(status.phase), stdout) + "\n";
+  std::string out =
+      status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)
@@ -322,6 +483,27 @@ std::string format_status_table(const TrainJobStatus& status) {
   return out;
 }
 
+std::string phase_text(const TrainJobStatus& status) {
+  std::string text = job_phase_name(status.phase);
+  if (!status.restarting.empty()) text += " (restarting " + status.restarting + ")";
+  return text;
+}
+
+namespace {
+
+Json conditions_json(const std::vector<StatusCondition>& conditions) {
+  Json out = Json::array();
+  for (const StatusCondition& c : conditions) {
+    Json entry = {{"type", c.type}, {"status", c.status}, {"reason", c.reason}};
+    if (!c.message.empty()) entry["message"] = c.message;
+    if (!c.last_transition_time.empty()) entry["lastTransitionTime"] = c.last_transition_time;
+    out.push_back(entry);
+  }
+  return out;
+}
+
+}  // namespace
+
 Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   Json steps = Json::array();
   for (const StepStatus& step : status.steps) {
@@ -336,6 +518,7 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
                   {"nodeName", node.node_name}, {"phase", job_phase_name(node.phase)},
                   {"ready", node.ready},        {"restarts", node.restarts}};
     if (!node.reason.empty()) entry["reason"] = node.reason;
+    if (node.exit_code) entry["exitCode"] = *node.exit_code;
     nodes.push_back(entry);
   }
   Json out = {
@@ -346,6 +529,10 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   if (!status.message.empty()) out["status"]["message"] = status.message;
   if (!status.reason.empty()) out["status"]["reason"] = status.reason;
   if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
+  if (!status.restarting.empty()) out["status"]["restarting"] = status.restarting;
+  if (!status.start_time.empty()) out["status"]["startTime"] = status.start_time;
+  if (!status.completion_time.empty()) out["status"]["completionTime"] = status.completion_time;
+  out["status"]["conditions"] = conditions_json(status.conditions);
   return out;
 }
 

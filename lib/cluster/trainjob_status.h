@@ -24,7 +24,17 @@ struct NodeStatus {
   JobPhase phase = JobPhase::kPending;  ///< the pod's status.phase
   int restarts = 0;
   bool ready = false;
-  std::string reason;  ///< why it is stuck or failed; empty when all is well
+  std::string reason;            ///< why it is stuck or failed; empty when all is well
+  std::optional<int> exit_code;  ///< its container's last exit code, once one ended
+};
+
+/// One entry of status.conditions, shaped as a TrainJob's (metav1.Condition).
+struct StatusCondition {
+  std::string type;  ///< Suspended, Complete, Failed (upstream TrainJob sets no others)
+  std::string status = "True";
+  std::string reason;
+  std::string message;
+  std::string last_transition_time;  ///< RFC 3339; empty when no object says when
 };
 
 struct StepStatus {
@@ -47,6 +57,12 @@ struct TrainJobStatus {
   std::vector<StepStatus> steps;
   std::vector<NodeStatus> nodes;
   std::optional<TrainerProgress> progress;  ///< rank 0's last progress line while running
+  /// While Running: "pod X: reason" of a node being retried (its pod restarts, or failed and
+  /// its Job made a new one); empty otherwise.
+  std::string restarting;
+  std::string start_time;       ///< the first Job's status.startTime; empty before it started
+  std::string completion_time;  ///< when it completed or failed; empty before
+  std::vector<StatusCondition> conditions;
   bool finished() const { return job_phase_finished(phase); }
 };
 
@@ -72,6 +88,10 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events);
 /// is Complete once its targets are, whatever the other steps do.
 TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
                               const std::vector<Json>& pods, const std::vector<Json>& events);
+
+/// The phase as `status` and `submit --wait` print it: `Running (restarting pod X: reason)`
+/// while a node is retried, else the phase's name.
+std::string phase_text(const TrainJobStatus& status);
 
 std::string format_status_table(const TrainJobStatus& status);
 Json status_json(const TrainJobStatus& status, const std::string& name_space);

@@ -38,8 +38,9 @@ struct Completion {
 /// lookup connects as the command being typed would.
 using GivenFlags = std::map<std::string, std::string>;
 
-/// Values only a cluster knows (value type "TRAINJOB"); called only when such a value is
-/// being completed. Returns no names on any failure.
+/// Values only a cluster or the kubeconfig knows (value types "TRAINJOB", "NAMESPACE",
+/// "CONTEXT"); called only when such a value is being completed. Returns no names on any
+/// failure.
 using ClusterLookup =
     std::function<std::vector<std::string>(const std::string& value_type, const GivenFlags& given)>;
 

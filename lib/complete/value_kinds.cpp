@@ -49,6 +49,8 @@ const ValueKind kValueKinds[] = {
     {"RELEASE", kDirectiveNoFileComp, releases_or_trainjob, false},
     {"RUNTIME", kDirectiveNoFileComp, embedded_runtime_candidates, false},
     {"TRAINJOB", kDirectiveNoFileComp, nullptr, true},
+    {"NAMESPACE", kDirectiveNoFileComp, nullptr, true},
+    {"CONTEXT", kDirectiveNoFileComp, nullptr, true},
 };
 
 void keep_prefixed(const std::string& prefix, std::vector<Candidate>* candidates) {

@@ -19,6 +19,8 @@ namespace trainjob {
 ///   RELEASE   those, or `trainjob` (convert --to)
 ///   RUNTIME   the runtimes embedded in the binary
 ///   TRAINJOB  the TrainJobs submitted to the namespace (asks `cluster`)
+///   NAMESPACE the cluster's namespaces (asks `cluster`)
+///   CONTEXT   the kubeconfig's contexts (asks `cluster`, which reads the kubeconfig only)
 /// Any other type completes nothing (and no file names).
 Completion complete_value(const std::string& value_type, const std::vector<std::string>& choices,
                           const std::string& prefix, const GivenFlags& given,

@@ -62,6 +62,12 @@ void apply_run_policy(const LegacyJob& job, const LegacyReplica& replica, Json* 
     (*job_spec)["podFailurePolicy"] = exit_code_failure_policy(job);
 }
 
+void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata) {
+  const std::string& clean = string_member_ref(job.run_policy, "cleanPodPolicy");
+  if (clean == "Running" || clean == "All")
+    (*job_metadata)["annotations"][kCleanPodPolicyAnnotation] = clean;
+}
+
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader) {
   for (const LegacyReplica& replica : job.replicas) {
     if (replica.restart_policy == "Always") {
@@ -74,7 +80,9 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
   if (clean == "Running" || clean == "All") {
     reader.warning("spec.runPolicy.cleanPodPolicy",
                    "cleanPodPolicy " + clean +
-                       " is not reproduced: each Job keeps its finished pods; delete them with "
+                       " is applied by `submit --wait` and `run --local` only (no controller stops "
+                       "the pods of the other Jobs): applied otherwise, each Job keeps its pods; "
+                       "delete them with "
                        "`kubectl trainjob delete` or set ttlSecondsAfterFinished");
   }
   if (!json_member(job.run_policy, "managedBy").is_null()) {

@@ -21,6 +21,9 @@ std::string legacy_pod_restart_policy(const std::string& replica_policy);
 /// backoffLimit, activeDeadlineSeconds, ttlSecondsAfterFinished, suspend and (ExitCode)
 /// podFailurePolicy of the Job of one pod of `replica`.
 void apply_run_policy(const LegacyJob& job, const LegacyReplica& replica, Json* job_spec);
+/// Records cleanPodPolicy Running or All on the Job's annotations, for `submit --wait` to
+/// apply when the job finishes (None, the default, is left unsaid).
+void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata);
 /// Warnings for what the Jobs lose: Always, cleanPodPolicy, managedBy, the schedulingPolicy
 /// fields the chosen gang scheduler (or none) does not use.
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader);

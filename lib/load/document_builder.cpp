@@ -164,7 +164,21 @@ void DocumentBuilder::take_key(const yaml_event_t& event, std::string key) {
   frame.key = std::move(key);
   frame.has_key = true;
   frame.key_pos = pos_from_mark(event.start_mark);
-  if (duplicate) fail(event.start_mark, "duplicate key \"" + frame.key + "\"");
+  if (duplicate) {
+    fail(event.start_mark, "duplicate key \"" + frame.key + "\" (first set on line " +
+                               std::to_string(earlier_key_line(frame, frame.key)) + ")");
+  }
+}
+
+int DocumentBuilder::earlier_key_line(const Frame& frame, const std::string& key) const {
+  // The mapping's entries so far have their marks after its own, in order, each taking as
+  // many as its value has nodes; the first mark of an entry holds its key's position.
+  size_t next = frame.first_mark + 1;
+  for (const auto& entry : frame.value.items()) {
+    if (entry.key() == key) return next < marks_.size() ? marks_[next].key.line : 0;
+    next += node_count(entry.value());
+  }
+  return 0;
 }
 
 void DocumentBuilder::alias(const yaml_event_t& event) {

@@ -128,6 +128,8 @@ class DocumentBuilder {
   static bool is_duplicate(Frame* frame, const std::string& key);
 
   void take_key(const yaml_event_t& event, std::string key);
+  /// The line `key` was first set on in `frame`'s mapping, for a duplicate's message.
+  int earlier_key_line(const Frame& frame, const std::string& key) const;
   void alias(const yaml_event_t& event);
 
   /// Hands a finished node (whose marks start at `first_mark`) to its parent.

@@ -1,5 +1,6 @@
 #include "load/input_files.h"
 
+#include <cstdio>
 #include <utility>
 
 #include "load/yaml_loader.h"
@@ -15,8 +16,8 @@ std::string join_path(const std::string& dir, const std::string& name) {
 /// Adds the inputs below `directory` to `out`: its manifest files by name, and with
 /// `recursive` those of its subdirectories in place.
 void expand_directory(const std::string& directory, const InputOptions& options,
-                      const FileSystem& fs, Diagnostics* diagnostics,
-                      std::vector<std::string>* out) {
+                      const FileSystem& fs, Diagnostics* diagnostics, std::vector<std::string>* out,
+                      std::vector<std::string>* skipped) {
   std::vector<std::string> names;
   std::string error;
   if (!fs.list_directory(directory, &names, &error)) {
@@ -26,9 +27,16 @@ void expand_directory(const std::string& directory, const InputOptions& options,
   for (const std::string& name : names) {
     std::string child = join_path(directory, name);
     FileSystem::Kind kind = fs.stat(child);
-    if (kind == FileSystem::Kind::kDirectory) {
-      if (options.recursive) expand_directory(child, options, fs, diagnostics, out);
-    } else if (kind == FileSystem::Kind::kFile && is_manifest_file_name(name)) {
+    bool is_dir = kind == FileSystem::Kind::kDirectory;
+    bool wanted =
+        is_dir ? options.recursive : kind == FileSystem::Kind::kFile && is_manifest_file_name(name);
+    if (!wanted) continue;
+    std::string reason = skipped_entry_reason(name, is_dir);
+    if (!reason.empty()) {
+      skipped->push_back(child + (is_dir ? "/" : "") + " (" + reason + ")");
+    } else if (is_dir) {
+      expand_directory(child, options, fs, diagnostics, out, skipped);
+    } else {
       out->push_back(child);
     }
   }
@@ -48,9 +56,19 @@ bool is_manifest_file_name(const std::string& name) {
   return ends_with(name, ".yaml") || ends_with(name, ".yml") || ends_with(name, ".json");
 }
 
+std::string skipped_entry_reason(const std::string& name, bool directory) {
+  if (!name.empty() && name[0] == '.') return directory ? "a hidden directory" : "a hidden file";
+  if (!directory &&
+      (name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization")) {
+    return "kustomize's own file, not an object: `kustomize build` reads it";
+  }
+  return "";
+}
+
 std::vector<std::string> expand_input_paths(const InputOptions& options, const FileSystem& fs,
                                             Diagnostics* diagnostics) {
   std::vector<std::string> out;
+  std::vector<std::string> skipped;
   for (const std::string& path : options.paths) {
     if (path == "-") {
       out.push_back(path);
@@ -61,12 +79,18 @@ std::vector<std::string> expand_input_paths(const InputOptions& options, const F
         diagnostics->error(path, {}, "", "no such file or directory");
         break;
       case FileSystem::Kind::kDirectory:
-        expand_directory(path, options, fs, diagnostics, &out);
+        expand_directory(path, options, fs, diagnostics, &out, &skipped);
         break;
       case FileSystem::Kind::kFile:
         out.push_back(path);
         break;
     }
+  }
+  if (!skipped.empty()) {
+    std::string line = "note: skipped";
+    for (size_t i = 0; i < skipped.size(); ++i)
+      line += (i == 0 ? " " : ", ") + skipped[i];
+    std::fprintf(stderr, "%s\n", line.c_str());
   }
   return out;
 }

@@ -34,12 +34,18 @@ std::vector<Document> load_inputs(const InputOptions& options, const FileSystem&
 /// The inputs the `-f` values name, in kubectl's order: `-` as itself, a file named
 /// explicitly whatever its name, and for a directory its `.yaml`, `.yml` and `.json` files
 /// sorted by name (and, with `recursive`, those of its subdirectories in place). A missing
-/// path or a directory that cannot be listed is an error in `diagnostics`.
+/// path or a directory that cannot be listed is an error in `diagnostics`. Unlike kubectl,
+/// a walk leaves out kustomize's own file (kustomization.yaml: not an object to apply) and
+/// hidden files and directories (editors' and tools' state), and says which in one
+/// `note:` line on standard error (a note, not a warning: `validate --strict` passes).
 std::vector<std::string> expand_input_paths(const InputOptions& options, const FileSystem& fs,
                                             Diagnostics* diagnostics);
 
 /// True for names a directory walk picks up.
 bool is_manifest_file_name(const std::string& name);
+/// Why a directory walk leaves out an entry it would otherwise read ("a hidden file"); empty
+/// when it does not.
+std::string skipped_entry_reason(const std::string& name, bool directory);
 
 }  // namespace trainjob
 

@@ -17,6 +17,7 @@
 #include "load/mark_source_map.h"
 #include "load/stream_split.h"
 #include "load/text_checks.h"
+#include "load/typing_checks.h"
 #include "util/byte_scan.h"
 #include "util/parallel.h"
 
@@ -212,6 +213,11 @@ std::vector<Document> load_stream_piece(const std::string& file, std::string_vie
       !check_document_count(file, text, first_line, &at->markers, diagnostics)) {
     return {};
   }
+  // JSON quotes every key and string, so a full-width mark in it is content or a JSON
+  // syntax error already reported where it is.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  bool json = first_line == 0 && first != std::string_view::npos && text[first] == '{';
+  if (!json && !check_typing(file, text, first_line, diagnostics)) return {};
   // Several pieces per core, so a core that finishes early takes another.
   constexpr size_t kPiecesPerWorker = 4;
   size_t parts =

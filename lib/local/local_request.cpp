@@ -2,7 +2,6 @@
 // request run_local_job runs.
 #include <filesystem>
 
-#include "legacy/legacy_kinds.h"
 #include "local/local_run.h"
 #include "model/vocabulary.h"
 #include "pipeline/config_map_files.h"
@@ -13,15 +12,8 @@ namespace fs = std::filesystem;
 
 bool run_rendered_locally(const RenderResult& rendered, const std::vector<std::string>& from_files,
                           LocalRunRequest request, std::string* error) {
-  bool legacy_seen = false;
-  for (const RenderedUnit& unit : rendered.units) {
+  for (const RenderedUnit& unit : rendered.units)
     request.objects.insert(request.objects.end(), unit.objects.begin(), unit.objects.end());
-    // The success rule is the first legacy job's (local_success_rule), and so is its policy.
-    if (!legacy_seen && unit.source != nullptr && is_legacy_document(*unit.source)) {
-      request.clean_pod_policy = clean_pod_policy_of(unit.source->value);
-      legacy_seen = true;
-    }
-  }
   if (!add_files_config_map(from_files, rendered, request.default_namespace, &request.objects,
                             error))
     return false;

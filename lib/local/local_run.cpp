@@ -134,7 +134,6 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
   request->settings.log = request->log;
   request->settings.live_progress = is_terminal(request->settings.out);
   request->settings.color = color_enabled(request->log);
-  if (plan.rule) plan.rule->clean_pod_policy = request->clean_pod_policy;
   return run_local_plan(plan, request->settings, error);
 }
 

@@ -25,8 +25,6 @@ struct LocalRunRequest {
   RunSettings settings;  ///< timeout, output; marker and groups are set here
   /// Who runs containers whose command is torchrun (--launcher).
   TorchrunLauncher torchrun_launcher = TorchrunLauncher::kAuto;
-  /// A legacy kind's runPolicy.cleanPodPolicy, applied once its success rule is met.
-  CleanPodPolicy clean_pod_policy = CleanPodPolicy::kNone;
   bool keep_work_dir = false;
   std::string temp_dir;     ///< where the work directory is made (TMPDIR, else /tmp)
   std::FILE* log = stderr;  ///< announcements and warnings

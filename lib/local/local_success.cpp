@@ -32,12 +32,9 @@ const char* clean_pod_policy_name(CleanPodPolicy policy) {
   return "None";
 }
 
-CleanPodPolicy clean_pod_policy_of(const Json& document) {
-  const Json& spec = json_member(document, "spec");
-  std::string policy = string_member(json_member(spec, "runPolicy"), "cleanPodPolicy");
-  if (policy.empty()) policy = string_member(spec, "cleanPodPolicy");
-  if (policy == "Running") return CleanPodPolicy::kRunning;
-  if (policy == "All") return CleanPodPolicy::kAll;
+CleanPodPolicy parse_clean_pod_policy(const std::string& annotation) {
+  if (annotation == "Running") return CleanPodPolicy::kRunning;
+  if (annotation == "All") return CleanPodPolicy::kAll;
   return CleanPodPolicy::kNone;
 }
 
@@ -58,6 +55,8 @@ std::optional<LocalSuccessRule> local_success_rule(const std::vector<Json>& obje
     if (kind.empty()) continue;
     LocalSuccessRule rule;
     rule.kind = kind;
+    rule.clean_pod_policy =
+        parse_clean_pod_policy(annotation_of(object, kCleanPodPolicyAnnotation));
     // The annotation may have been edited by hand: unreadable means every pod must succeed.
     Json policy = Json::parse(annotation_of(object, kSuccessPolicyAnnotation), nullptr,
                               /*allow_exceptions=*/false);

@@ -20,17 +20,17 @@ enum class CleanPodPolicy { kNone, kRunning, kAll };
 
 /// "None", "Running", "All".
 const char* clean_pod_policy_name(CleanPodPolicy policy);
-/// The policy a legacy job's document asks for: spec.runPolicy.cleanPodPolicy, else a v1
-/// MPIJob's deprecated spec.cleanPodPolicy, else None, as the operators default it (a value
-/// the webhook refuses never gets here).
-CleanPodPolicy clean_pod_policy_of(const Json& document);
+/// The policy named by the kubectl-trainjob/clean-pod-policy annotation render puts on a
+/// legacy kind's Jobs (Running or All; absent, the default None).
+CleanPodPolicy parse_clean_pod_policy(const std::string& annotation);
 
 struct LocalSuccessRule {
   std::string kind;                ///< PyTorchJob, TFJob, ... (kubectl-trainjob/source-kind)
   bool any = false;                ///< operator Any: one target pod succeeding is enough
   std::vector<std::string> steps;  ///< targetReplicatedJobs: replica types (`master`)
   std::vector<std::string> jobs;   ///< targetJobs: Job names (`J-worker-0`)
-  /// Once the rule is met: leave the other pods to their end (None) or stop them.
+  /// Once the rule is met: leave the other pods to their end (None) or stop them; read from
+  /// the same Job as the rule.
   CleanPodPolicy clean_pod_policy = CleanPodPolicy::kNone;
   /// `master`, `J-worker-0`: what the rule looks at, for messages.
   std::string describe() const;

@@ -136,6 +136,12 @@ inline constexpr const char* kSourceKindAnnotation = "kubectl-trainjob/source-ki
 /// How many Jobs the replica type of this Job has ("2"), so that a success policy with
 /// operator All knows how many it waits for (a TrainJob's Jobs say it in a JobSet label).
 inline constexpr const char* kReplicasAnnotation = "kubectl-trainjob/replicas";
+/// A legacy kind's runPolicy.cleanPodPolicy when it is Running or All (None, the default, is
+/// not written): `submit --wait` applies it when the job finishes, as the operator would.
+inline constexpr const char* kCleanPodPolicyAnnotation = "kubectl-trainjob/clean-pod-policy";
+/// Put by `submit --wait` on a Job whose pods it stopped or deleted for that policy (the value
+/// is the policy), so that `status` and `list` show them as stopped, not failed.
+inline constexpr const char* kStoppedByAnnotation = "kubectl-trainjob/stopped-by-clean-pod-policy";
 /// What `submit` puts on every object it applies, so that `delete` removes exactly those: an
 /// object the user made with the TrainJob's label but without this one is not ours.
 inline constexpr const char* kCreatedBySubmitLabel = "kubectl-trainjob/created-by-submit";

@@ -167,13 +167,43 @@ void append_case(const std::string& file, const Case& test_case, std::string* ou
 
 }  // namespace
 
+namespace {
+
+/// East Asian Wide and Full-width code points, as terminals draw them: two cells.
+bool is_wide_code(unsigned code) {
+  return (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
+         (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
+         (code >= 0xFE30 && code <= 0xFE4F) || (code >= 0xFF00 && code <= 0xFF60) ||
+         (code >= 0xFFE0 && code <= 0xFFE6) || (code >= 0x20000 && code <= 0x3FFFD);
+}
+
+/// Whether the UTF-8 character starting at byte `i` of `line` is drawn two cells wide.
+bool is_wide_at(const std::string& line, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(line[k]); };
+  unsigned lead = byte(i);
+  if (lead >= 0xE0 && lead < 0xF0 && i + 2 < line.size())
+    return is_wide_code(((lead & 0x0F) << 12) | ((byte(i + 1) & 0x3F) << 6) | (byte(i + 2) & 0x3F));
+  if (lead >= 0xF0 && i + 3 < line.size()) {
+    return is_wide_code(((lead & 0x07) << 18) | ((byte(i + 1) & 0x3F) << 12) |
+                        ((byte(i + 2) & 0x3F) << 6) | (byte(i + 3) & 0x3F));
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string caret_line(const std::string& line, int column) {
   std::string out;
   int seen = 1;
   for (size_t i = 0; i < line.size() && seen < column; ++i) {
     unsigned char c = static_cast<unsigned char>(line[i]);
     if ((c & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte: same character
-    out += c == '\t' ? '\t' : ' ';
+    if (c == '\t') {
+      out += '\t';
+    } else {
+      // A terminal gives a CJK character or full-width mark two cells.
+      out += is_wide_at(line, i) ? "  " : " ";
+    }
     ++seen;
   }
   return out + "^";

@@ -135,6 +135,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   state.generate_secrets = options.generate_secrets;
   state.render_target = options.render_target;
   state.gitops_order = options.gitops_order;
+  state.warn_gitops_traps = options.warn_gitops_traps;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
       options.check_only) {

@@ -32,6 +32,9 @@ struct CompileOptions {
   RenderTarget render_target = RenderTarget::kJobs;
   /// `--gitops-order`: apply-order annotations on the Jobs (target kJobs only).
   GitOpsOrder gitops_order = GitOpsOrder::kNone;
+  /// The objects may be applied by a GitOps controller (`render`, the KRM function): warn
+  /// about what such a controller does to them (a Job's TTL makes it re-create the Job).
+  bool warn_gitops_traps = false;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

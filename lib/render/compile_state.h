@@ -59,6 +59,7 @@ struct CompileState {
   /// (claims, the MPI node wrapper, the Service) are left to it.
   RenderTarget render_target = RenderTarget::kJobs;
   GitOpsOrder gitops_order = GitOpsOrder::kNone;
+  bool warn_gitops_traps = false;  ///< CompileOptions::warn_gitops_traps
 
   /// The first job labelled as the trainer ancestor, as upstream picks it.
   ReplicatedJob* trainer_job();

@@ -195,6 +195,28 @@ void warn_jobset_features(const CompileState& state) {
   }
 }
 
+/// A Job's ttlSecondsAfterFinished under a GitOps controller: the TTL deletes the finished
+/// Job, the controller sees it missing from the cluster and creates it again, and the
+/// training runs again. No Argo CD annotation stops that re-creation (Prune=false keeps
+/// what Git dropped, IgnoreExtraneous ignores what Git lacks, a hook runs at every sync),
+/// so --gitops-order argocd drops the TTL (as its help says); otherwise `render` warns.
+bool keep_job_ttl(const CompileState& state, const ReplicatedJob& rjob) {
+  auto spec = rjob.job_template.find("spec");
+  if (spec == rjob.job_template.end() || !spec->is_object() ||
+      !spec->contains("ttlSecondsAfterFinished"))
+    return true;
+  if (state.gitops_order == GitOpsOrder::kArgoCD) return false;
+  if (state.warn_gitops_traps) {
+    state.runtime_reader.warning(
+        rjob.path() + ".template.spec.ttlSecondsAfterFinished",
+        "the Jobs are deleted " + (*spec)["ttlSecondsAfterFinished"].dump() +
+            " s after they finish, and an auto-syncing GitOps controller (Argo CD, Flux) then "
+            "creates them again: the training runs again. Render with --gitops-order argocd "
+            "(which drops the TTL) or remove it (docs/gitops.md#immutable-jobs)");
+  }
+  return true;
+}
+
 std::vector<Json> emit_objects(CompileState* state) {
   Network network = read_network(*state);
   std::vector<Json> objects;
@@ -206,8 +228,10 @@ std::vector<Json> emit_objects(CompileState* state) {
   size_t next = 0;
   for (size_t j = 0; j < state->replicated_jobs.size(); ++j) {
     const ReplicatedJob& rjob = state->replicated_jobs[j];
+    bool keep_ttl = keep_job_ttl(*state, rjob);
     for (int64_t i = 0; i < rjob.replicas; ++i) {
       Json job = make_job(*state, rjob, placements[next++], network);
+      if (!keep_ttl) job["spec"].erase("ttlSecondsAfterFinished");
       if (state->gitops_order == GitOpsOrder::kArgoCD) {
         job["metadata"]["annotations"][kArgoSyncWaveAnnotation] = std::to_string(waves[j]);
       }

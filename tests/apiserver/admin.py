@@ -1,7 +1,8 @@
 """/admin/*: how tests move pods and jobs, inject faults and read the request log.
 
 POST /admin/<action> with a JSON body; pods are chosen by {"job": NAME, "index": I} or
-{"pod": NAME} (namespace "default" unless given).
+{"pod": NAME} (namespace "default" unless given). `fail` with "retry": true fails the pod
+and has its Job make a new one for the index, as within a backoffLimit.
 """
 import json
 
@@ -32,6 +33,8 @@ def pod_action(state, action, spec):
             cluster.log(namespace, pod, spec["lines"], spec.get("container"))
         elif action == "succeed":
             cluster.finish(namespace, pod, True)
+        elif action == "fail" and spec.get("retry"):
+            cluster.fail_and_retry(namespace, pod, spec.get("reason"), spec.get("exit_code"))
         elif action == "fail":
             cluster.finish(namespace, pod, False, spec.get("reason"), spec.get("exit_code"))
         elif action == "restart":

@@ -16,6 +16,7 @@ from store import now_rfc3339, rfc3339_nano
 JOBS = "batch/v1/jobs"
 PODS = "v1/pods"
 EVENTS = "v1/events"
+RETRIED = "test.apiserver/retried"  # on a failed pod its Job replaced, within its backoffLimit
 
 
 class LogBuffer:
@@ -139,7 +140,9 @@ class Cluster:
                               and p["status"]["phase"] == "Running")
         completions = job["spec"].get("completions", 1)
         now = now_rfc3339()
-        if status["failed"] > 0:
+        # A pod the Job retried (the "retry" of a failed pod) is counted, but does not fail the Job.
+        if any(p["status"]["phase"] == "Failed" and not p["metadata"].get("annotations", {}).get(RETRIED)
+               for p in pods):
             status["conditions"] = [{"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded",
                                      "message": "Job has reached the specified backoff limit",
                                      "lastTransitionTime": now}]
@@ -207,6 +210,18 @@ class Cluster:
         else:
             self.terminate(namespace, pod, reason or "Error", 1 if exit_code is None else exit_code, "Failed")
         self.refresh_job(namespace, pod["metadata"]["labels"]["batch.kubernetes.io/job-name"])
+
+    def fail_and_retry(self, namespace, pod, reason=None, exit_code=None):
+        """The pod fails and its Job, still within its backoffLimit, makes a new pod for the index."""
+        if pod["status"]["phase"] not in ("Pending", "Running"):
+            return
+        pod["metadata"].setdefault("annotations", {})[RETRIED] = "true"
+        self.terminate(namespace, pod, reason or "Error", 1 if exit_code is None else exit_code, "Failed")
+        job_name = pod["metadata"]["labels"]["batch.kubernetes.io/job-name"]
+        job = self.store.get(JOBS, namespace, job_name)
+        if job is not None:
+            self.create_pod(namespace, job, int(pod["metadata"]["labels"]["batch.kubernetes.io/job-completion-index"]))
+        self.refresh_job(namespace, job_name)
 
     def restart(self, namespace, pod, reason="Error", exit_code=1):
         for status in pod["status"]["containerStatuses"]:

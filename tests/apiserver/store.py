@@ -156,6 +156,10 @@ class Store:
         return self.objects.get((resource, namespace, name))
 
     def list(self, resource, namespace, label_selector="", field_selector=""):
+        if resource == "v1/namespaces":
+            # Namespaces are a set of names here, not stored objects.
+            return [{"metadata": {"name": name}, "status": {"phase": "Active"}}
+                    for name in sorted(self.namespaces)]
         out = []
         for (res, ns, _), obj in sorted(self.objects.items(), key=lambda item: item[0]):
             if res != resource or (namespace is not None and ns != namespace):

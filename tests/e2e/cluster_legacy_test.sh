@@ -1,7 +1,7 @@
 #!/bin/bash
 # The legacy kinds on a cluster: a PyTorchJob submitted as its compiled Jobs and Services,
-# complete when its Master succeeds (the Workers still running are stopped), failed when a
-# Job fails; status and list naming the kind, logs per replica, delete removing it all.
+# complete when its Master succeeds (the Workers still running are left, cleanPodPolicy None),
+# failed when a Job fails; status and list naming the kind, logs per replica, delete removing it all.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
@@ -95,24 +95,27 @@ OUT
 check "kubectl finds no Job, pod or Service of it" \
   bash -c "! kubectl get jobs,pods,services -o name | grep -q 'pt-'"
 
-# submit --wait: complete when the Master succeeds; the Workers still running are stopped.
+# submit --wait: complete when the Master succeeds; the Workers still running are left to
+# run, as the operator's default cleanPodPolicy None does (cluster_stuck_test: Running, All).
 ctl autopilot '{"rules": [{"job": "pt-master", "lines": 1, "after": 0.5}, {"job": "pt-worker", "after": 60}]}' > /dev/null
 "$bin" submit -f "$work/pt.yaml" --wait --timeout 60s > "$work/ok.out" 2> "$work/ok.err"
 check "submit --wait: exit 0 once the Master succeeded" [ $? -eq 0 ]
 check "... saying so in the kind's name" grep -qx "PyTorchJob pt: Complete" "$work/ok.out"
-check "... and stopping the Workers" bash -c "
-  grep -qx 'job.batch/pt-worker-0 deleted (the success policy is met)' '$work/ok.out' &&
-  grep -qx 'job.batch/pt-worker-1 deleted (the success policy is met)' '$work/ok.out'"
+check "... and leaving the Workers running (cleanPodPolicy None)" bash -c "
+  grep -qx 'job.batch/pt-worker-0 left running (cleanPodPolicy None)' '$work/ok.out' &&
+  grep -qx 'job.batch/pt-worker-1 left running (cleanPodPolicy None)' '$work/ok.out'"
 "$bin" status pt > "$work/out"
-check "status afterwards: Complete" grep -qx "PyTorchJob pt: Complete" "$work/out"
+check "status afterwards: Complete, the Workers still Running, none Failed" bash -c "
+  grep -qx 'PyTorchJob pt: Complete' '$work/out' && grep -q '^worker   worker-1 .* Running ' '$work/out' &&
+  ! grep -q Failed '$work/out'"
 "$bin" delete pt --wait > /dev/null
 
-# A failed Worker fails the PyTorchJob; the other Jobs are stopped.
+# A failed Worker fails the PyTorchJob; under cleanPodPolicy None the Master is left as it is.
 ctl autopilot '{"rules": [{"job": "pt-worker-1", "after": 0.3, "result": "Failed", "exit_code": 3}, {"job": "pt-(master|worker-0)", "after": 60}]}' > /dev/null
 "$bin" submit -f "$work/pt.yaml" --wait --timeout 60s > "$work/fail.out" 2> "$work/fail.err"
 check "a failed Job fails it: exit 1" [ $? -eq 1 ]
 check "... naming the Job and the exit code" \
   grep -q "error: PyTorchJob pt failed: Job pt-worker-1 failed: BackoffLimitExceeded: .*worker-1: Error (exit code 3)" "$work/fail.err"
-check "... and stopping the Master" grep -qx "deleted job.batch/pt-master-0 (a sibling Job failed)" "$work/fail.err"
+check "... and leaving the Master running" grep -qx "job.batch/pt-master-0 left running (cleanPodPolicy None)" "$work/fail.out"
 "$bin" delete pt --wait > /dev/null
 finish

@@ -57,10 +57,16 @@ check "the namespace typed is the one asked" diff <(echo :4) <(kc status -n else
 check "--kubeconfig typed is the one used" diff <(echo :4) \
   <(kc status --kubeconfig "$work/missing" "")
 check "no name after the first" diff <(echo :4) <(kc status tune "")
+check "-n: the cluster's namespaces" diff <(printf 'default\nkube-system\n:4\n') <(kc status -n "")
+check "--namespace=: by prefix" diff <(printf 'kube-system\n:4\n') <(kc list --namespace=k)
+check "--context: the kubeconfig's contexts" diff <(printf 'bob\ncarol\ntest\n:4\n') \
+  <(kc logs --context "")
 check "the standalone command answers the same" \
   diff <(printf 'trainjob-demo-with-image\ntune\n:4\n') <(kubectl-trainjob __complete status "" | cut -f1)
 stop_apiserver
 check "a cluster that is down: no names, no error" diff <(echo :4) <(kc status "")
+check "... no namespaces either" diff <(echo :4) <(kc status -n "")
+check "--context needs no cluster" diff <(printf 'carol\n:4\n') <(kc status --context c)
 # Timed on the helper as kubectl runs it: kubectl itself waits on a dead kubeconfig server
 # for seconds of its own before it starts the helper.
 helper=$work/p/bin/kubectl_complete-trainjob

@@ -68,7 +68,9 @@ check "the headless Services are there" \
 check "nothing is rendered into another namespace" \
   test -z "$(grep -v ' ml-team ' "$work/objects" | grep -v '^ConfigMap - ')"
 check "generate prints what render -n prints" \
-  cmp -s "$work/out.yaml" <(cd "$app" && kubectl-trainjob render -f . -n ml-team)
+  cmp -s "$work/out.yaml" <(cd "$app" && kubectl-trainjob render -f . -n ml-team --gitops-order argocd)
+check "... with sync waves, and without the Jobs' TTL (Argo CD would re-create them)" \
+  bash -c "grep -q 'argocd.argoproj.io/sync-wave' '$work/out.yaml' && ! grep -q ttlSecondsAfterFinished '$work/out.yaml'"
 
 # Parameters: PARAM_* (the Application's spec.source.plugin.parameters) win over
 # ARGOCD_ENV_* (spec.source.plugin.env), which win over the destination namespace.
@@ -81,7 +83,8 @@ check "PARAM_NAMESPACE wins" test "$(grep -c '^  namespace: from-param$' "$work/
 check "... and nothing else is used" test "$(grep -c 'from-env' "$work/param.yaml")" -eq 0
 PARAM_TRAINER_VERSION=2.1 run_cmp generate "$app" >"$work/v21.yaml"
 check "PARAM_TRAINER_VERSION is passed on" \
-  cmp -s "$work/v21.yaml" <(cd "$app" && kubectl-trainjob render -f . -n ml-team --trainer-version 2.1)
+  cmp -s "$work/v21.yaml" <(cd "$app" &&
+    kubectl-trainjob render -f . -n ml-team --gitops-order argocd --trainer-version 2.1)
 PARAM_TRAINER_VERSION=9.9 run_cmp generate "$app" >/dev/null 2>"$work/v99.err"
 check "an unknown trainer version fails generate" test $? -ne 0
 mkdir "$app/more"

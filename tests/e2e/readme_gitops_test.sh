@@ -87,5 +87,6 @@ g = yaml.safe_load(open('$source_dir/dist/argocd/plugin.yaml'))['spec']['generat
 print(g['args'][0])")
 (cd jobs && ARGOCD_APP_NAMESPACE=ml sh -c "$generate") >"$work/argocd.yaml" 2>"$work/err"
 check "the plugin's generate renders the Application's directory" \
-  bash -c "cd jobs && '$binary' render -f . -n ml 2>/dev/null | cmp -s - '$work/argocd.yaml'"
+  bash -c "cd jobs && '$binary' render -f . -n ml --gitops-order argocd 2>/dev/null |
+    cmp -s - '$work/argocd.yaml'"
 finish

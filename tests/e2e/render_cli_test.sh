@@ -38,8 +38,15 @@ check "a failed render writes nothing" test -z "$(ls "$work/out2")"
 check "the error names file, line, column and field" \
   grep -q "bad.yaml:[0-9]*:[0-9]*: error: spec.trainer.numNodes: expected an integer ≥ 1" "$work/err"
 
-"$binary" render >/dev/null 2>&1
-check "render without -f is a usage error" test $? -eq 2
+# Without -f, render reads a pipe (helm's --post-renderer) and refuses a terminal.
+"$binary" render <"$templates/image.yaml" >"$work/piped.yaml" 2>/dev/null
+check "render without -f reads standard input when it is not a terminal" \
+  cmp -s "$work/piped.yaml" <("$binary" render -f - <"$templates/image.yaml" 2>/dev/null)
+if command -v script >/dev/null; then
+  script -qec "'$binary' render" /dev/null >"$work/tty.out" 2>&1
+  check "render without -f on a terminal is a usage error" test $? -eq 2
+  check "... that says what to give" grep -q -- '--filename is required' "$work/tty.out"
+fi
 "$binary" render -f "$templates/image.yaml" -o xml >/dev/null 2>&1
 check "an unknown output format is a usage error" test $? -eq 2
 "$binary" render -f "$templates/image.yaml" --trainer-version 9.9 >/dev/null 2>&1

@@ -31,7 +31,8 @@ CliCommand test_root() {
   };
   CliCommand status{"status", "Show", false, {}, {{"NAME", "TRAINJOB", {}}}, {}};
   status.flags = {{"namespace", "n", "Namespace", true, false, "NAMESPACE", {}},
-                  {"kubeconfig", "", "Config", true, false, "PATH", {}}};
+                  {"kubeconfig", "", "Config", true, false, "PATH", {}},
+                  {"context", "", "Context", true, false, "CONTEXT", {}}};
   CliCommand init{"init", "Start", false, {}, {{"NAME", "TEXT", {}}}, {}};
   init.flags = {{"runtime", "", "Runtime", true, false, "RUNTIME", {}},
                 {"script", "", "Script", true, false, "FILE", {}}};
@@ -120,6 +121,21 @@ TEST_CASE("completion: TrainJob names are asked of the cluster with the flags gi
   // init's NAME is a new name: no lookup.
   CHECK(values(complete({"init", ""}, cluster)).empty());
   CHECK(calls == 0);
+}
+
+TEST_CASE("completion: -n asks for namespaces, --context for the kubeconfig's contexts") {
+  std::vector<std::string> asked;
+  ClusterLookup cluster = [&](const std::string& type, const GivenFlags&) {
+    asked.push_back(type);
+    return type == "NAMESPACE" ? Names{"default", "kube-system", "team-a"}
+                               : Names{"prod", "staging"};
+  };
+  Completion namespaces = complete({"status", "-n", "t"}, cluster);
+  CHECK(values(namespaces) == Names{"team-a"});
+  CHECK(namespaces.directive == trainjob::kDirectiveNoFileComp);
+  CHECK(values(complete({"status", "--namespace=k"}, cluster)) == Names{"kube-system"});
+  CHECK(values(complete({"status", "--context", ""}, cluster)) == Names{"prod", "staging"});
+  CHECK(asked == std::vector<std::string>{"NAMESPACE", "NAMESPACE", "CONTEXT"});
 }
 
 TEST_CASE("completion: the cobra answer format") {

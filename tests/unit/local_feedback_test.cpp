@@ -117,12 +117,16 @@ TEST_CASE("live progress: the time left at the rate seen so far") {
   CHECK_FALSE(estimate_remaining(0.1, 5, 0.3, 5));   // no time since
 }
 
-TEST_CASE("cleanPodPolicy: runPolicy's, a v1 MPIJob's deprecated field, else None") {
-  CHECK(clean_pod_policy_of(Json::parse(
-            R"({"spec":{"runPolicy":{"cleanPodPolicy":"Running"}}})")) == CleanPodPolicy::kRunning);
-  CHECK(clean_pod_policy_of(Json::parse(R"({"spec":{"cleanPodPolicy":"All"}})")) ==
-        CleanPodPolicy::kAll);
-  CHECK(clean_pod_policy_of(Json::parse(R"({"spec":{}})")) == CleanPodPolicy::kNone);
+TEST_CASE("cleanPodPolicy: the annotation on the kind's Jobs, else None") {
+  Json job = {{"kind", "Job"},
+              {"metadata",
+               {{"annotations",
+                 {{"kubectl-trainjob/source-kind", "PyTorchJob"},
+                  {"kubectl-trainjob/clean-pod-policy", "Running"}}}}}};
+  CHECK(local_success_rule({job})->clean_pod_policy == CleanPodPolicy::kRunning);
+  job["metadata"]["annotations"].erase("kubectl-trainjob/clean-pod-policy");
+  CHECK(local_success_rule({job})->clean_pod_policy == CleanPodPolicy::kNone);
+  CHECK(parse_clean_pod_policy("All") == CleanPodPolicy::kAll);
   CHECK(std::string(clean_pod_policy_name(CleanPodPolicy::kRunning)) == "Running");
 }
 

@@ -1,0 +1,81 @@
+#include "load/typing_checks.h"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "load/input_files.h"
+
+using trainjob::Diagnostics;
+
+namespace {
+
+/// "line:col message" of the first finding, or "" when the text passes.
+std::string typing_finding(const std::string& text) {
+  Diagnostics d;
+  if (trainjob::check_typing("t.yaml", text, 0, &d)) return "";
+  const trainjob::Diagnostic& first = d.all().front();
+  return std::to_string(first.pos.line) + ":" + std::to_string(first.pos.column) + " " +
+         first.message;
+}
+
+}  // namespace
+
+TEST_CASE("typing: full-width punctuation where YAML reads syntax is found where it is") {
+  CHECK(typing_finding("metadata:\n  # 注释，这里\n  name： demo\n") ==
+        "3:7 invalid YAML: full-width colon U+FF1A: use ':'");
+  CHECK(typing_finding("spec:\n  trainer:\n    numNodes：2\n") ==
+        "3:13 invalid YAML: full-width colon U+FF1A: use ':'");
+  CHECK(typing_finding("spec:\n\u3000\u3000name: x\n") ==
+        "2:1 invalid YAML: full-width space U+3000 in the indentation: use ' '");
+  CHECK(typing_finding("metadata:\n  name:\u3000demo\n") ==
+        "2:8 invalid YAML: full-width space U+3000: use ' '");
+  CHECK(typing_finding("args: [a，b]\n") == "1:9 invalid YAML: full-width comma U+FF0C: use ','");
+  CHECK(typing_finding("args:\n－ a\n") ==
+        "2:1 invalid YAML: full-width hyphen-minus U+FF0D: use '-'");
+  CHECK(typing_finding("name: “demo”\n") ==
+        "1:7 invalid YAML: left double quotation mark U+201C: use '\"'");
+  CHECK(typing_finding("a: 1\nkey；x: 2\n") ==
+        "2:4 invalid YAML: full-width semicolon U+FF1B: use ';'");
+}
+
+TEST_CASE("typing: full-width text in strings, comments, block scalars and values is content") {
+  CHECK(typing_finding("# 说明：这是注释，不是语法\n"
+                       "description: \"你好，世界：一\"\n"
+                       "title: '（引号）'\n"
+                       "note: 训练：第一步，第二步\n"
+                       "args:\n"
+                       "- echo 你好：世界\n"
+                       "- \"－ 不是列表\"\n"
+                       "- hello，world；(ok)\n"
+                       "script: |\n"
+                       "  name： 这是脚本\n"
+                       "  \tindented with a tab after the block's indentation\n"
+                       "quote: “only an opening mark\n"
+                       "after: ok  # 注释：\n") == "");
+}
+
+TEST_CASE("typing: a tab in the indentation is named at its own column") {
+  CHECK(typing_finding("spec:\n  runtimeRef:\n  \tname: x\n") ==
+        "3:3 invalid YAML: a tab character in the indentation; YAML indents with spaces only");
+  // Blank lines and comments may hold tabs; a tab after a key's colon is a separator.
+  CHECK(typing_finding("a:\n\t\n\t# c\n  b:\tx\n") == "");
+}
+
+TEST_CASE("typing: a Helm template is recognised, once") {
+  std::string found = typing_finding(
+      "metadata:\n  name: {{ .Values.name }}\n  labels:\n    {{- include \"l\" . | nindent 4 }}\n");
+  CHECK(found.rfind("2:9 this looks like a Helm template", 0) == 0);
+  CHECK(found.find("--post-renderer") != std::string::npos);
+  CHECK(typing_finding("image: \"{{ .Values.image }}\"\n").rfind("1:9 this looks like", 0) == 0);
+  // Braces that are not a template action, and a template inside a script, are content.
+  CHECK(typing_finding("a: '{{x}}'\nscript: |\n  echo {{ .Values.x }}\n") == "");
+}
+
+TEST_CASE("input files: a directory walk leaves out kustomize's file and hidden entries") {
+  CHECK(trainjob::skipped_entry_reason("kustomization.yaml", false).find("kustomize") == 0);
+  CHECK(trainjob::skipped_entry_reason(".job.yaml", false) == "a hidden file");
+  CHECK(trainjob::skipped_entry_reason(".git", true) == "a hidden directory");
+  CHECK(trainjob::skipped_entry_reason("job.yaml", false).empty());
+  CHECK(trainjob::skipped_entry_reason("kustomization.yaml", true).empty());
+}
