@@ -13,6 +13,7 @@
 #include "command.h"
 #include "model/suggest.h"
 #include "util/shared_library.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 
@@ -51,8 +52,9 @@ const std::vector<CommandSpec>& command_table() {
 
 int report_diagnostics(Diagnostics* diagnostics) {
   diagnostics->sort();
+  bool color = color_enabled(stderr);
   for (const Diagnostic& diagnostic : diagnostics->all()) {
-    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic).c_str());
+    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic, color).c_str());
   }
   std::string not_kept = format_not_kept(*diagnostics);
   if (!not_kept.empty()) std::fprintf(stderr, "%s\n", not_kept.c_str());
@@ -70,7 +72,8 @@ std::string help_hint() {
 }
 
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n%s\n", message.c_str(), help_hint().c_str());
+  std::fprintf(stderr, "%s %s\n%s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
+               message.c_str(), help_hint().c_str());
   return kExitUsage;
 }
 

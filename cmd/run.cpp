@@ -8,6 +8,7 @@
 #include "load/file_system.h"
 #include "local/local_run.h"
 #include "util/duration.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 namespace {
@@ -41,7 +42,8 @@ int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) 
   request.keep_work_dir = flags.keep_workdir;
   request.torchrun_launcher = launcher_named(flags.launcher);
   if (run_rendered_locally(result, flags.from_files, std::move(request), &error)) return kExitOk;
-  std::fprintf(stderr, "error: %s\n", error.c_str());
+  std::fprintf(stderr, "%s %s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
+               error.c_str());
   return kExitFailure;
 }
 
@@ -88,7 +90,14 @@ CommandRunner declare_run(CLI::App* app) {
       "operator's hostname; its DNS names become 127.0.0.1, MASTER_PORT a free port, and each "
       "pod:port its env names (TF_CONFIG) a free port of its own. Its pods run until the kind's "
       "success rule (the Master for PyTorch) is decided: met, exit 0; no longer possible, "
-      "exit 1 naming the failed pod; the pods still running are then stopped.\n\n"
+      "exit 1 naming the failed pod, the pods still running stopped. Once it is met, "
+      "runPolicy.cleanPodPolicy decides, as the operator does: None (the default) lets the "
+      "other pods run to their end, Running and All stop them, their output so far shown "
+      "first.\n\n"
+      "The run ends with one line: succeeded or failed, each pod with its exit code (or "
+      "`stopped by` what stopped it) and the time taken. On a terminal, TRAINJOB_PROGRESS "
+      "lines (docs/progress.md) become one live line (epoch, step, loss, ETA); piped, they "
+      "are printed as they are.\n\n"
       "When a container's main process ends, everything it started ends with it: its "
       "process group, and (the plugin being the child subreaper) processes that left the "
       "group, found by a TRAINJOB_LOCAL_PROCESS marker in their environment. The work "

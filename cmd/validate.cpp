@@ -6,6 +6,7 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/diagnostic_report.h"
+#include "util/terminal.h"
 #include "validate/validate_pipeline.h"
 
 namespace trainjob {
@@ -23,7 +24,7 @@ std::string format_report(const ValidateFlags& flags, const Diagnostics& diagnos
   if (flags.output == "junit") {
     return format_junit_report(diagnostics, result.documents, result.texts);
   }
-  return format_text_report(diagnostics, result.texts);
+  return format_text_report(diagnostics, result.texts, color_enabled(stdout));
 }
 
 int run_validate(const ValidateFlags& flags) {

@@ -7,6 +7,7 @@
 #include "kube/objects.h"
 #include "output/jsonpath.h"
 #include "output/render_output.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 
@@ -67,6 +68,15 @@ std::string format_one(const Json& object, const std::string& format) {
   }
   if (format == "json") return object.dump(4) + "\n";
   return format_objects({&object}, OutputFormat::kYaml);
+}
+
+std::string painted_phase(std::string_view phase, std::FILE* stream) {
+  std::string_view word = phase.substr(0, phase.find(' '));  // `Running (restarting ...)`
+  Tone tone = Tone::kWaiting;
+  if (word == "Complete" || word == "Succeeded") tone = Tone::kGood;
+  if (word == "Failed") tone = Tone::kError;
+  if (word == "Running") tone = Tone::kBusy;
+  return paint(phase, tone, color_enabled(stream));
 }
 
 std::string format_columns(const std::vector<std::vector<std::string>>& rows) {

@@ -2,7 +2,9 @@
 #ifndef TRAINJOB_CLUSTER_CLUSTER_OUTPUT_H_
 #define TRAINJOB_CLUSTER_CLUSTER_OUTPUT_H_
 
+#include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "load/json.h"
@@ -22,6 +24,10 @@ std::string check_output_format(const std::string& value, const std::vector<std:
 std::string output_formats_text(const std::vector<std::string>& allowed);
 /// Whether `format` is -o jsonpath=TEMPLATE.
 bool is_jsonpath_format(const std::string& format);
+/// A phase (`Complete`, `Failed`, `Running (restarting ...)`) coloured for `stream` when it is
+/// a terminal (util/terminal.h), by its first word: green done, red failed, cyan running, else
+/// yellow.
+std::string painted_phase(std::string_view phase, std::FILE* stream);
 /// Space-aligned columns, as kubectl get prints them.
 std::string format_columns(const std::vector<std::vector<std::string>>& rows);
 

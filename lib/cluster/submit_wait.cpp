@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "cluster/cluster_output.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
@@ -76,7 +77,8 @@ void report_progress(std::FILE* out, const SubmitPlan& plan, TrainJobStatus* sta
   report->phase = status->phase;
   std::string text = phase_text(*status);
   if (text != report->phase_text) {
-    std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(), text.c_str());
+    std::fprintf(out, "%s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+                 painted_phase(text, out).c_str());
     report->phase_text = text;
   }
   for (const NodeStatus& node : status->nodes) {

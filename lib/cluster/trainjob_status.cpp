@@ -5,6 +5,7 @@
 #include <optional>
 #include <tuple>
 
+#include "cluster/cluster_output.h"
 #include "cluster/job_stages.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
@@ -461,7 +462,8 @@ std::string format_status_table(const TrainJobStatus& status) {
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
-  std::string out = status.kind + " " + status.name + ": " + phase_text(status) + "\n";
+  std::string out =
+      status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
   if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
   for (const StepStatus& step : status.steps)

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "util/terminal.h"
+
 namespace trainjob {
 namespace {
 
@@ -208,7 +210,7 @@ std::string format_not_kept(const Diagnostics& diagnostics) {
          with_commas(static_cast<int>(diagnostics.limit())) + " findings are printed";
 }
 
-std::string format_diagnostic(const Diagnostic& diagnostic) {
+std::string format_diagnostic(const Diagnostic& diagnostic, bool color) {
   std::string out;
   if (!diagnostic.file.empty()) {
     out += diagnostic.file;
@@ -218,7 +220,8 @@ std::string format_diagnostic(const Diagnostic& diagnostic) {
     }
     out += ": ";
   }
-  out += diagnostic.severity == Severity::kError ? "error: " : "warning: ";
+  bool error = diagnostic.severity == Severity::kError;
+  out += paint(error ? "error:" : "warning:", error ? Tone::kError : Tone::kWarning, color) + " ";
   if (!diagnostic.path.empty()) out += diagnostic.path + ": ";
   out += diagnostic.message;
   return out;

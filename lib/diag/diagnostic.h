@@ -87,8 +87,9 @@ std::string format_not_kept(const Diagnostics& diagnostics);
 /// its length: messages quote input, and input can be hostile.
 std::string cut_long_runs(const std::string& text);
 
-/// `file:line:col: error: path: message` (parts that are unknown are left out).
-std::string format_diagnostic(const Diagnostic& diagnostic);
+/// `file:line:col: error: path: message` (parts that are unknown are left out); with
+/// `color`, the severity word in red or yellow (util/terminal.h decides when).
+std::string format_diagnostic(const Diagnostic& diagnostic, bool color = false);
 
 }  // namespace trainjob
 

@@ -80,8 +80,9 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
   if (clean == "Running" || clean == "All") {
     reader.warning("spec.runPolicy.cleanPodPolicy",
                    "cleanPodPolicy " + clean +
-                       " is applied by `submit --wait` only (no controller stops the pods of the "
-                       "other Jobs): applied otherwise, each Job keeps its pods; delete them with "
+                       " is applied by `submit --wait` and `run --local` only (no controller stops "
+                       "the pods of the other Jobs): applied otherwise, each Job keeps its pods; "
+                       "delete them with "
                        "`kubectl trainjob delete` or set ttlSecondsAfterFinished");
   }
   if (!json_member(job.run_policy, "managedBy").is_null()) {

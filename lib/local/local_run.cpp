@@ -18,6 +18,7 @@
 #include "local/process_sweep.h"
 #include "local/watchdog.h"
 #include "util/beneath.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 namespace {
@@ -82,8 +83,9 @@ class RunResources {
 };
 
 void announce(const LocalPlan& plan, const LocalOptions& options, std::FILE* log) {
+  std::string warning_word = paint("warning:", Tone::kWarning, color_enabled(log));
   for (const std::string& warning : plan.warnings)
-    std::fprintf(log, "warning: %s\n", warning.c_str());
+    std::fprintf(log, "%s %s\n", warning_word.c_str(), warning.c_str());
   size_t pods = 0;
   bool read_only = false;
   for (const auto& stage : plan.stages) {
@@ -96,8 +98,9 @@ void announce(const LocalPlan& plan, const LocalOptions& options, std::FILE* log
   // Read-only is permission bits here, not a read-only mount, and root is not held by them.
   if (read_only && ::geteuid() == 0) {
     std::fprintf(log,
-                 "warning: running as root: read-only volumes are not enforced, as root "
-                 "ignores permission bits\n");
+                 "%s running as root: read-only volumes are not enforced, as root ignores "
+                 "permission bits\n",
+                 warning_word.c_str());
   }
   std::fprintf(log, "Running %zu pod%s on this machine; volumes under %s\n", pods,
                pods == 1 ? "" : "s", options.work_dir.c_str());
@@ -129,6 +132,8 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
   if (!choose_torchrun_launcher(&plan, torchrun_settings(*request), error)) return false;
   request->settings.prefix = plan.stages.size() > 1 || plan.stages.front().size() > 1;
   request->settings.log = request->log;
+  request->settings.live_progress = is_terminal(request->settings.out);
+  request->settings.color = color_enabled(request->log);
   return run_local_plan(plan, request->settings, error);
 }
 

@@ -5,13 +5,17 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <poll.h>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
+#include "local/live_progress.h"
 #include "local/local_process.h"
 #include "local/process_sweep.h"
+#include "local/run_summary.h"
 #include "util/process.h"
 
 namespace trainjob {
@@ -29,18 +33,50 @@ struct Process {
   std::string partial;
   bool exited = false;
   int status = 0;
-  std::string marker;  ///< the environment entry its processes carry
+  std::string marker;    ///< the environment entry its processes carry
+  bool stopped = false;  ///< still running when the run stopped it
 };
+
+/// How bad an end is: a stopped pod says so whatever its exit status, a failure beats
+/// success, and any end beats not having started.
+int end_severity(const PodEnd& end) {
+  if (end.how == PodEnd::How::kStopped) return 3;
+  if (end.how == PodEnd::How::kSignaled || (end.how == PodEnd::How::kExited && end.code != 0))
+    return 2;
+  return end.how == PodEnd::How::kExited ? 1 : 0;
+}
+
+/// Folds one of a pod's containers into how the pod ended.
+void worsen(PodEnd* end, const Process& process) {
+  if (!process.exited && !process.stopped) return;
+  PodEnd seen;
+  bool clean_exit = WIFEXITED(process.status) && WEXITSTATUS(process.status) == 0;
+  if (process.stopped && !(process.exited && clean_exit)) {
+    seen.how = PodEnd::How::kStopped;
+  } else if (WIFEXITED(process.status)) {
+    seen.how = PodEnd::How::kExited;
+    seen.code = WEXITSTATUS(process.status);
+  } else {
+    seen.how = PodEnd::How::kSignaled;
+    seen.code = WTERMSIG(process.status);
+  }
+  if (end_severity(seen) > end_severity(*end)) {
+    end->how = seen.how;
+    end->code = seen.code;
+  }
+}
 
 class StageRunner {
  public:
   StageRunner(const std::vector<LocalPod>& pods, const RunSettings& settings,
-              Clock::time_point deadline, std::string marker_prefix, const LocalSuccessRule* rule)
+              Clock::time_point deadline, std::string marker_prefix, const LocalSuccessRule* rule,
+              LiveProgress* live)
       : pods_(pods),
         settings_(settings),
         deadline_(deadline),
         marker_prefix_(std::move(marker_prefix)),
-        rule_(rule) {
+        rule_(rule),
+        live_(live) {
     for (const LocalPod& pod : pods_)
       results_.push_back({pod.step, pod.job, PodOutcome::kRunning});
     succeeded_containers_.assign(pods_.size(), 0);
@@ -50,7 +86,7 @@ class StageRunner {
     for (size_t pod = 0; pod < pods_.size(); ++pod)
       start_pod(pod);
     while (running_count() > 0) {
-      if (!failure_.empty() || rule_met_) break;
+      if (!failure_.empty() || (rule_met_ && policy_stops())) break;
       wait_for_events();
     }
     if (rule_ != nullptr && failure_.empty() && !rule_met_) {
@@ -59,14 +95,28 @@ class StageRunner {
                                               rule_->describe() + ") is not met"
                                         : first_failure_;
     }
-    if (!failure_.empty() || rule_met_) stop_all();
-    if (rule_met_ && failure_.empty()) {
-      std::fprintf(settings_.log, "%s succeeded by its rule (%s)%s\n", rule_->kind.c_str(),
-                   rule_->describe().c_str(),
-                   stopped_any_ ? "; the pods still running were stopped" : "");
+    if (!failure_.empty()) {
+      stop_all(stop_cause_.empty() ? "the failure" : stop_cause_);
+    } else if (rule_met_ && policy_stops()) {
+      stop_all(std::string("cleanPodPolicy ") + clean_pod_policy_name(rule_->clean_pod_policy));
     }
     *failure = failure_;
     return failure_.empty();
+  }
+
+  /// How each pod of the stage ended, for the summary.
+  std::vector<PodEnd> ends() const {
+    std::vector<PodEnd> out;
+    for (size_t pod = 0; pod < pods_.size(); ++pod) {
+      PodEnd end;
+      end.label = pods_[pod].label;
+      for (const Process& process : processes_) {
+        if (process.pod == pod) worsen(&end, process);
+      }
+      if (end.how == PodEnd::How::kStopped) end.stopped_by = stop_reason_;
+      out.push_back(std::move(end));
+    }
+    return out;
   }
 
  private:
@@ -120,10 +170,14 @@ class StageRunner {
     for (size_t i = 1; i < fds.size(); ++i) {
       if (fds[i].revents != 0) read_output(&processes_[owners[i]]);
     }
-    if (SignalCatcher::stop_requested()) failure_ = "interrupted: stopped every pod";
+    if (SignalCatcher::stop_requested()) {
+      failure_ = "interrupted: stopped every pod";
+      stop_cause_ = "interrupt";
+    }
     reap();
     if (failure_.empty() && Clock::now() >= deadline_) {
       failure_ = "timed out: stopped every pod";
+      stop_cause_ = "--timeout";
     }
   }
 
@@ -151,19 +205,37 @@ class StageRunner {
     size_t end = at_end ? text.size() : text.rfind('\n') + 1;
     if (end == 0 || text.empty()) return;
     std::string prefix = line_prefix(*process);
+    std::string label = settings_.prefix ? pods_[process->pod].label : "";
     std::string block;
     size_t start = 0;
     while (start < end) {
       size_t newline = text.find('\n', start);
       size_t stop = newline == std::string::npos || newline >= end ? end : newline + 1;
-      block += prefix;
-      block.append(text, start, stop - start);
-      if (block.back() != '\n') block += '\n';
+      std::string_view line(text.data() + start, stop - start);
       start = stop;
+      if (live_ != nullptr && live_->take(label, line)) continue;
+      block += prefix;
+      block.append(line);
+      if (block.back() != '\n') block += '\n';
     }
     text.erase(0, end);
+    if (block.empty()) return;
+    if (live_ != nullptr) live_->clear();
     std::fwrite(block.data(), 1, block.size(), settings_.out);
     std::fflush(settings_.out);
+    if (live_ != nullptr) live_->redraw();
+  }
+
+  /// A line for the user on the log stream, above the live progress line.
+  void note(const std::string& text) {
+    if (live_ != nullptr) live_->clear();
+    std::fprintf(settings_.log, "%s\n", text.c_str());
+    std::fflush(settings_.log);
+    if (live_ != nullptr) live_->redraw();
+  }
+
+  bool policy_stops() const {
+    return rule_ != nullptr && rule_->clean_pod_policy != CleanPodPolicy::kNone;
   }
 
   std::string line_prefix(const Process& process) const {
@@ -214,7 +286,8 @@ class StageRunner {
   void on_exit(const Process& process) {
     const LocalPod& pod = pods_[process.pod];
     const auto& list = process.init ? pod.init_containers : pod.containers;
-    if (!failure_.empty() || rule_met_) return;
+    // A pod the run stopped did not fail: the summary says it was stopped, and by what.
+    if (!failure_.empty() || process.stopped) return;
     if (!WIFEXITED(process.status) || WEXITSTATUS(process.status) != 0) {
       std::string what = "pod " + pod.name + " (" + pod.label + "), " +
                          (process.init ? "init container " : "container ") +
@@ -245,19 +318,24 @@ class StageRunner {
   void pod_ended(size_t pod, PodOutcome outcome, const std::string& failure) {
     if (results_[pod].outcome != PodOutcome::kRunning) return;
     results_[pod].outcome = outcome;
+    if (rule_met_) {
+      // The operator's job is final once Succeeded: a pod failing later does not change it.
+      if (outcome == PodOutcome::kFailed)
+        note(failure + "; the " + rule_->kind +
+             " had already succeeded, which this does not change");
+      return;
+    }
     bool target = is_rule_target(*rule_, results_[pod]);
     if (outcome == PodOutcome::kFailed) {
       if (target && first_failure_.empty()) first_failure_ = failure;
-      std::fprintf(settings_.log, "%s%s\n", failure.c_str(),
-                   target ? ""
-                          : ("; the " + rule_->kind + "'s rule looks at " + rule_->describe() +
-                             ", the other pods go on")
-                                .c_str());
-      std::fflush(settings_.log);
+      note(failure + (target ? ""
+                             : "; the " + rule_->kind + "'s rule looks at " + rule_->describe() +
+                                   ", the other pods go on"));
     }
     switch (judge(*rule_, results_)) {
       case RuleVerdict::kMet:
         rule_met_ = true;
+        announce_rule_met();
         break;
       case RuleVerdict::kFailed:
         failure_ = (first_failure_.empty() ? failure : first_failure_) + ": the " + rule_->kind +
@@ -268,9 +346,29 @@ class StageRunner {
     }
   }
 
+  /// Says the rule decided, and what becomes of the pods still running.
+  void announce_rule_met() {
+    bool running = std::any_of(results_.begin(), results_.end(), [](const PodResult& result) {
+      return result.outcome == PodOutcome::kRunning;
+    });
+    std::string what = rule_->kind + " succeeded by its rule (" + rule_->describe() + ")";
+    if (running) {
+      what += std::string("; cleanPodPolicy ") + clean_pod_policy_name(rule_->clean_pod_policy) +
+              (policy_stops() ? ": the pods still running are stopped"
+                              : ": the pods still running run to their end");
+    }
+    note(what);
+  }
+
   /// SIGTERM to every process group still running, SIGKILL after the grace period; then
-  /// the rest of their output.
-  void stop_all() {
+  /// the rest of their output. What they wrote before is shown first, and they are marked
+  /// stopped by `reason`.
+  void stop_all(const std::string& reason) {
+    for (Process& process : processes_) {
+      if (process.output >= 0) read_output(&process);
+      if (!process.exited) process.stopped = true;
+    }
+    if (stop_reason_.empty()) stop_reason_ = reason;
     std::string kept = failure_;  // the first failure is the one to report
     auto wait_until = [&](SteadyTime until) {
       deadline_ = until;
@@ -279,7 +377,6 @@ class StageRunner {
       return running_groups();
     };
     std::vector<pid_t> groups = running_groups();
-    stopped_any_ = stopped_any_ || !groups.empty();
     stop_groups(groups, settings_.grace_seconds, wait_until);
     // A process that left its group may hold the output open a little longer.
     while (running_count() > 0)
@@ -306,25 +403,44 @@ class StageRunner {
   std::vector<size_t> succeeded_containers_;  ///< per pod, main containers that exited 0
   std::string first_failure_;                 ///< of a pod the rule looks at
   bool rule_met_ = false;
-  bool stopped_any_ = false;
+  std::string stop_cause_;   ///< what failure_ came from: `--timeout`, `interrupt`
+  std::string stop_reason_;  ///< what stopped the pods still running, for the summary
+  LiveProgress* live_;       ///< on a terminal; null: progress lines stay raw
 };
 
 }  // namespace
 
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure) {
   SignalCatcher signals;
+  Clock::time_point start = Clock::now();
   Clock::time_point deadline =
       settings.timeout_seconds > 0
-          ? Clock::now() +
-                std::chrono::milliseconds(static_cast<int64_t>(settings.timeout_seconds * 1000))
+          ? start + std::chrono::milliseconds(static_cast<int64_t>(settings.timeout_seconds * 1000))
           : Clock::time_point::max();
+  std::optional<LiveProgress> live;
+  if (settings.live_progress) live.emplace(settings.out);
+  std::vector<PodEnd> ends;
+  bool ok = true;
   for (size_t i = 0; i < plan.stages.size(); ++i) {
-    const std::vector<LocalPod>& stage = plan.stages[i];
-    StageRunner runner(stage, settings, deadline, settings.marker + std::to_string(i) + ".",
-                       plan.rule ? &*plan.rule : nullptr);
-    if (!runner.run(failure)) return false;
+    if (!ok) {  // after a failed stage: its pods are named as not started
+      for (const LocalPod& pod : plan.stages[i]) {
+        ends.emplace_back();
+        ends.back().label = pod.label;
+      }
+      continue;
+    }
+    StageRunner runner(plan.stages[i], settings, deadline,
+                       settings.marker + std::to_string(i) + ".", plan.rule ? &*plan.rule : nullptr,
+                       live ? &*live : nullptr);
+    ok = runner.run(failure);
+    std::vector<PodEnd> stage_ends = runner.ends();
+    ends.insert(ends.end(), stage_ends.begin(), stage_ends.end());
   }
-  return true;
+  if (live) live->finish();
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::fprintf(settings.log, "%s\n", format_run_summary(ok, ends, seconds, settings.color).c_str());
+  std::fflush(settings.log);
+  return ok;
 }
 
 }  // namespace trainjob

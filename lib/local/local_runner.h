@@ -1,7 +1,8 @@
 // The running stage of `run --local`: stage by stage, every pod at once, each container a
 // process in its own process group, output prefixed per pod in whole lines. The first
 // container that fails stops every other process, as a failed Job fails a JobSet. When a
-// container's main process ends, so does everything it started, as in a cluster.
+// container's main process ends, so does everything it started, as in a cluster. The run
+// ends with one summary line: how each pod ended, and how long it took.
 #ifndef TRAINJOB_LOCAL_LOCAL_RUNNER_H_
 #define TRAINJOB_LOCAL_LOCAL_RUNNER_H_
 
@@ -28,6 +29,9 @@ struct RunSettings {
   bool prefix = true;          ///< `[node-0] ` before each line
   std::FILE* out = stdout;
   std::FILE* log = stderr;  ///< what a legacy kind's rule made of the pods that ended
+  /// `out` is a terminal: progress lines become one live line (local/live_progress.h).
+  bool live_progress = false;
+  bool color = false;  ///< colour the summary's first word on `log`
   /// "NAME=value": each container's environment gets this with a number of its own
   /// appended, by which its processes are found after they left its process group.
   std::string marker = "TRAINJOB_LOCAL_PROCESS=run.";
@@ -36,9 +40,12 @@ struct RunSettings {
 
 /// Runs `plan`; true when every pod succeeded, or, with `plan.rule` (a legacy kind's), when
 /// its rule is met: then a failed pod the rule does not look at only says so, the pods run
-/// until the rule is decided, and those still running then are stopped. Otherwise `*failure` says
+/// until the rule is decided, and then those still running run to their end (cleanPodPolicy
+/// None) or are stopped (Running, All), their output so far shown first. Otherwise `*failure` says
 /// which pod and container failed and how (exit status, signal), or that the run timed out or was
-/// interrupted (SIGINT, SIGTERM). The caller should be the child subreaper
+/// interrupted (SIGINT, SIGTERM), and every pod still running is stopped. Either way the
+/// summary line (local/run_summary.h) goes to `settings.log` last. The caller should be the
+/// child subreaper
 /// (PR_SET_CHILD_SUBREAPER), so that what a container leaves behind is reaped here.
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure);
 

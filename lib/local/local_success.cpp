@@ -20,6 +20,24 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 
 }  // namespace
 
+const char* clean_pod_policy_name(CleanPodPolicy policy) {
+  switch (policy) {
+    case CleanPodPolicy::kRunning:
+      return "Running";
+    case CleanPodPolicy::kAll:
+      return "All";
+    case CleanPodPolicy::kNone:
+      break;
+  }
+  return "None";
+}
+
+CleanPodPolicy parse_clean_pod_policy(const std::string& annotation) {
+  if (annotation == "Running") return CleanPodPolicy::kRunning;
+  if (annotation == "All") return CleanPodPolicy::kAll;
+  return CleanPodPolicy::kNone;
+}
+
 std::string LocalSuccessRule::describe() const {
   std::string out;
   for (const std::vector<std::string>* list : {&steps, &jobs}) {
@@ -37,6 +55,8 @@ std::optional<LocalSuccessRule> local_success_rule(const std::vector<Json>& obje
     if (kind.empty()) continue;
     LocalSuccessRule rule;
     rule.kind = kind;
+    rule.clean_pod_policy =
+        parse_clean_pod_policy(annotation_of(object, kCleanPodPolicyAnnotation));
     // The annotation may have been edited by hand: unreadable means every pod must succeed.
     Json policy = Json::parse(annotation_of(object, kSuccessPolicyAnnotation), nullptr,
                               /*allow_exceptions=*/false);

@@ -12,11 +12,26 @@
 
 namespace trainjob {
 
+/// The operator's runPolicy.cleanPodPolicy: what becomes of the pods still running once the
+/// job finished. None (every v1 kind's default, and mpi-operator's) leaves them to run to
+/// their end; Running and All stop them (All also deletes finished pods, which here is
+/// nothing to do: their output was shown as it came).
+enum class CleanPodPolicy { kNone, kRunning, kAll };
+
+/// "None", "Running", "All".
+const char* clean_pod_policy_name(CleanPodPolicy policy);
+/// The policy named by the kubectl-trainjob/clean-pod-policy annotation render puts on a
+/// legacy kind's Jobs (Running or All; absent, the default None).
+CleanPodPolicy parse_clean_pod_policy(const std::string& annotation);
+
 struct LocalSuccessRule {
   std::string kind;                ///< PyTorchJob, TFJob, ... (kubectl-trainjob/source-kind)
   bool any = false;                ///< operator Any: one target pod succeeding is enough
   std::vector<std::string> steps;  ///< targetReplicatedJobs: replica types (`master`)
   std::vector<std::string> jobs;   ///< targetJobs: Job names (`J-worker-0`)
+  /// Once the rule is met: leave the other pods to their end (None) or stop them; read from
+  /// the same Job as the rule.
+  CleanPodPolicy clean_pod_policy = CleanPodPolicy::kNone;
   /// `master`, `J-worker-0`: what the rule looks at, for messages.
   std::string describe() const;
 };

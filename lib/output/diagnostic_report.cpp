@@ -209,11 +209,12 @@ std::string caret_line(const std::string& line, int column) {
   return out + "^";
 }
 
-std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts) {
+std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts,
+                               bool color) {
   std::string out;
   LineIndex lines(texts);
   for (const Diagnostic& diagnostic : diagnostics.all()) {
-    out += format_diagnostic(diagnostic) + "\n";
+    out += format_diagnostic(diagnostic, color) + "\n";
     append_excerpt(diagnostic, &lines, &out);
   }
   return out + summary(diagnostics) + "\n";

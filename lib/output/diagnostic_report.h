@@ -13,8 +13,10 @@
 namespace trainjob {
 
 /// Each finding as `file:line:col: severity: path: message`, then the source line it points
-/// at and a caret under the column, like a compiler; then a summary line.
-std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts);
+/// at and a caret under the column, like a compiler; then a summary line. With `color`, each
+/// severity word in red or yellow.
+std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts,
+                               bool color = false);
 /// `{"diagnostics": [{severity, file, line, column, path, message}], "errors": N, "warnings": M}`.
 std::string format_json_report(const Diagnostics& diagnostics);
 /// One test suite per input file, one test case per document (`<Kind>/<name>`), a failure

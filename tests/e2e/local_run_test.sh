@@ -125,6 +125,9 @@ check "and is named with its exit status" \
   grep -q "error: pod staged-dataset-initializer-0-0-local (dataset-initializer-0), container dataset-initializer, failed with exit status 4" \
   "$work/err.txt"
 check "and no node ran" bash -c "! grep -q '^\[node' '$work/out.txt'"
+check "the summary names the initializer's exit code and the nodes as not started" \
+  grep -Eqx 'failed: 3 pods \(dataset-initializer-0 4, node-0 not started, node-1 not started\) in [0-9.]+s' \
+  "$work/err.txt"
 
 # The first failure stops the other pods at once. `sleep 60.<pid><random>` names this
 # script's own processes, so a parallel test's sleeps are not counted.
