@@ -45,14 +45,14 @@ usage_style() {
 }
 check "a bad value of a checked flag" usage_style render -f x.yaml -o xml
 check "a missing required argument" usage_style status
-check "an extra argument" usage_style status a b
+check "an extra argument" usage_style list extra
 check "an unknown flag" usage_style validate -f x.yaml --no-such-flag
 check "a flag without its value" usage_style render -f
 check "a missing positional of completion" usage_style completion
 check "a command's own usage error" usage_style logs x --since soon
 check "another command's own usage error" usage_style run -f x.yaml
 check "CLI11's sentences start in lower case, as kubectl's" \
-  bash -c "'$binary' status a b 2>&1 | head -1 | grep -qx 'error: the following argument was not expected: b'"
+  bash -c "'$binary' list extra 2>&1 | head -1 | grep -qx 'error: the following argument was not expected: extra'"
 
 "$binary" run --help >"$work/help"
 check "run --help: exit 0" test $? -eq 0

@@ -25,8 +25,10 @@ for init in (\"tune-dataset-initializer-0\", \"tune-model-initializer-0\"):
 check "kubectl sees the three completed Jobs" \
   bash -c "[ \$(kubectl get jobs --no-headers | grep -c Complete) -eq 3 ]"
 "$bin" submit -f "$tune" --wait --timeout 60s > "$work/again.out" 2>&1
-check "waiting on a TrainJob that already completed returns at once, changing nothing" \
-  bash -c "[ \$? -eq 0 ]; grep -q 'job.batch/tune-node-0 unchanged' '$work/again.out' && grep -qx 'TrainJob tune: Complete' '$work/again.out'"
+rc=$?
+check "waiting on a TrainJob that already completed returns at once, leaving its Jobs as they are" \
+  bash -c "[ $rc -eq 0 ] && grep -q 'tune: its Jobs have finished and are left as they are' '$work/again.out' &&
+    ! grep -q 'job.batch/tune-node-0' '$work/again.out' && grep -qx 'TrainJob tune: Complete' '$work/again.out'"
 "$bin" delete tune --wait > /dev/null
 
 # The dataset initializer is killed for memory; the model initializer is still running.
