@@ -31,7 +31,7 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
       ->type_name("VERSION");
   if (!declare_namespace) return;
   app->add_option("-n,--namespace", flags->name_space,
-                  "Namespace for TrainJobs that do not set one")
+                  "Namespace for TrainJobs that do not set one (one that sets another is an error)")
       ->transform(without_short_option_equals);
 }
 
@@ -48,6 +48,7 @@ std::optional<RenderRequest> make_request(const InputFlags& flags) {
   request.inputs = flags.inputs;
   request.runtimes_dir = flags.runtimes_dir;
   request.compile.default_namespace = flags.name_space;
+  request.namespace_from_flag = !flags.name_space.empty();
   if (!flags.name_space.empty() && !is_dns1123_label(flags.name_space)) {
     // It becomes part of file names under --output-dir, like the documents' own.
     usage_error(

@@ -58,6 +58,8 @@ int run_submit(const SubmitFlags& flags) {
     std::optional<RenderRequest> request = make_request(inputs);
     if (!request) return static_cast<int>(kExitUsage);
     request->config_map_from_files = !flags.from_files.empty();
+    // The session's namespace may be the context's; only -n makes a mismatch an error.
+    request->namespace_from_flag = !flags.connection.name_space.empty();
     request->cluster_runtimes = runtimes_from_cluster(flags.runtimes_from_cluster, &session);
     // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
     request->compile.generate_secrets = true;
@@ -67,8 +69,7 @@ int run_submit(const SubmitFlags& flags) {
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
     report_cluster_runtimes(rendered, request->cluster_runtimes);
-    std::vector<SubmitPlan> plans =
-        plan_submit(rendered, flags.from_files, session.name_space(), flags.connection.name_space);
+    std::vector<SubmitPlan> plans = plan_submit(rendered, flags.from_files, session.name_space());
     if (flags.wait && plans.size() > 1)
       return usage_error("--wait follows one job, and the inputs hold " +
                          std::to_string(plans.size()) +

@@ -22,17 +22,6 @@ std::string plan_where(const Document& document, std::string_view path) {
   return document.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
-/// Refuses, as kubectl does, a document whose own namespace is not the one -n/--namespace
-/// names: which of the two was meant cannot be guessed.
-void check_explicit_namespace(const Document& document, const std::string& explicit_namespace) {
-  const std::string& own = document.name_space();
-  if (explicit_namespace.empty() || own.empty() || own == explicit_namespace) return;
-  throw KubeError(plan_where(document, "metadata.namespace") + ": " + document.kind() + " " +
-                  document.name() + " names namespace \"" + own + "\", but --namespace says \"" +
-                  explicit_namespace + "\": pass --namespace=" + own +
-                  " (or leave -n out), or remove metadata.namespace from the file");
-}
-
 /// The job of `unit` and the namespace it goes to.
 SubmitPlan start_plan(const RenderedUnit& unit, const std::string& name_space) {
   SubmitPlan plan;
@@ -114,10 +103,7 @@ void mark_as_submitted(SubmitPlan* plan) {
 
 std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
                                     const std::vector<std::string>& from_files,
-                                    const std::string& name_space,
-                                    const std::string& explicit_namespace) {
-  for (const RenderedUnit& unit : rendered.units)
-    check_explicit_namespace(*unit.source, explicit_namespace);
+                                    const std::string& name_space) {
   std::vector<SubmitPlan> plans;
   for (const std::vector<const RenderedUnit*>& group : group_by_job(rendered)) {
     auto job = std::find_if(group.begin(), group.end(),

@@ -28,13 +28,12 @@ void mark_as_submitted(SubmitPlan* plan);
 /// it (those of its file; see owner_of), in its namespace (else `name_space`) and labelled as
 /// its own, with the ConfigMap of `from_files` (pipeline/config_map_files.h), ordered for
 /// apply and marked as submitted. Throws KubeError (located where it can be) when the inputs
-/// hold no job, a document names a namespace other than `explicit_namespace` (-n, when
-/// given) or than its job's, a document cannot be given to one job, or the ConfigMap cannot
-/// be built.
+/// hold no job, a document names a namespace other than its job's, a document cannot be
+/// given to one job, or the ConfigMap cannot be built. (A namespace other than -n's is
+/// refused before, by render_inputs.)
 std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
                                     const std::vector<std::string>& from_files,
-                                    const std::string& name_space,
-                                    const std::string& explicit_namespace);
+                                    const std::string& name_space);
 
 }  // namespace trainjob
 

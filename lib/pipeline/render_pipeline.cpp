@@ -54,6 +54,17 @@ void refuse_legacy_jobset(const Document& document, Diagnostics* diagnostics) {
                            "trainjob convert`) or render it with --target jobs");
 }
 
+/// A document's own namespace against the one -n/--namespace names.
+void check_namespace_flag(const Document& document, const std::string& flag,
+                          Diagnostics* diagnostics) {
+  const std::string& own = document.name_space();
+  if (own.empty() || own == flag) return;
+  diagnostics->error(document.file, document.pos_of("metadata.namespace"), "metadata.namespace",
+                     document.kind() + " " + document.name() + " names namespace \"" + own +
+                         "\", but --namespace says \"" + flag + "\": pass --namespace=" + own +
+                         " (or leave -n out), or remove metadata.namespace from the file");
+}
+
 struct DocumentWork {
   Diagnostics schema_findings;
   Diagnostics semantic_findings;
@@ -73,6 +84,8 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
                              &work[i].schema_findings);
     check_input_names(document, &work[i].semantic_findings);
+    if (request.namespace_from_flag)
+      check_namespace_flag(document, options.default_namespace, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
     } else if (is_legacy_document(document) && options.render_target == RenderTarget::kJobSet) {

@@ -27,6 +27,9 @@ struct RenderRequest {
   /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
   /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
   bool config_map_from_files = false;
+  /// -n/--namespace was given: a document naming another namespace is refused, as kubectl
+  /// refuses it, since which of the two was meant cannot be guessed.
+  bool namespace_from_flag = false;
 };
 
 /// What one input document became: a TrainJob's objects, or the document itself.

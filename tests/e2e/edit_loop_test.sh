@@ -113,5 +113,11 @@ ctl requests/reset > /dev/null
 "$bin" submit -f team.yaml -n other > team.out 2> team.err
 check "-n against the file's namespace: exit 1" [ $? -eq 1 ]
 check "... located, naming both and the flag to pass, before anything is sent" \
-  bash -c "grep -q '^error: team.yaml:[0-9]*:[0-9]*: ConfigMap team-script names namespace \"team\", but --namespace says \"other\": pass --namespace=team' team.err && [ \$(request_count) -eq 0 ]"
+  bash -c "grep -q '^team.yaml:[0-9]*:[0-9]*: error: .*ConfigMap team-script names namespace \"team\", but --namespace says \"other\": pass --namespace=team' team.err && [ \$(request_count) -eq 0 ]"
+"$bin" render -f team.yaml -n other > team.out 2> team.err
+check "render -n against the file's namespace: exit 1, nothing written, the same message" \
+  bash -c "[ $? -eq 1 ] && [ ! -s team.out ] && grep -q 'but --namespace says \"other\"' team.err"
+"$bin" run --local -f team.yaml -n other > team.out 2> team.err
+check "run --local -n against the file's namespace: exit 1, nothing run" \
+  bash -c "[ $? -eq 1 ] && grep -q 'but --namespace says \"other\"' team.err && ! grep -q 'succeeded' team.err"
 finish
