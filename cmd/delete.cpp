@@ -26,23 +26,10 @@ struct DeleteFlags {
   std::string output;
 };
 
-/// TYPE/NAME of another kind than the one found is kubectl's "not found" for that kind.
-void check_kind(const FoundTrainJob& found, const ManagedKind* kind, const std::string& name) {
-  if (kind == nullptr || found.objects.empty()) return;
-  std::vector<Json> jobs;
-  for (const Json& object : found.objects)
-    if (string_member(object, "kind") == "Job") jobs.push_back(object);
-  std::string actual = source_kind_of(jobs);
-  if (jobs.empty() || actual == kind->kind) return;
-  throw KubeError(kind->plural.substr(0, kind->plural.size() - 1) + " \"" + name +
-                  "\" not found: \"" + name + "\" is a " + actual + "; delete it as " + actual +
-                  "/" + name + " or by its name alone");
-}
-
 void delete_one(const DeleteFlags& flags, KubeClient* client, const std::string& name_space,
                 const std::string& name, const ManagedKind* kind) {
   FoundTrainJob found = find_deletable_objects(client, name_space, name);
-  check_kind(found, kind, name);
+  check_found_kind(found, kind, name);
   if (found.applied_by_kubectl && flags.output != "name")
     std::fprintf(stderr, "%s\n", describe_found(found, name).c_str());
   delete_found(client, name_space, name, found, [&](const Json& object) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster/trainer_progress.h"
+#include "model/trainer_progress.h"
 #include "cluster/trainjob_status.h"
 #include "kube/client.h"
 #include "load/json.h"

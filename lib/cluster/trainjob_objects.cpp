@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
@@ -197,6 +198,19 @@ bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& 
     clock.sleep(delay);
     delay = std::min(delay * 2, 1.0);
   }
+}
+
+void check_found_kind(const FoundTrainJob& found, const ManagedKind* kind,
+                      const std::string& name) {
+  if (kind == nullptr || found.objects.empty()) return;
+  std::vector<Json> jobs;
+  for (const Json& object : found.objects)
+    if (string_member(object, "kind") == "Job") jobs.push_back(object);
+  std::string actual = source_kind_of(jobs);
+  if (jobs.empty() || actual == kind->kind) return;
+  throw KubeError(kind->plural.substr(0, kind->plural.size() - 1) + " \"" + name +
+                  "\" not found: \"" + name + "\" is a " + actual + "; delete it as " + actual +
+                  "/" + name + " or by its name alone");
 }
 
 }  // namespace trainjob

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/trainjob_names.h"
 #include "kube/client.h"
 #include "kube/environment.h"
 #include "load/document.h"
@@ -33,6 +34,10 @@ FoundTrainJob find_deletable_objects(KubeClient* client, const std::string& name
                                      const std::string& name);
 /// "found 3 Jobs, 1 Service" and, when kubectl applied them, by which labels they were found.
 std::string describe_found(const FoundTrainJob& found, const std::string& name);
+
+/// `delete TYPE/NAME` of a job found to be of another kind is kubectl's "not found" for
+/// that kind: throws KubeError saying what the job is. No check for a null `kind`.
+void check_found_kind(const FoundTrainJob& found, const ManagedKind* kind, const std::string& name);
 
 /// Deletes each (propagationPolicy=Background, so pods go too); returns what was deleted.
 std::vector<std::string> delete_objects(KubeClient* client, const std::string& name_space,

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cluster/job_phase.h"
-#include "cluster/trainer_progress.h"
+#include "model/trainer_progress.h"
 #include "load/json.h"
 #include "model/vocabulary.h"
 

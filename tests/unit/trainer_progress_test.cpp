@@ -1,4 +1,4 @@
-#include "cluster/trainer_progress.h"
+#include "model/trainer_progress.h"
 
 #include <string>
 
