@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cluster/cluster_output.h"
+#include "cluster/status_output.h"
 #include "cluster/status_query.h"
 #include "cluster_flags.h"
 #include "command.h"

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "model/trainer_progress.h"
 #include "cluster/trainjob_status.h"
 #include "kube/client.h"
 #include "load/json.h"
+#include "model/trainer_progress.h"
 
 namespace trainjob {
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cluster/cluster_output.h"
+#include "cluster/status_output.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cluster/cluster_output.h"
+#include "cluster/status_output.h"
 #include "cluster/trainjob_status.h"
 #include "kube/objects.h"
 #include "kube/resources.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cluster/job_phase.h"
-#include "model/trainer_progress.h"
 #include "load/json.h"
+#include "model/trainer_progress.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -88,13 +88,6 @@ std::string pod_reason(const Json& pod, const std::vector<Json>& events);
 /// is Complete once its targets are, whatever the other steps do.
 TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,
                               const std::vector<Json>& pods, const std::vector<Json>& events);
-
-/// The phase as `status` and `submit --wait` print it: `Running (restarting pod X: reason)`
-/// while a node is retried, else the phase's name.
-std::string phase_text(const TrainJobStatus& status);
-
-std::string format_status_table(const TrainJobStatus& status);
-Json status_json(const TrainJobStatus& status, const std::string& name_space);
 
 }  // namespace trainjob
 

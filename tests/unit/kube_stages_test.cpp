@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "cluster/job_stages.h"
+#include "cluster/status_output.h"
 #include "cluster/trainjob_status.h"
 
 using namespace trainjob;

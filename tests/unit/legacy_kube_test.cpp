@@ -5,6 +5,7 @@
 
 #include "cluster/job_stages.h"
 #include "cluster/pod_logs.h"
+#include "cluster/status_output.h"
 #include "cluster/trainjob_status.h"
 #include "model/operator_labels.h"
 

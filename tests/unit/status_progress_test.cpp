@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "cluster/job_phase.h"
+#include "cluster/status_output.h"
 #include "cluster/trainjob_status.h"
 #include "cluster/wait_progress.h"
 

@@ -1,0 +1,96 @@
+#include "cluster/status_output.h"
+
+#include <algorithm>
+
+#include "cluster/cluster_output.h"
+#include "model/trainer_progress.h"
+
+namespace trainjob {
+
+std::string format_status_table(const TrainJobStatus& status) {
+  std::vector<std::vector<std::string>> rows = {
+      {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
+  for (const NodeStatus& node : status.nodes) {
+    rows.push_back({node.step, node.label, node.pod.empty() ? "<none>" : node.pod,
+                    node.node_name.empty() ? "<none>" : node.node_name, job_phase_name(node.phase),
+                    node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
+  }
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], row[i].size());
+  std::string out =
+      status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
+  if (!status.message.empty()) out += status.message + "\n";
+  if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
+  for (const StepStatus& step : status.steps)
+    out += "  step " + step.name + ": " + job_phase_name(step.state) +
+           (step.success_policy_target ? "" : " (not a success-policy target)") + "\n";
+  out += "\n";
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 3, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string phase_text(const TrainJobStatus& status) {
+  std::string text = job_phase_name(status.phase);
+  if (!status.restarting.empty()) text += " (restarting " + status.restarting + ")";
+  return text;
+}
+
+namespace {
+
+Json conditions_json(const std::vector<StatusCondition>& conditions) {
+  Json out = Json::array();
+  for (const StatusCondition& c : conditions) {
+    Json entry = {{"type", c.type}, {"status", c.status}, {"reason", c.reason}};
+    if (!c.message.empty()) entry["message"] = c.message;
+    if (!c.last_transition_time.empty()) entry["lastTransitionTime"] = c.last_transition_time;
+    out.push_back(entry);
+  }
+  return out;
+}
+
+}  // namespace
+
+Json status_json(const TrainJobStatus& status, const std::string& name_space) {
+  Json steps = Json::array();
+  for (const StepStatus& step : status.steps) {
+    Json entry = {{"name", step.name}, {"state", job_phase_name(step.state)}, {"jobs", step.jobs}};
+    if (!step.success_policy_target) entry["successPolicyTarget"] = false;
+    steps.push_back(entry);
+  }
+  Json nodes = Json::array();
+  for (const NodeStatus& node : status.nodes) {
+    Json entry = {{"step", node.step},          {"node", node.label},
+                  {"index", node.index},        {"pod", node.pod},
+                  {"nodeName", node.node_name}, {"phase", job_phase_name(node.phase)},
+                  {"ready", node.ready},        {"restarts", node.restarts}};
+    if (!node.reason.empty()) entry["reason"] = node.reason;
+    if (node.exit_code) entry["exitCode"] = *node.exit_code;
+    nodes.push_back(entry);
+  }
+  Json out = {
+      {"apiVersion", status.api_version},
+      {"kind", status.kind},
+      {"metadata", {{"name", status.name}, {"namespace", name_space}}},
+      {"status", {{"phase", job_phase_name(status.phase)}, {"steps", steps}, {"nodes", nodes}}}};
+  if (!status.message.empty()) out["status"]["message"] = status.message;
+  if (!status.reason.empty()) out["status"]["reason"] = status.reason;
+  if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
+  if (!status.restarting.empty()) out["status"]["restarting"] = status.restarting;
+  if (!status.start_time.empty()) out["status"]["startTime"] = status.start_time;
+  if (!status.completion_time.empty()) out["status"]["completionTime"] = status.completion_time;
+  out["status"]["conditions"] = conditions_json(status.conditions);
+  return out;
+}
+
+}  // namespace trainjob
