@@ -93,6 +93,8 @@ std::string format_columns(const std::vector<std::vector<std::string>>& rows) {
       line += row[i];
       if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 3, ' ');
     }
+    while (!line.empty() && line.back() == ' ')  // an empty last column leaves no padding
+      line.pop_back();
     out += line + "\n";
   }
   return out;

@@ -1,7 +1,5 @@
 #include "cluster/status_output.h"
 
-#include <algorithm>
-
 #include "cluster/cluster_output.h"
 #include "model/trainer_progress.h"
 
@@ -15,10 +13,6 @@ std::string format_status_table(const TrainJobStatus& status) {
                     node.node_name.empty() ? "<none>" : node.node_name, job_phase_name(node.phase),
                     node.ready ? "true" : "false", std::to_string(node.restarts), node.reason});
   }
-  std::vector<size_t> widths(rows[0].size(), 0);
-  for (const auto& row : rows)
-    for (size_t i = 0; i < row.size(); ++i)
-      widths[i] = std::max(widths[i], row[i].size());
   std::string out =
       status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
@@ -26,18 +20,7 @@ std::string format_status_table(const TrainJobStatus& status) {
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + job_phase_name(step.state) +
            (step.success_policy_target ? "" : " (not a success-policy target)") + "\n";
-  out += "\n";
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 3, ' ');
-    }
-    while (!line.empty() && line.back() == ' ')
-      line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  return out + "\n" + format_columns(rows);
 }
 
 std::string phase_text(const TrainJobStatus& status) {
