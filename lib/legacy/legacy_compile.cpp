@@ -227,6 +227,7 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
   int errors_before = diagnostics->error_count();
   LegacyJob job;
   if (!read_legacy_job(document, options.default_namespace, &job, diagnostics)) return {};
+  if (kind->names_namespace) state_baked_namespace(&job);
   FieldReader reader(document, diagnostics);
   if (job.total_replicas() > kMaxPods) {
     reader.error(field_child("spec", job.kind->replica_specs_field),

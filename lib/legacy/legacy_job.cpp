@@ -223,6 +223,10 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
   return true;
 }
 
+void state_baked_namespace(LegacyJob* job) {
+  job->name_space = job->dns_namespace();
+}
+
 const Json* legacy_default_container(const Json& pod_template, std::string_view name) {
   const Json& pod_spec = json_member(pod_template, "spec");
   const Json& containers = json_member(pod_spec, "containers");
