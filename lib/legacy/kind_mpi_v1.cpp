@@ -213,6 +213,7 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
   read_mpi_legacy_job(document, kMPIJobV1Kind, v1_read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
+  state_baked_namespace(&job.base);  // the hostfile (and v1's NAMESPACE env) name it
   FieldReader reader(document, diagnostics);
   LegacyGang gang = legacy_gang(job.base);
   warn_run_policy(job.base, gang, reader);

@@ -266,6 +266,7 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
   read_mpi_legacy_job(document, kMPIJobV2beta1Kind, v2beta1_read_rules(), options, &job,
                       diagnostics);  // errors end the compilation below
   if (job.launcher == nullptr) return {};
+  state_baked_namespace(&job.base);  // the hostfile (and v1's NAMESPACE env) name it
   FieldReader reader(document, diagnostics);
   V2Settings settings;
   read_settings(job, reader, &settings);

@@ -124,7 +124,9 @@ const LegacyKind kTFJobKind = {
     tensorflow_env,
     tensorflow_master_role,
     tensorflow_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/true,
 };
 
 }  // namespace trainjob

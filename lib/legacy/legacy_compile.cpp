@@ -151,6 +151,7 @@ Json job_object(const LegacyJob& job, const LegacyReplica& replica, int64_t inde
                              {kSuccessPolicyAnnotation, shared.success_policy},
                              {kReplicasAnnotation, std::to_string(replica.replicas)}};
   annotate_clean_pod_policy(job, &metadata);
+  label_for_kueue(job, &metadata);
   return Json{{"apiVersion", "batch/v1"},
               {"kind", "Job"},
               {"metadata", metadata},
@@ -226,6 +227,7 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
   int errors_before = diagnostics->error_count();
   LegacyJob job;
   if (!read_legacy_job(document, options.default_namespace, &job, diagnostics)) return {};
+  if (kind->names_namespace) state_baked_namespace(&job);
   FieldReader reader(document, diagnostics);
   if (job.total_replicas() > kMaxPods) {
     reader.error(field_child("spec", job.kind->replica_specs_field),

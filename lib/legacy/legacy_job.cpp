@@ -5,6 +5,7 @@
 
 #include "load/field_path.h"
 #include "model/field.h"
+#include "model/job_name.h"
 #include "model/pod_spec.h"
 
 namespace trainjob {
@@ -195,11 +196,8 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
   if (job->kind == nullptr) return false;
   FieldReader reader(document, diagnostics);
   Field metadata = reader.root()["metadata"];
-  std::optional<std::string> name = reader.string(metadata["name"]);
-  if (!name) {
-    if (!metadata["name"]) reader.error("metadata.name", "expected the job's name");
-    return false;
-  }
+  std::optional<std::string> name = read_job_name(reader, "expected the job's name");
+  if (!name) return false;
   job->name = *name;
   job->name_space = default_namespace;
   if (Field name_space = metadata["namespace"]) {
@@ -221,6 +219,10 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
     job->run_policy["cleanPodPolicy"] = "None";
   if (job->kind == &kPyTorchJobKind) default_pytorch(job);
   return true;
+}
+
+void state_baked_namespace(LegacyJob* job) {
+  job->name_space = job->dns_namespace();
 }
 
 const Json* legacy_default_container(const Json& pod_template, std::string_view name) {

@@ -51,6 +51,12 @@ struct LegacyJob {
 bool read_legacy_job(const Document& document, const std::string& default_namespace, LegacyJob* job,
                      Diagnostics* diagnostics);
 
+/// Once the namespace is written into what the pods resolve (TF_CONFIG, a hostfile, DNS
+/// search paths), the objects only work in that namespace: they state it, `default` when
+/// the job names none, so `kubectl apply -n other` refuses them instead of creating pods
+/// that cannot reach each other.
+void state_baked_namespace(LegacyJob* job);
+
 /// The first container named `name` in a pod template, else the first container (as the
 /// operator picks the container it defaults the port on); null when there is none.
 const Json* legacy_default_container(const Json& pod_template, std::string_view name);

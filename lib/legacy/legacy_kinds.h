@@ -60,6 +60,9 @@ struct LegacyKind {
   /// itself: compile_legacy_job hands the document over, and the hooks above go unused.
   std::vector<Json> (*compile)(const Document& document, const CompileOptions& options,
                                Diagnostics* diagnostics) = nullptr;
+  /// The pods' env names the job's namespace (TF_CONFIG's addresses): see
+  /// state_baked_namespace.
+  bool names_namespace = false;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "model/jobset_labels.h"
+#include "model/kueue_labels.h"
 #include "model/vocabulary.h"
 #include "render/pod_group.h"
 
@@ -68,7 +69,17 @@ void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata) {
     (*job_metadata)["annotations"][kCleanPodPolicyAnnotation] = clean;
 }
 
+void label_for_kueue(const LegacyJob& job, Json* job_metadata) {
+  if (job.document == nullptr) return;
+  const Json labels = kueue_job_labels(job.document->value);  // items() must not outlive it
+  for (const auto& entry : labels.items())
+    (*job_metadata)["labels"][entry.key()] = entry.value();
+}
+
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader) {
+  const Json& suspend = json_member(job.run_policy, "suspend");
+  warn_jobs_suspended_without_queue(reader, "spec.runPolicy.suspend",
+                                    suspend.is_boolean() && suspend.get<bool>(), job.name);
   for (const LegacyReplica& replica : job.replicas) {
     if (replica.restart_policy == "Always") {
       reader.warning(replica.path + ".restartPolicy",

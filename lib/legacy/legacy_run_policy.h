@@ -24,8 +24,12 @@ void apply_run_policy(const LegacyJob& job, const LegacyReplica& replica, Json* 
 /// Records cleanPodPolicy Running or All on the Job's annotations, for `submit --wait` to
 /// apply when the job finishes (None, the default, is left unsaid).
 void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata);
+/// Adds the job's Kueue labels (queue name, priority class) to a Job's labels, as a
+/// TrainJob's Jobs get them: Kueue admits each Job by its own labels.
+void label_for_kueue(const LegacyJob& job, Json* job_metadata);
 /// Warnings for what the Jobs lose: Always, cleanPodPolicy, managedBy, the schedulingPolicy
-/// fields the chosen gang scheduler (or none) does not use.
+/// fields the chosen gang scheduler (or none) does not use; and a suspended job that no
+/// Kueue queue will admit.
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader);
 /// The gang scheduler the pod templates name (schedulerName volcano or scheduler-plugins).
 LegacyGang legacy_gang(const LegacyJob& job);

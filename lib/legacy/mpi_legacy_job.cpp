@@ -6,6 +6,7 @@
 
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
+#include "model/job_name.h"
 #include "model/jobset_labels.h"
 #include "model/names.h"
 #include "model/vocabulary.h"
@@ -207,11 +208,8 @@ bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
   job->base.kind = &kind;
   job->base.document = &document;
   Field metadata = reader.root()["metadata"];
-  std::optional<std::string> name = reader.string(metadata["name"]);
-  if (!name) {
-    if (!metadata["name"]) reader.error("metadata.name", "expected the job's name");
-    return false;
-  }
+  std::optional<std::string> name = read_job_name(reader, "expected the job's name");
+  if (!name) return false;
   job->base.name = *name;
   job->base.name_space = options.default_namespace;
   if (Field name_space = metadata["namespace"]) {
@@ -300,6 +298,7 @@ Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const st
                              {kSuccessPolicyAnnotation, mpi_success_policy()},
                              {kReplicasAnnotation, std::to_string(replica.replicas)}};
   annotate_clean_pod_policy(job.base, &metadata);
+  label_for_kueue(job.base, &metadata);
   return Json{{"apiVersion", "batch/v1"},
               {"kind", "Job"},
               {"metadata", std::move(metadata)},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/job_name.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 
@@ -209,11 +210,8 @@ std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<D
     if (!spec) reader.error("spec", "required: at least spec.runtimeRef");
     return std::nullopt;
   }
-  std::optional<std::string> name = reader.string(metadata["name"]);
-  if (!name) {
-    if (!metadata["name"]) reader.error("metadata.name", "required: the TrainJob's name");
-    return std::nullopt;
-  }
+  std::optional<std::string> name = read_job_name(reader, "required: the TrainJob's name");
+  if (!name) return std::nullopt;
   job.name = *name;
   job.name_space = reader.string(metadata["namespace"]).value_or(default_namespace);
   std::optional<Dialect> dialect = detect_dialect(reader, spec, forced);

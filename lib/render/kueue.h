@@ -1,7 +1,9 @@
-// Kueue's batch/Job integration: the queue labels a TrainJob carries, passed on to its Jobs.
+// Kueue's batch/Job integration for a TrainJob: its queue labels on each Job
+// (model/kueue_labels.h holds what the legacy kinds share), or on the JobSet.
 #ifndef TRAINJOB_RENDER_KUEUE_H_
 #define TRAINJOB_RENDER_KUEUE_H_
 
+#include "model/kueue_labels.h"
 #include "model/vocabulary.h"
 #include "render/compile_state.h"
 
