@@ -40,11 +40,11 @@ const std::vector<ServedKind>& served_kinds() {
   return kinds;
 }
 
-bool same_ignoring_case(std::string_view a, std::string_view b) {
+bool kind_equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && edit_distance(a, b) == 0;
 }
 
-bool has_prefix(std::string_view text, std::string_view prefix) {
+bool api_has_prefix(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
@@ -53,14 +53,14 @@ bool is_trainer_kind(std::string_view kind) {
          std::end(kTrainerKinds);
 }
 
-const ServedKind* find_served(std::string_view kind) {
+const ServedKind* find_served_kind(std::string_view kind) {
   for (const ServedKind& served : served_kinds()) {
     if (served.kind == kind) return &served;
   }
   return nullptr;
 }
 
-bool serves(const ServedKind& served, std::string_view api_version) {
+bool kind_serves(const ServedKind& served, std::string_view api_version) {
   const auto& versions = served.api_versions;
   return std::find(versions.begin(), versions.end(), api_version) != versions.end();
 }
@@ -77,21 +77,31 @@ std::string versions_text(const ServedKind& served) {
 /// within our groups also a near miss ("PytorchJobs"), found as field names are.
 const ServedKind* meant_kind(std::string_view api_version, std::string_view kind) {
   for (const ServedKind& served : served_kinds()) {
-    if (same_ignoring_case(served.kind, kind)) return &served;
+    if (kind_equals_ignoring_case(served.kind, kind)) return &served;
   }
-  if (!has_prefix(api_version, kTrainerGroupPrefix) &&
-      !has_prefix(api_version, kKubeflowGroupPrefix)) {
+  if (!api_has_prefix(api_version, kTrainerGroupPrefix) &&
+      !api_has_prefix(api_version, kKubeflowGroupPrefix)) {
     return nullptr;
   }
   std::vector<std::string_view> names;
   for (const ServedKind& served : served_kinds())
     names.push_back(served.kind);
   std::string match = closest_match(kind, names);
-  return match.empty() ? nullptr : find_served(match);
+  return match.empty() ? nullptr : find_served_kind(match);
+}
+
+/// The file `convert -f` should read: `-` for standard input, a KRM item's own file without
+/// its `[index]`, FILE where the item names none (`items[3]`).
+std::string convert_input_name(std::string_view file) {
+  if (file == "STDIN") return "-";
+  size_t bracket = file.rfind('[');
+  if (!file.empty() && file.back() == ']' && bracket != std::string_view::npos)
+    file = file.substr(0, bracket);
+  return file.empty() || file == "items" ? "FILE" : std::string(file);
 }
 
 std::string v2alpha1_message(std::string_view kind, std::string_view file) {
-  std::string input = file == "STDIN" ? "-" : std::string(file);
+  std::string input = convert_input_name(file);
   return std::string(kKubeflowV2alpha1ApiVersion) +
          " is the pre-release Trainer API of Training Operator 1.9, which no Trainer release "
          "serves; " +
@@ -103,7 +113,7 @@ std::string misspelt_message(std::string_view api_version, std::string_view kind
                              const ServedKind& meant) {
   std::string message = "kind \"" + std::string(kind) + "\" is not a kind of " +
                         std::string(api_version) + "; did you mean \"" + meant.kind + "\"";
-  if (!serves(meant, api_version)) message += " of " + versions_text(meant);
+  if (!kind_serves(meant, api_version)) message += " of " + versions_text(meant);
   return message + "?";
 }
 
@@ -111,10 +121,10 @@ std::string misspelt_message(std::string_view api_version, std::string_view kind
 
 std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::string_view kind,
                                           std::string_view file) {
-  if (api_version.empty() || kind.empty() || same_ignoring_case(kind, kOptimizationJobKind))
+  if (api_version.empty() || kind.empty() || kind_equals_ignoring_case(kind, kOptimizationJobKind))
     return std::nullopt;
-  if (const ServedKind* exact = find_served(kind)) {
-    if (serves(*exact, api_version)) return std::nullopt;
+  if (const ServedKind* exact = find_served_kind(kind)) {
+    if (kind_serves(*exact, api_version)) return std::nullopt;
     if (api_version == kKubeflowV2alpha1ApiVersion && is_trainer_kind(kind))
       return ApiMismatch{"apiVersion", v2alpha1_message(kind, file)};
     return ApiMismatch{"apiVersion", exact->kind + " is served as " + versions_text(*exact) +
@@ -123,7 +133,7 @@ std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::str
   }
   if (const ServedKind* meant = meant_kind(api_version, kind))
     return ApiMismatch{"kind", misspelt_message(api_version, kind, *meant)};
-  if (has_prefix(api_version, kTrainerGroupPrefix)) {
+  if (api_has_prefix(api_version, kTrainerGroupPrefix)) {
     return ApiMismatch{"kind", "kind \"" + std::string(kind) + "\" is not a kind of " +
                                    std::string(api_version) + ": the Trainer serves " + kTrainJob +
                                    ", " + kTrainingRuntime + " and " + kClusterTrainingRuntime +

@@ -34,6 +34,12 @@ TEST_CASE("api match: kubeflow.org/v2alpha1 names the released API and convert")
   auto piped = match_api_kind("kubeflow.org/v2alpha1", "TrainJob", "STDIN");
   REQUIRE(piped);
   CHECK(piped->message.find("-f -`") != std::string::npos);
+  auto item = match_api_kind("kubeflow.org/v2alpha1", "TrainJob", "jobs/a.yaml[2]");
+  REQUIRE(item);
+  CHECK(item->message.find("-f jobs/a.yaml`") != std::string::npos);
+  auto unnamed = match_api_kind("kubeflow.org/v2alpha1", "TrainJob", "items[0]");
+  REQUIRE(unnamed);
+  CHECK(unnamed->message.find("-f FILE`") != std::string::npos);
 }
 
 TEST_CASE("api match: a kind of ours under another apiVersion") {
