@@ -5,7 +5,9 @@
 
 #include "convert/convert_dialect.h"
 #include "convert/convert_legacy.h"
+#include "convert/convert_v2alpha1.h"
 #include "convert/yaml_edit.h"
+#include "legacy/api_match.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 #include "output/yaml_writer.h"
@@ -24,6 +26,13 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
   Converted out;
   const std::string& kind = document.kind();
   bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
+  if (is_v2alpha1_document(document)) {  // no release serves it: it moves whatever --to says
+    out.values.push_back(
+        convert_v2alpha1(document, request.release.value_or(Dialect::kV2_3), diagnostics));
+    out.changed = true;
+    return out;
+  }
+  if (!check_api_kind(document, diagnostics)) return out;
   if (is_convertible_legacy_job(document)) {
     LegacyConvertOptions options{request.release.value_or(Dialect::kV2_3), request.runtime_name,
                                  request.with_runtime};

@@ -1,5 +1,7 @@
 #include "legacy/legacy_kinds.h"
 
+#include <iterator>
+
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -27,6 +29,10 @@ bool is_legacy_document(const Document& document) {
   if (api_version.substr(0, kLegacyGroup.size()) != kLegacyGroup) return false;
   std::string_view version = api_version.substr(kLegacyGroup.size());
   return version == "v1" || version == "v2beta1";
+}
+
+std::vector<const LegacyKind*> all_legacy_kinds() {
+  return {std::begin(kLegacyKinds), std::end(kLegacyKinds)};
 }
 
 std::string supported_legacy_kinds() {

@@ -72,6 +72,8 @@ const LegacyKind* find_legacy_kind(std::string_view api_version, std::string_vie
 bool is_legacy_document(const Document& document);
 /// "PyTorchJob, TFJob, ..." for messages.
 std::string supported_legacy_kinds();
+/// Every kind we compile, in the table's order.
+std::vector<const LegacyKind*> all_legacy_kinds();
 
 // The kinds, each defined in its own kind_*.cpp.
 extern const LegacyKind kPyTorchJobKind;

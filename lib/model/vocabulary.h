@@ -20,6 +20,18 @@ inline constexpr const char* kKubeflowV1ApiVersion = "kubeflow.org/v1";
 inline constexpr const char* kKubeflowV2beta1ApiVersion = "kubeflow.org/v2beta1";
 /// The prefix of every Training Operator and mpi-operator apiVersion.
 inline constexpr const char* kKubeflowGroupPrefix = "kubeflow.org/";
+/// Training Operator 1.9's pre-release Trainer API (TrainJob and the runtimes), which no
+/// Trainer release serves: refused everywhere, migrated by `convert`.
+inline constexpr const char* kKubeflowV2alpha1ApiVersion = "kubeflow.org/v2alpha1";
+/// What kubeflow.org/v2alpha1 called the trainer's replicated job and container, its one
+/// job of initializers (run as init containers), its runtimeRef group and its controller.
+inline constexpr const char* kV2alpha1TrainerJob = "trainer-node";
+inline constexpr const char* kV2alpha1TrainerContainer = "trainer";
+inline constexpr const char* kV2alpha1InitializerJob = "initializer";
+inline constexpr const char* kV2alpha1ApiGroup = "kubeflow.org";
+inline constexpr const char* kV2alpha1ControllerName = "kubeflow.org/trainjob-controller";
+/// The Trainer's hyperparameter-tuning kind, left to its own compiler.
+inline constexpr const char* kOptimizationJobKind = "OptimizationJob";
 /// The coscheduling plugin's PodGroup.
 inline constexpr const char* kSchedulingApiVersion = "scheduling.x-k8s.io/v1alpha1";
 

@@ -1,5 +1,6 @@
 #include "pipeline/render_pipeline.h"
 
+#include "legacy/api_match.h"
 #include "legacy/legacy_compile.h"
 #include "legacy/legacy_kinds.h"
 #include "load/yaml_loader.h"
@@ -81,6 +82,9 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
   std::vector<InputSchemas> schemas(worker_count(documents.size()));
   parallel_for(documents.size(), [&](size_t i, size_t worker) {
     const Document& document = documents[i];
+    // A kind of ours in a form we do not compile gets one message, not the schema's and the
+    // compiler's guesses at what it might be.
+    if (!check_api_kind(document, &work[i].semantic_findings)) return;
     InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
                              &work[i].schema_findings);
     check_input_names(document, &work[i].semantic_findings);

@@ -1,0 +1,158 @@
+#include "legacy/api_match.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "legacy/legacy_kinds.h"
+#include "model/runtime_registry.h"
+#include "model/suggest.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+/// One kind we compile and the apiVersions it is served as.
+struct ServedKind {
+  std::string kind;
+  std::vector<std::string> api_versions;
+};
+
+constexpr const char* kTrainerKinds[] = {kTrainJob, kTrainingRuntime, kClusterTrainingRuntime};
+
+/// The Trainer's kinds, then the Training Operator v1 kinds of the legacy table (MPIJob once,
+/// with both its apiVersions).
+const std::vector<ServedKind>& served_kinds() {
+  static const std::vector<ServedKind> kinds = [] {
+    std::vector<ServedKind> out;
+    for (const char* kind : kTrainerKinds)
+      out.push_back({kind, {kTrainerApiVersion}});
+    for (const LegacyKind* legacy : all_legacy_kinds()) {
+      auto same = [legacy](const ServedKind& served) { return served.kind == legacy->kind; };
+      auto it = std::find_if(out.begin(), out.end(), same);
+      if (it == out.end()) {
+        out.push_back({legacy->kind, {legacy->api_version}});
+      } else {
+        it->api_versions.push_back(legacy->api_version);
+      }
+    }
+    return out;
+  }();
+  return kinds;
+}
+
+bool kind_equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && edit_distance(a, b) == 0;
+}
+
+bool api_has_prefix(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool is_trainer_kind(std::string_view kind) {
+  return std::find(std::begin(kTrainerKinds), std::end(kTrainerKinds), kind) !=
+         std::end(kTrainerKinds);
+}
+
+const ServedKind* find_served_kind(std::string_view kind) {
+  for (const ServedKind& served : served_kinds()) {
+    if (served.kind == kind) return &served;
+  }
+  return nullptr;
+}
+
+bool kind_serves(const ServedKind& served, std::string_view api_version) {
+  const auto& versions = served.api_versions;
+  return std::find(versions.begin(), versions.end(), api_version) != versions.end();
+}
+
+/// "kubeflow.org/v1 or kubeflow.org/v2beta1"
+std::string versions_text(const ServedKind& served) {
+  std::string out;
+  for (const std::string& version : served.api_versions)
+    out += (out.empty() ? "" : " or ") + version;
+  return out;
+}
+
+/// The kind `kind` was probably meant to be: ours spelt in another case, under any group;
+/// within our groups also a near miss ("PytorchJobs"), found as field names are.
+const ServedKind* meant_kind(std::string_view api_version, std::string_view kind) {
+  for (const ServedKind& served : served_kinds()) {
+    if (kind_equals_ignoring_case(served.kind, kind)) return &served;
+  }
+  if (!api_has_prefix(api_version, kTrainerGroupPrefix) &&
+      !api_has_prefix(api_version, kKubeflowGroupPrefix)) {
+    return nullptr;
+  }
+  std::vector<std::string_view> names;
+  for (const ServedKind& served : served_kinds())
+    names.push_back(served.kind);
+  std::string match = closest_match(kind, names);
+  return match.empty() ? nullptr : find_served_kind(match);
+}
+
+/// The file `convert -f` should read: `-` for standard input, a KRM item's own file without
+/// its `[index]`, FILE where the item names none (`items[3]`).
+std::string convert_input_name(std::string_view file) {
+  if (file == "STDIN") return "-";
+  size_t bracket = file.rfind('[');
+  if (!file.empty() && file.back() == ']' && bracket != std::string_view::npos)
+    file = file.substr(0, bracket);
+  return file.empty() || file == "items" ? "FILE" : std::string(file);
+}
+
+std::string v2alpha1_message(std::string_view kind, std::string_view file) {
+  std::string input = convert_input_name(file);
+  return std::string(kKubeflowV2alpha1ApiVersion) +
+         " is the pre-release Trainer API of Training Operator 1.9, which no Trainer release "
+         "serves; " +
+         std::string(kind) + " is served as " + kTrainerApiVersion +
+         ": run `kubectl trainjob convert --to 2.4 -f " + input + "` to migrate it";
+}
+
+std::string misspelt_message(std::string_view api_version, std::string_view kind,
+                             const ServedKind& meant) {
+  std::string message = "kind \"" + std::string(kind) + "\" is not a kind of " +
+                        std::string(api_version) + "; did you mean \"" + meant.kind + "\"";
+  if (!kind_serves(meant, api_version)) message += " of " + versions_text(meant);
+  return message + "?";
+}
+
+}  // namespace
+
+std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::string_view kind,
+                                          std::string_view file) {
+  if (api_version.empty() || kind.empty() || kind_equals_ignoring_case(kind, kOptimizationJobKind))
+    return std::nullopt;
+  if (const ServedKind* exact = find_served_kind(kind)) {
+    if (kind_serves(*exact, api_version)) return std::nullopt;
+    if (api_version == kKubeflowV2alpha1ApiVersion && is_trainer_kind(kind))
+      return ApiMismatch{"apiVersion", v2alpha1_message(kind, file)};
+    return ApiMismatch{"apiVersion", exact->kind + " is served as " + versions_text(*exact) +
+                                         ", not " + std::string(api_version) +
+                                         ": write apiVersion: " + exact->api_versions.front()};
+  }
+  if (const ServedKind* meant = meant_kind(api_version, kind))
+    return ApiMismatch{"kind", misspelt_message(api_version, kind, *meant)};
+  if (api_has_prefix(api_version, kTrainerGroupPrefix)) {
+    return ApiMismatch{"kind", "kind \"" + std::string(kind) + "\" is not a kind of " +
+                                   std::string(api_version) + ": the Trainer serves " + kTrainJob +
+                                   ", " + kTrainingRuntime + " and " + kClusterTrainingRuntime +
+                                   " as " + kTrainerApiVersion};
+  }
+  return std::nullopt;
+}
+
+bool is_v2alpha1_document(const Document& document) {
+  return document.api_version() == kKubeflowV2alpha1ApiVersion && is_trainer_kind(document.kind());
+}
+
+bool check_api_kind(const Document& document, Diagnostics* diagnostics) {
+  std::optional<ApiMismatch> mismatch =
+      match_api_kind(document.api_version(), document.kind(), document.file);
+  if (!mismatch) return true;
+  diagnostics->error(document.file, document.pos_of(mismatch->field), mismatch->field,
+                     mismatch->message);
+  return false;
+}
+
+}  // namespace trainjob
