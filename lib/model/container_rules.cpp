@@ -94,6 +94,15 @@ std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>
   return std::nullopt;
 }
 
+std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes) {
+  std::string outcome = nodes.nodes > job_nodes
+                            ? "its rendezvous waits for nodes that never come"
+                            : "the pods beyond it find no place in the rendezvous and fail";
+  return "torchrun " + nodes.text + ", but the job has " + std::to_string(job_nodes) +
+         (job_nodes == 1 ? " node" : " nodes") +
+         ": the flag wins over PET_NNODES, so " + outcome;
+}
+
 std::vector<std::string> container_words(const Json& container) {
   std::vector<std::string> out;
   for (const char* list : {"command", "args"}) {

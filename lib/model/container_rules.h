@@ -42,6 +42,9 @@ struct TorchrunNodes {
 /// an elastic range `N:M`, a variable (`$PET_NNODES`), or no launcher.
 std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words);
 
+/// What a `--nnodes` that differs from the job's `job_nodes` does, in a sentence.
+std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes);
+
 /// The command then the args of a container (a word that is no string as an empty one).
 std::vector<std::string> container_words(const Json& container);
 

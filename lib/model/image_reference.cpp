@@ -84,18 +84,18 @@ std::string ref_registry_problem(std::string_view registry) {
   }
   if (ref_host(registry)) return "";
   return "the registry \"" + std::string(registry) +
-         "\" is not a host name (letters, digits and '-' between dots)";
+         "\" is not a host name, which has letters, digits and '-' between dots";
 }
 
 std::string ref_path_problem(std::string_view path) {
   for (size_t start = 0;;) {
     size_t slash = path.find('/', start);
     std::string_view part = path.substr(start, slash - start);
-    if (part.empty()) return "the repository path has an empty component (a '/' too many)";
+    if (part.empty()) return "the repository path has an empty component, a '/' too many";
     if (!ref_path_component(part)) {
       if (ref_path_component(ref_lowered(part))) {
         return "the repository \"" + std::string(path) +
-               "\" has upper-case letters (write it in lower case)";
+               "\" has upper-case letters, where only lower case is allowed";
       }
       auto bad = std::find_if(part.begin(), part.end(), [](char c) {
         return !ref_lower_alnum(c) && c != '.' && c != '_' && c != '-' && !ref_upper(c);
@@ -126,7 +126,7 @@ std::string ref_tag_problem(std::string_view tag) {
 /// algorithm ':' hex, the algorithm [A-Za-z][A-Za-z0-9]* joined by '-', '_', '+' or '.'.
 std::string ref_digest_problem(std::string_view digest) {
   std::string problem =
-      "the digest after '@' is not algorithm:hex (such as sha256: and 64 hex digits)";
+      "the digest after '@' is not algorithm:hex, such as sha256: and 64 hex digits";
   size_t colon = digest.find(':');
   if (colon == std::string_view::npos) return problem;
   std::string_view algorithm = digest.substr(0, colon);
@@ -188,15 +188,22 @@ std::string image_reference_problem(std::string_view image) {
                       (first.find_first_of(".:") != std::string_view::npos || first == "localhost");
   if (first_slash != std::string_view::npos && !has_registry && ref_has_upper(first)) {
     // The kubelet would take it for a registry host, where an organisation was meant.
-    return "the repository \"" + std::string(name) +
-           "\" has upper-case letters (write it in lower case; \"" + std::string(first) +
-           "\" would be taken for a registry host)";
+    return "the repository \"" + std::string(name) + "\" has upper-case letters, and \"" +
+           std::string(first) + "\" would be taken for a registry host: write it in lower case";
   }
   if (has_registry) {
     if (std::string problem = ref_registry_problem(first); !problem.empty()) return problem;
     name = name.substr(first_slash + 1);
   }
   return ref_path_problem(name);
+}
+
+std::string image_reference_error(std::string_view image) {
+  std::string problem = image_reference_problem(image);
+  if (problem.empty()) return "";
+  return "\"" + std::string(image) + "\" is not an image reference (" + problem +
+         "): the kubelet cannot pull it, so no pod starts; expected "
+         "[registry/]repository[:tag][@digest]";
 }
 
 }  // namespace trainjob

@@ -16,6 +16,10 @@ namespace trainjob {
 /// upper-case letter, as the kubelet's normalisation decides; the path is lower case.
 std::string image_reference_problem(std::string_view image);
 
+/// The whole finding for a bad `image`, what it means for the pods and what is expected;
+/// empty when `image` is a reference (an empty image is the API server's, not this).
+std::string image_reference_error(std::string_view image);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_MODEL_IMAGE_REFERENCE_H_

@@ -34,17 +34,18 @@ TEST_CASE("image reference: what it refuses, and why") {
   CHECK(image_reference_problem("x:" + std::string(129, 'a')) ==
         "the tag is longer than 128 characters");
   CHECK(image_reference_problem("UPPER") ==
-        "the repository \"UPPER\" has upper-case letters (write it in lower case)");
+        "the repository \"UPPER\" has upper-case letters, where only lower case is allowed");
   CHECK(image_reference_problem("pytorch/PyTorch:2") ==
-        "the repository \"pytorch/PyTorch\" has upper-case letters (write it in lower case)");
+        "the repository \"pytorch/PyTorch\" has upper-case letters, where only lower case is "
+        "allowed");
   // Upper case in the first of several components makes it a registry host to the kubelet.
-  CHECK(image_reference_problem("MyOrg/trainer").find("\"MyOrg\" would be taken for a registry") !=
-        std::string::npos);
+  CHECK(image_reference_problem("MyOrg/trainer")
+            .find("\"MyOrg\" would be taken for a registry host") != std::string::npos);
   CHECK(image_reference_problem("a..b").find("component \"a..b\"") != std::string::npos);
   CHECK(image_reference_problem("a___b").find("component \"a___b\"") != std::string::npos);
   CHECK(image_reference_problem("a-/b").find("component \"a-\"") != std::string::npos);
   CHECK(image_reference_problem("a//b") ==
-        "the repository path has an empty component (a '/' too many)");
+        "the repository path has an empty component, a '/' too many");
   CHECK(image_reference_problem(":tag") == "the repository name is empty");
   CHECK(image_reference_problem("reg:abc/x") == "the registry's port \"abc\" is not a number");
   CHECK(image_reference_problem("re_g.io/x").find("the registry \"re_g.io\"") == 0);
