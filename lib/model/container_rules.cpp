@@ -1,5 +1,6 @@
 #include "model/container_rules.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "model/quantity.h"
@@ -70,6 +71,12 @@ std::string request_over_limit_reason(const RequestOverLimit& excess) {
 }
 
 std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words) {
+  // Most commands name no launcher: those are not split into tokens at all.
+  bool any = std::any_of(words.begin(), words.end(), [](const std::string& word) {
+    return word.find("torchrun") != std::string::npos ||
+           word.find("torch.distributed.") != std::string::npos;
+  });
+  if (!any) return std::nullopt;
   bool launcher = false;
   bool value_next = false;
   for (size_t w = 0; w < words.size(); ++w) {
@@ -99,8 +106,7 @@ std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes
                             ? "its rendezvous waits for nodes that never come"
                             : "the pods beyond it find no place in the rendezvous and fail";
   return "torchrun " + nodes.text + ", but the job has " + std::to_string(job_nodes) +
-         (job_nodes == 1 ? " node" : " nodes") +
-         ": the flag wins over PET_NNODES, so " + outcome;
+         (job_nodes == 1 ? " node" : " nodes") + ": the flag wins over PET_NNODES, so " + outcome;
 }
 
 std::vector<std::string> container_words(const Json& container) {

@@ -132,14 +132,18 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   warn_advisories(*state, trainer, options.config_maps);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
+  if (options.check_only) {
+    // The containers' checks read what spec.trainer writes but its env; the policy's env
+    // and ports and torchtune's `tune run` command have nothing for them either.
+    apply_trainer_checked_fields(state, trainer);
+    return check_pod_templates(*state);
+  }
   Json runtime_node = policy_runtime_node(state);
   Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
-  // The containers as the pods will run them, checked alike by validate and render.
   if (!check_pod_templates(*state)) return false;
-  if (options.check_only) return true;
   // A JobSet creates and mounts the claims of its volumeClaimPolicies itself.
   if (state->render_target == RenderTarget::kJobs) apply_volume_claims(state);
   return build_policy(state, trainer, runtime_node);

@@ -43,7 +43,7 @@ std::string runtime_anchor(const CompileState& state, const PodContainer& c) {
 bool check_image(const CompileState& state, const PodContainer& c) {
   const FieldReader& tj = state.trainjob_reader;
   Field from_trainer = c.trainer_node ? state.trainjob.trainer["image"] : Field();
-  std::string image = string_member(*c.value, "image");
+  const std::string& image = string_member_ref(*c.value, "image");
   if (image.empty()) {
     std::string refused =
         "the API server refuses the Jobs (" + job_field(c, "image") + ": Required value)";
@@ -116,7 +116,7 @@ void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
   }
 }
 
-bool check_container(const CompileState& state, const PodContainer& c) {
+bool check_pod_container(const CompileState& state, const PodContainer& c) {
   bool ok = check_image(state, c);
   ok = check_requests(state, c) && ok;
   warn_torchrun_nodes(state, c);
@@ -142,7 +142,7 @@ bool check_pod_templates(const CompileState& state) {
         PodContainer c{&job, list, i, &containers[i]};
         c.trainer_node = &job == trainer && std::string_view(list) == "containers" &&
                          container_name(c) == kNodeName;
-        ok = check_container(state, c) && ok;
+        ok = check_pod_container(state, c) && ok;
       }
     }
   }
