@@ -3,6 +3,8 @@
 #include <cstdlib>
 
 #include "legacy/legacy_job.h"
+#include "load/field_path.h"
+#include "model/container_rules.h"
 #include "model/field.h"
 #include "model/vocabulary.h"
 
@@ -87,7 +89,47 @@ Json pytorch_env(const LegacyJob& job, const LegacyReplica& replica, int64_t ind
   return env;
 }
 
+/// Without a Master the operator sets no MASTER_ADDR, and without an elasticPolicy no
+/// rendezvous endpoint: nothing tells the pods where to meet.
+void warn_pytorch_no_rendezvous(const LegacyJob& job, const FieldReader& reader) {
+  if (job.replica(kReplicaMaster) != nullptr || job.elastic_policy.is_object()) return;
+  reader.warning("spec.pytorchReplicaSpecs",
+                 "no Master replica and no elasticPolicy: the operator sets no MASTER_ADDR, "
+                 "MASTER_PORT, RANK or WORLD_SIZE, so torch.distributed's env:// "
+                 "initialisation fails in every pod; add a Master replica type (replicas: 1) "
+                 "or an elasticPolicy");
+}
+
+/// `command[k]` or `args[k]` of the container at `path` for word `word` of its command line.
+std::string pytorch_word_path(const std::string& path, const Json& container, size_t word) {
+  const Json& command = json_member(container, "command");
+  size_t in_command = command.is_array() ? command.size() : 0;
+  if (word < in_command) return field_index(path + ".command", word);
+  return field_index(path + ".args", word - in_command);
+}
+
+/// torchrun's own --nnodes wins over the operator's PET_NNODES.
+void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader) {
+  int64_t nodes = job.total_replicas();
+  for (const LegacyReplica& replica : job.replicas) {
+    const Json& containers = json_member(json_member(replica.pod_template, "spec"), "containers");
+    if (!containers.is_array()) continue;
+    for (size_t i = 0; i < containers.size(); ++i) {
+      std::optional<TorchrunNodes> found = torchrun_fixed_nodes(container_words(containers[i]));
+      if (!found || found->nodes == nodes) continue;
+      std::string path = field_index(replica.path + ".template.spec.containers", i);
+      reader.warning(pytorch_word_path(path, containers[i], found->word),
+                     torchrun_nodes_problem(*found, nodes) +
+                         "; drop the flag (the operator sets PET_NNODES) or make the Master "
+                         "and Worker replicas add up to " +
+                         std::to_string(found->nodes));
+    }
+  }
+}
+
 void check_pytorch(const LegacyJob& job, const FieldReader& reader) {
+  warn_pytorch_no_rendezvous(job, reader);
+  warn_pytorch_torchrun_nodes(job, reader);
   if (const LegacyReplica* master = job.replica(kReplicaMaster); master && master->replicas != 1) {
     reader.error(master->path + ".replicas",
                  "expected exactly 1 Master replica, found " + std::to_string(master->replicas));

@@ -1,5 +1,6 @@
 #include "legacy/legacy_compile.h"
 
+#include "legacy/legacy_containers.h"
 #include "legacy/legacy_job.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
@@ -26,7 +27,8 @@ std::string pod_name(const LegacyJob& job, const LegacyReplica& replica, int64_t
 }
 
 /// The webhook rules every kind shares: a DNS-1035 name, names of pods that fit, and in
-/// every replica type a container named like the default container, every one with an image.
+/// every replica type a container named like the default container, and containers the
+/// API server and the kubelet accept (legacy_containers).
 void check_common(const LegacyJob& job, const FieldReader& reader) {
   if (!is_dns1035_label(job.name)) {
     reader.error("metadata.name",
@@ -49,12 +51,9 @@ void check_common(const LegacyJob& job, const FieldReader& reader) {
       continue;
     }
     bool has_default = false;
-    for (size_t i = 0; i < containers.size(); ++i) {
-      has_default |= string_member_ref(containers[i], "name") == job.kind->default_container;
-      if (string_member_ref(containers[i], "image").empty()) {
-        reader.error(field_index(containers_path, i) + ".image", "expected the container's image");
-      }
-    }
+    for (const Json& container : containers)
+      has_default |= string_member_ref(container, "name") == job.kind->default_container;
+    check_legacy_containers(reader, replica.path + ".template", replica.pod_template);
     if (!has_default) {
       reader.error(containers_path, std::string("expected a container named ") +
                                         job.kind->default_container + " (the " + job.kind->kind +

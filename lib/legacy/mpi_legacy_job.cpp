@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "legacy/legacy_containers.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/job_name.h"
@@ -76,14 +77,7 @@ bool read_replica(const FieldReader& reader, const Field& spec, const std::strin
     reader.error(containers_path, "expected at least one container");
     return false;
   }
-  bool ok = true;
-  for (size_t i = 0; i < containers.size(); ++i) {
-    if (string_member_ref(containers[i], "image").empty()) {
-      reader.error(field_index(containers_path, i) + ".image", "expected the container's image");
-      ok = false;
-    }
-  }
-  return ok && ok_policy;
+  return check_legacy_containers(reader, pod_template.path(), out->pod_template) && ok_policy;
 }
 
 /// The Launcher and Worker replica specs as they are read.

@@ -12,6 +12,7 @@
 #include "render/initializers.h"
 #include "render/kueue.h"
 #include "render/overrides.h"
+#include "render/pod_checks.h"
 #include "render/pod_group.h"
 #include "render/policy/ml_policy.h"
 #include "render/policy/torchtune.h"
@@ -84,12 +85,22 @@ bool check_name_budget(const CompileState& state, const Runtime& runtime) {
   return false;
 }
 
-void warn_without_trainer(const CompileState& state, const TrainerSettings& trainer) {
-  if (trainer.present || !state.ml_policy["torch"]) return;
-  state.trainjob_reader.warning("spec",
-                                "no spec.trainer: like Kubeflow Trainer, no PET_* variables and "
-                                "no port 29500 are injected, so torchrun gets no rendezvous "
-                                "settings; add `trainer: {}` to get them");
+void warn_without_trainer(CompileState* state, const TrainerSettings& trainer) {
+  if (trainer.present || !state->ml_policy["torch"]) return;
+  std::string unset =
+      "no spec.trainer: like Kubeflow Trainer, no PET_* variables and no port 29500 are "
+      "injected, so torchrun gets no rendezvous settings";
+  if (state->trainer_job() == nullptr) {
+    // spec.trainer would be refused: there is nothing for it to apply to.
+    const Document& runtime = state->runtime_reader.document();
+    state->trainjob_reader.warning(
+        "spec", unset + ", and " + runtime.kind() + " \"" + runtime.name() +
+                    "\" cannot take one: none of its replicated jobs is labelled " +
+                    kAncestorLabel + ": " + kTrainerStep +
+                    "; use a runtime that has a trainer job, or label one in this runtime");
+    return;
+  }
+  state->trainjob_reader.warning("spec", unset + "; add `trainer: {}` to get them");
 }
 
 void warn_deprecated(const FieldReader& tj, const TrainJob& job, const FieldReader& rt) {
@@ -117,16 +128,22 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = check_name_budget(*state, runtime) && ok;
   }
   if (!ok) return false;
-  warn_without_trainer(*state, trainer);
+  warn_without_trainer(state, trainer);
   warn_advisories(*state, trainer, options.config_maps);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
-  if (options.check_only) return true;
+  if (options.check_only) {
+    // The containers' checks read what spec.trainer writes but its env; the policy's env
+    // and ports and torchtune's `tune run` command have nothing for them either.
+    apply_trainer_checked_fields(state, trainer);
+    return check_pod_templates(*state);
+  }
   Json runtime_node = policy_runtime_node(state);
   Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
+  if (!check_pod_templates(*state)) return false;
   // A JobSet creates and mounts the claims of its volumeClaimPolicies itself.
   if (state->render_target == RenderTarget::kJobs) apply_volume_claims(state);
   return build_policy(state, trainer, runtime_node);

@@ -149,17 +149,33 @@ void set_trainer_resources(const CompileState& state, const Json& resources, Jso
   }
 }
 
-void apply_trainer(CompileState* state, const TrainerSettings& settings) {
+namespace {
+
+/// The trainer job's `node` container with spec.trainer's image, command and args, or null
+/// when there is no spec.trainer or no such container.
+Json* apply_trainer_command(CompileState* state, const TrainerSettings& settings) {
   ReplicatedJob* job = state->trainer_job();
-  if (!settings.present || job == nullptr) return;
+  if (!settings.present || job == nullptr) return nullptr;
   Json* node = find_container(&job->pod_spec(), kNodeName);
-  if (node == nullptr) return;
+  if (node == nullptr) return nullptr;
   const Json& trainer = *state->trainjob.trainer.value;
   for (const char* field : {"image", "command", "args"}) {
     auto it = trainer.find(field);
     if (it != trainer.end() && !it->is_null()) (*node)[field] = *it;
   }
-  apply_trainer_env_and_resources(*state, settings, node);
+  return node;
+}
+
+}  // namespace
+
+void apply_trainer(CompileState* state, const TrainerSettings& settings) {
+  Json* node = apply_trainer_command(state, settings);
+  if (node != nullptr) apply_trainer_env_and_resources(*state, settings, node);
+}
+
+void apply_trainer_checked_fields(CompileState* state, const TrainerSettings& settings) {
+  Json* node = apply_trainer_command(state, settings);
+  if (node != nullptr) set_trainer_resources(*state, settings.resources, node);
 }
 
 void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,

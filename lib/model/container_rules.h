@@ -1,0 +1,53 @@
+// What the API server refuses in a container's resources, or what makes a container's
+// command fail in every pod, found in plain values: the compiler maps each finding back to
+// the TrainJob or runtime field it came from, the legacy kinds to the user's own field.
+#ifndef TRAINJOB_MODEL_CONTAINER_RULES_H_
+#define TRAINJOB_MODEL_CONTAINER_RULES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "load/json.h"
+
+namespace trainjob {
+
+/// A resource whose request is above its limit (`cpu: 2` requested, `cpu: 1` the limit).
+struct RequestOverLimit {
+  std::string resource;
+  std::string request;  ///< as written (a number printed as JSON prints it)
+  std::string limit;
+};
+
+/// Every resource of a ResourceRequirements (`{requests, limits}`) named in both, whose
+/// request is greater than its limit, in the order of `requests`. Quantities that do not
+/// parse are left to the quantity checks.
+std::vector<RequestOverLimit> requests_over_limits(const Json& resources);
+
+/// The API server's words for one: `Invalid value: "2": must be less than or equal to cpu
+/// limit of 1`.
+std::string request_over_limit_reason(const RequestOverLimit& excess);
+
+/// `--nnodes` of a torchrun command line (torchrun, or python -m torch.distributed.run or
+/// .launch), when it gives a fixed count.
+struct TorchrunNodes {
+  size_t word = 0;  ///< the index in the words of the word that holds the value
+  int64_t nodes = 0;
+  std::string text;  ///< as written: `--nnodes=2`, `--nnodes 2`
+};
+
+/// Looks for a launcher and its `--nnodes=N` or `--nnodes N` in `words` (a container's
+/// command then args; a word may be a whole shell line, as in `bash -c "..."`). Nothing for
+/// an elastic range `N:M`, a variable (`$PET_NNODES`), or no launcher.
+std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words);
+
+/// What a `--nnodes` that differs from the job's `job_nodes` does, in a sentence.
+std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes);
+
+/// The command then the args of a container (a word that is no string as an empty one).
+std::vector<std::string> container_words(const Json& container);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_MODEL_CONTAINER_RULES_H_

@@ -1,0 +1,152 @@
+#include "render/pod_checks.h"
+
+#include "model/container_rules.h"
+#include "model/image_reference.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+/// One container of a compiled pod template, and what is needed to say where it came from.
+struct PodContainer {
+  const ReplicatedJob* job = nullptr;
+  const char* list = "containers";  ///< or initContainers
+  size_t index = 0;
+  const Json* value = nullptr;
+  bool trainer_node = false;  ///< the trainer job's `node` container, which spec.trainer edits
+};
+
+std::string container_name(const PodContainer& c) {
+  return string_member(*c.value, "name");
+}
+
+/// `container "node" of replicated job "node" of ClusterTrainingRuntime "torch-distributed"`.
+std::string describe_container(const CompileState& state, const PodContainer& c) {
+  const Document& runtime = state.runtime_reader.document();
+  return std::string(std::string_view(c.list) == "containers" ? "container" : "init container") +
+         " \"" + container_name(c) + "\" of replicated job \"" + c.job->name + "\" of " +
+         runtime.kind() + " \"" + runtime.name() + "\"";
+}
+
+/// The field as the API server names it in the Job it refuses.
+std::string job_field(const PodContainer& c, const std::string& field) {
+  return std::string("spec.template.spec.") + c.list + "[" + std::to_string(c.index) + "]." + field;
+}
+
+/// Where a value the runtime wrote is reported in the TrainJob: spec.trainer for the
+/// container it edits, spec.runtimeRef for the others.
+std::string runtime_anchor(const CompileState& state, const PodContainer& c) {
+  Field spec = state.trainjob_reader.root()["spec"];
+  return (c.trainer_node && state.trainjob.trainer ? spec["trainer"] : spec["runtimeRef"]).path();
+}
+
+bool check_image(const CompileState& state, const PodContainer& c) {
+  const FieldReader& tj = state.trainjob_reader;
+  Field from_trainer = c.trainer_node ? state.trainjob.trainer["image"] : Field();
+  const std::string& image = string_member_ref(*c.value, "image");
+  if (image.empty()) {
+    std::string refused =
+        "the API server refuses the Jobs (" + job_field(c, "image") + ": Required value)";
+    if (from_trainer) {
+      tj.error(from_trainer.path(), "expected the container's image, found \"\": " + refused);
+    } else {
+      tj.error(runtime_anchor(state, c),
+               describe_container(state, c) + " has no image" +
+                   (c.trainer_node ? " and spec.trainer.image sets none: " + refused +
+                                         "; set spec.trainer.image"
+                                   : ": " + refused + "; the runtime must give it one"));
+    }
+    return false;
+  }
+  std::string message = image_reference_error(image);
+  if (message.empty()) return true;
+  if (from_trainer) {
+    tj.error(from_trainer.path(), message);
+  } else {
+    tj.error(runtime_anchor(state, c),
+             "the image of " + describe_container(state, c) + ": " + message);
+  }
+  return false;
+}
+
+/// resourcesPerNode's request of `resource`, else its limit: the TrainJob's part in the
+/// container's resources. Empty for a container spec.trainer does not write.
+Field trainer_resource(const CompileState& state, const PodContainer& c,
+                       const std::string& resource) {
+  if (!c.trainer_node) return Field();
+  Field per_node = state.trainjob.trainer["resourcesPerNode"];
+  Field request = per_node["requests"][resource];
+  return request ? request : per_node["limits"][resource];
+}
+
+bool check_requests(const CompileState& state, const PodContainer& c) {
+  bool ok = true;
+  for (const RequestOverLimit& excess : requests_over_limits(json_member(*c.value, "resources"))) {
+    std::string message =
+        excess.resource + " request " + excess.request + " is above its limit " + excess.limit +
+        " in " + describe_container(state, c) + ": the API server refuses the Jobs (" +
+        job_field(c, "resources.requests") + ": " + request_over_limit_reason(excess) + ")";
+    Field from_trainer = trainer_resource(state, c, excess.resource);
+    state.trainjob_reader.error(from_trainer ? from_trainer.path() : runtime_anchor(state, c),
+                                message);
+    ok = false;
+  }
+  return ok;
+}
+
+/// torchrun's own --nnodes wins over PET_NNODES, so it must agree with the job's size.
+void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
+  if (!c.trainer_node) return;
+  std::optional<TorchrunNodes> nodes = torchrun_fixed_nodes(container_words(*c.value));
+  if (!nodes || nodes->nodes == c.job->count) return;
+  std::string message = torchrun_nodes_problem(*nodes, c.job->count) +
+                        "; drop the flag (torchrun then reads PET_NNODES) or set numNodes to " +
+                        std::to_string(nodes->nodes);
+  const Json& command = json_member(*c.value, "command");
+  size_t in_command = command.is_array() ? command.size() : 0;
+  bool in_args = nodes->word >= in_command;
+  Field list = state.trainjob.trainer[in_args ? "args" : "command"];
+  if (list) {
+    state.trainjob_reader.warning(list.at(in_args ? nodes->word - in_command : nodes->word).path(),
+                                  message);
+  } else {
+    state.trainjob_reader.warning(
+        runtime_anchor(state, c),
+        "the command of " + describe_container(state, c) + ": " + message);
+  }
+}
+
+bool check_pod_container(const CompileState& state, const PodContainer& c) {
+  bool ok = check_image(state, c);
+  ok = check_requests(state, c) && ok;
+  warn_torchrun_nodes(state, c);
+  return ok;
+}
+
+}  // namespace
+
+bool check_pod_templates(const CompileState& state) {
+  const ReplicatedJob* trainer = nullptr;
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    if (trainer == nullptr && job.ancestor == kTrainerStep) trainer = &job;
+  }
+  bool ok = true;
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    const Json& pod_spec =
+        json_member(json_member(json_member(job.job_template, "spec"), "template"), "spec");
+    for (const char* list : {"containers", "initContainers"}) {
+      const Json& containers = json_member(pod_spec, list);
+      if (!containers.is_array()) continue;
+      for (size_t i = 0; i < containers.size(); ++i) {
+        if (!containers[i].is_object()) continue;
+        PodContainer c{&job, list, i, &containers[i]};
+        c.trainer_node = &job == trainer && std::string_view(list) == "containers" &&
+                         container_name(c) == kNodeName;
+        ok = check_pod_container(state, c) && ok;
+      }
+    }
+  }
+  return ok;
+}
+
+}  // namespace trainjob

@@ -1,0 +1,94 @@
+#include "model/container_rules.h"
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "model/image_reference.h"
+
+using trainjob::image_reference_problem;
+
+TEST_CASE("image reference: what the kubelet can pull") {
+  for (const char* image :
+       {"nginx", "pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime", "localhost:5000/a/b:1",
+        "[::1]:5000/x", "ghcr.io/kubeflow/trainer/torchtune-trainer", "My.Registry.io/x",
+        "a__b/c---d/e.f_g:v1.0-rc",
+        "docker.io/library/"
+        "ubuntu@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "ubuntu:22.04@sha256:0123456789abcdef0123456789abcdef"}) {
+    CAPTURE(image);
+    CHECK(image_reference_problem(image).empty());
+  }
+}
+
+TEST_CASE("image reference: what it refuses, and why") {
+  CHECK(image_reference_problem("") == "it is empty");
+  CHECK(image_reference_problem("<YOUR_REGISTRY>/x:latest") ==
+        "'<' cannot appear in a reference: a placeholder left in?");
+  CHECK(image_reference_problem(" pytorch/pytorch") ==
+        "it contains whitespace or a control character");
+  CHECK(image_reference_problem("pytorch/pytorch 2.5") ==
+        "it contains whitespace or a control character");
+  CHECK(image_reference_problem("pytorch:") == "the tag after ':' is empty");
+  CHECK(image_reference_problem("x:-bad").find("the tag \"-bad\"") == 0);
+  CHECK(image_reference_problem("x:" + std::string(129, 'a')) ==
+        "the tag is longer than 128 characters");
+  CHECK(image_reference_problem("UPPER") ==
+        "the repository \"UPPER\" has upper-case letters, where only lower case is allowed");
+  CHECK(image_reference_problem("pytorch/PyTorch:2") ==
+        "the repository \"pytorch/PyTorch\" has upper-case letters, where only lower case is "
+        "allowed");
+  // Upper case in the first of several components makes it a registry host to the kubelet.
+  CHECK(image_reference_problem("MyOrg/trainer")
+            .find("\"MyOrg\" would be taken for a registry host") != std::string::npos);
+  CHECK(image_reference_problem("a..b").find("component \"a..b\"") != std::string::npos);
+  CHECK(image_reference_problem("a___b").find("component \"a___b\"") != std::string::npos);
+  CHECK(image_reference_problem("a-/b").find("component \"a-\"") != std::string::npos);
+  CHECK(image_reference_problem("a//b") ==
+        "the repository path has an empty component, a '/' too many");
+  CHECK(image_reference_problem(":tag") == "the repository name is empty");
+  CHECK(image_reference_problem("reg:abc/x") == "the registry's port \"abc\" is not a number");
+  CHECK(image_reference_problem("re_g.io/x").find("the registry \"re_g.io\"") == 0);
+  CHECK(image_reference_problem("x@sha256:12").find("the digest") == 0);
+  CHECK(image_reference_problem("x@" + std::string(40, 'a')).find("the digest") == 0);
+  CHECK(image_reference_problem(std::string(256, 'a')) == "the name is longer than 255 characters");
+  CHECK(image_reference_problem(std::string(64, 'f')).find("image ID") != std::string::npos);
+  CHECK(image_reference_problem("${IMAGE}").find("'$'") == 0);
+}
+
+TEST_CASE("requests over limits: compared as quantities") {
+  auto resources = trainjob::Json::parse(
+      R"({"requests": {"cpu": "2", "memory": "1Gi", "nvidia.com/gpu": 1},
+          "limits": {"cpu": "1500m", "memory": "1024Mi", "nvidia.com/gpu": 2}})");
+  auto excess = trainjob::requests_over_limits(resources);
+  REQUIRE(excess.size() == 1);
+  CHECK(excess[0].resource == "cpu");
+  CHECK(trainjob::request_over_limit_reason(excess[0]) ==
+        "Invalid value: \"2\": must be less than or equal to cpu limit of 1500m");
+  CHECK(trainjob::requests_over_limits(
+            trainjob::Json::parse(R"({"requests": {"cpu": 2}, "limits": {"cpu": "bad"}})"))
+            .empty());
+  CHECK(
+      trainjob::requests_over_limits(trainjob::Json::parse(R"({"requests": {"cpu": 2}})")).empty());
+}
+
+TEST_CASE("torchrun --nnodes: fixed counts only, in any form a command line gives it") {
+  using trainjob::torchrun_fixed_nodes;
+  auto nodes = torchrun_fixed_nodes({"torchrun", "--nnodes=2", "train.py"});
+  REQUIRE(nodes);
+  CHECK(nodes->nodes == 2);
+  CHECK(nodes->word == 1);
+  CHECK(nodes->text == "--nnodes=2");
+  nodes = torchrun_fixed_nodes({"bash", "-c", "pip install x && torchrun --nnodes 4 t.py"});
+  REQUIRE(nodes);
+  CHECK(nodes->nodes == 4);
+  CHECK(nodes->word == 2);
+  CHECK(nodes->text == "--nnodes 4");
+  nodes = torchrun_fixed_nodes({"python", "-m", "torch.distributed.run", "--nnodes", "3"});
+  REQUIRE(nodes);
+  CHECK(nodes->word == 4);
+  CHECK_FALSE(torchrun_fixed_nodes({"torchrun", "--nnodes=1:4", "t.py"}));
+  CHECK_FALSE(torchrun_fixed_nodes({"torchrun", "--nnodes=$(PET_NNODES)", "t.py"}));
+  CHECK_FALSE(torchrun_fixed_nodes({"python", "t.py", "--nnodes=2"}));
+  CHECK_FALSE(torchrun_fixed_nodes({"torchrun", "t.py"}));
+}
