@@ -17,9 +17,9 @@ namespace {
 constexpr const char* kRootSshPath = "/root/.ssh";
 constexpr const char* kLauncherCreationWait = "WaitForWorkersReady";
 constexpr const char* kPrteDifferenceWarning =
-    "kubeflow.org/v2beta1 MPIJob: the launcher gets PRTE_MCA_* beside OMPI_MCA_* so that Open "
-    "MPI 5 uses the hostfile; mpi-operator does not (mpi-operator#842), so an Open MPI 5 image "
-    "it runs starts every rank on the launcher";
+    "kubeflow.org/v2beta1 MPIJob: an OpenMPI launcher here also gets PRTE_MCA_* so that Open "
+    "MPI 5 uses the hostfile; mpi-operator adds only OMPI_MCA_*, which Open MPI 5 ignores, "
+    "running every rank on the launcher (mpi-operator#842)";
 
 /// spec fields after mpi-operator's defaulting.
 struct V2Settings {
