@@ -113,9 +113,9 @@ bool has_env(const Json& container, const std::string& name) {
 
 Json launcher_env(const Json& container, bool gpu) {
   const std::string kubexec = std::string(kMpiConfigMountPath) + "/kubexec.sh";
-  Json env = Json::array({legacy_env("OMPI_MCA_plm_rsh_agent", kubexec),
-                          legacy_env("OMPI_MCA_orte_default_hostfile",
-                                     std::string(kMpiConfigMountPath) + "/hostfile")});
+  Json env =
+      Json::array({legacy_env(kOmpiRshAgentEnv, kubexec),
+                   legacy_env(kOmpiHostfileEnv, std::string(kMpiConfigMountPath) + "/hostfile")});
   if (!gpu) {
     env.push_back(legacy_env("NVIDIA_VISIBLE_DEVICES", ""));
     env.push_back(legacy_env("NVIDIA_DRIVER_CAPABILITIES", ""));

@@ -16,6 +16,10 @@ namespace {
 
 constexpr const char* kRootSshPath = "/root/.ssh";
 constexpr const char* kLauncherCreationWait = "WaitForWorkersReady";
+constexpr const char* kPrteDifferenceWarning =
+    "kubeflow.org/v2beta1 MPIJob: an OpenMPI launcher here also gets PRTE_MCA_* so that Open "
+    "MPI 5 uses the hostfile; mpi-operator adds only OMPI_MCA_*, which Open MPI 5 ignores, "
+    "running every rank on the launcher (mpi-operator#842)";
 
 /// spec fields after mpi-operator's defaulting.
 struct V2Settings {
@@ -130,10 +134,17 @@ Json launcher_env(const MpiLegacyJob& job, const V2Settings& settings) {
   Json env = Json::array({legacy_env("K_MPI_JOB_ROLE", "launcher")});
   switch (settings.implementation) {
     case MpiImplementation::kOpenMpi:
-      env.push_back(legacy_env("OMPI_MCA_orte_keep_fqdn_hostnames", "true"));
-      env.push_back(legacy_env("OMPI_MCA_orte_default_hostfile", hostfile));
-      env.push_back(legacy_env("OMPI_MCA_plm_rsh_args", attempts));
-      env.push_back(legacy_env("OMPI_MCA_orte_set_default_slots", slots));
+      env.push_back(legacy_env(kOmpiKeepFqdnEnv, "true"));
+      env.push_back(legacy_env(kOmpiHostfileEnv, hostfile));
+      env.push_back(legacy_env(kOmpiRshArgsEnv, attempts));
+      env.push_back(legacy_env(kOmpiSlotsEnv, slots));
+      // Beyond mpi-operator (mpi-operator#842, still open): Open MPI 5 ignores the orte_*
+      // names and would run every rank on the launcher. keep_fqdn is false for the reason
+      // the TrainJob's MPI policy gives (render/policy/mpi.cpp).
+      env.push_back(legacy_env(kPrteHostfileEnv, hostfile));
+      env.push_back(legacy_env(kPrteKeepFqdnEnv, "false"));
+      env.push_back(legacy_env(kPrteSlotsEnv, slots));
+      env.push_back(legacy_env(kPrteSshArgsEnv, attempts));
       break;
     case MpiImplementation::kIntel:
       env.push_back(legacy_env("I_MPI_HYDRA_HOST_FILE", hostfile));
@@ -282,6 +293,10 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
                                           "workers with"));
   }
   if (options.check_only) return {};
+  if (settings.implementation == MpiImplementation::kOpenMpi) {
+    // Unlocated, so that a render of many MPIJobs says it once.
+    diagnostics->warning("", {}, "", kPrteDifferenceWarning);
+  }
   std::vector<Json> out = {job_service(job)};
   Json config;
   if (!config_map(job, settings, reader, &config)) return {};

@@ -13,6 +13,7 @@ const std::vector<DialectInfo>& dialect_table() {
        true,
        false,
        false,
+       false,
        {"serviceAccountName", "nodeSelector", "tolerations", "volumes", "initContainers",
         "containers", "schedulingGates"},
        {"name", "env", "volumeMounts"}},
@@ -20,6 +21,7 @@ const std::vector<DialectInfo>& dialect_table() {
        "2.1",
        "podTemplateOverrides",
        true,
+       false,
        false,
        false,
        {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
@@ -31,6 +33,7 @@ const std::vector<DialectInfo>& dialect_table() {
        false,
        false,
        false,
+       false,
        {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
         "initContainers", "containers", "schedulingGates", "imagePullSecrets", "securityContext"},
        {"name", "env", "volumeMounts", "securityContext"}},
@@ -38,6 +41,18 @@ const std::vector<DialectInfo>& dialect_table() {
        "2.3",
        "runtimePatches",
        false,
+       true,
+       true,
+       false,
+       {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
+        "initContainers", "containers", "schedulingGates", "imagePullSecrets", "securityContext",
+        "terminationGracePeriodSeconds"},
+       {"name", "env", "volumeMounts", "securityContext"}},
+      {Dialect::kV2_4,
+       "2.4",
+       "runtimePatches",
+       false,
+       true,
        true,
        true,
        {"serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes",
@@ -69,7 +84,7 @@ DialectRange DialectRange::intersect(DialectRange other) const {
 DialectRange DialectRange::without(DialectRange other) const {
   DialectRange overlap = intersect(other);
   if (overlap.empty()) return *this;
-  if (overlap.first == first && overlap.last == last) return {Dialect::kV2_3, Dialect::kV2_0};
+  if (overlap.first == first && overlap.last == last) return {Dialect::kV2_4, Dialect::kV2_0};
   if (overlap.first == first) return {next(overlap.last), last};
   if (overlap.last == last) return {first, previous(overlap.first)};
   return *this;  // a hole in the middle: the span stays whole

@@ -9,7 +9,7 @@
 
 namespace trainjob {
 
-enum class Dialect { kV2_0, kV2_1, kV2_2, kV2_3 };
+enum class Dialect { kV2_0, kV2_1, kV2_2, kV2_3, kV2_4 };
 
 /// What differs between releases, in one place.
 struct DialectInfo {
@@ -20,6 +20,9 @@ struct DialectInfo {
   bool merge_resources;         ///< resourcesPerNode merges into the runtime's (v2.3+)
   /// MPI: file modes on the SSH Secret volume, and OMPI_* refused in spec.trainer.env (v2.3+)
   bool mpi_v2_3;
+  /// MPI: spec.trainer.image on the nodes too (command and args stay on the launcher), and
+  /// the PRTE_MCA_* set for Open MPI 5 beside the OMPI_MCA_* one (v2.4+)
+  bool mpi_v2_4;
   std::vector<std::string_view> pod_spec_fields;   ///< PodSpec fields an override may set
   std::vector<std::string_view> container_fields;  ///< container fields an override may set
 };
@@ -29,7 +32,7 @@ const DialectInfo& dialect_info(Dialect dialect);
 /// A span of Trainer releases, both ends included (empty when `first > last`).
 struct DialectRange {
   Dialect first = Dialect::kV2_0;
-  Dialect last = Dialect::kV2_3;
+  Dialect last = Dialect::kV2_4;
 
   bool contains(Dialect dialect) const { return first <= dialect && dialect <= last; }
   bool empty() const { return first > last; }
@@ -42,7 +45,7 @@ struct DialectRange {
 
 /// Accepts "2.0", "v2.1", "2.2.1", "v2.3.0" and the like.
 std::optional<Dialect> parse_dialect(std::string_view text);
-/// "2.0, 2.1, 2.2, 2.3" for usage messages.
+/// "2.0, 2.1, 2.2, 2.3, 2.4" for usage messages.
 std::string dialect_names();
 
 }  // namespace trainjob

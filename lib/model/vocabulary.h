@@ -99,6 +99,22 @@ inline constexpr const char* kReplicaWorker = "Worker";
 inline constexpr const char* kReplicaChief = "Chief";
 inline constexpr const char* kReplicaPS = "PS";
 
+// --- Open MPI ---------------------------------------------------------------------------
+// The MCA variables an MPI launcher is configured by. Open MPI 4 (ORTE) reads the OMPI_MCA_*
+// names; Open MPI 5 replaced ORTE with PRTE, reads PRTE_MCA_* and silently ignores the
+// orte_* ones (Trainer#4028), so a launcher that sets only those runs every rank locally.
+
+inline constexpr const char* kOmpiHostfileEnv = "OMPI_MCA_orte_default_hostfile";
+inline constexpr const char* kOmpiKeepFqdnEnv = "OMPI_MCA_orte_keep_fqdn_hostnames";
+inline constexpr const char* kOmpiSlotsEnv = "OMPI_MCA_orte_set_default_slots";
+inline constexpr const char* kOmpiRshArgsEnv = "OMPI_MCA_plm_rsh_args";
+/// Training Operator v1's MPIJob starts remote ranks through kubectl exec with this agent.
+inline constexpr const char* kOmpiRshAgentEnv = "OMPI_MCA_plm_rsh_agent";
+inline constexpr const char* kPrteHostfileEnv = "PRTE_MCA_prte_default_hostfile";
+inline constexpr const char* kPrteKeepFqdnEnv = "PRTE_MCA_prte_keep_fqdn_hostnames";
+inline constexpr const char* kPrteSlotsEnv = "PRTE_MCA_prte_set_default_slots";
+inline constexpr const char* kPrteSshArgsEnv = "PRTE_MCA_plm_ssh_args";
+
 // --- Schedulers and queues --------------------------------------------------------------
 
 /// Kueue's queue label: a Job carrying it is admitted (unsuspended) by Kueue, which owns

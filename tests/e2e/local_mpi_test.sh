@@ -29,7 +29,8 @@ C
 mpicc -o "$work/hello" "$work/hello.c"
 check "mpicc builds the MPI program" test -x "$work/hello"
 
-# write_mpi_case FILE NUM_NODES NUM_PROC: launcher + node runtime, mpirun as the command.
+# write_mpi_case FILE NUM_NODES NUM_PROC [PROGRAM]: launcher + node runtime, mpirun of
+# PROGRAM (hello) as the command.
 write_mpi_case() {
   cat >"$1" <<YAML
 apiVersion: trainer.kubeflow.org/v1alpha1
@@ -76,7 +77,8 @@ spec:
   trainer:
     numNodes: $2
     numProcPerNode: $3
-    command: ["mpirun", "--oversubscribe", "$work/hello"]
+    image: mpi-local
+    command: ["mpirun", "--oversubscribe", "$work/${4:-hello}"]
 YAML
 }
 
@@ -91,6 +93,47 @@ for rank in 0 1 2 3; do
   check "rank $rank of 4 printed" grep -q "rank $rank of 4\$" "$work/out"
 done
 check "exactly 4 ranks" test "$(grep -c 'rank [0-9]* of' "$work/out")" -eq 4
+[ "$status" -eq 0 ] || cat "$work/out" >&2
+
+# Trainer v2.4: the launcher also gets PRTE_MCA_* for Open MPI 5 and spec.trainer.image
+# goes to both jobs. Each rank prints its host and the PRTE values it inherited; Open MPI 4
+# ignores them, Open MPI 5 reads its hostfile from them.
+cat >"$work/ranks.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static const char* env(const char* name) {
+  const char* value = getenv(name);
+  return value == NULL ? "unset" : value;
+}
+int main(int argc, char** argv) {
+  int rank = 0, size = 0;
+  char host[256] = "";
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  gethostname(host, sizeof host);
+  printf("v24 rank %d of %d on %s hostfile=%s fqdn=%s slots=%s ssh=%s\n", rank, size, host,
+         env("PRTE_MCA_prte_default_hostfile"), env("PRTE_MCA_prte_keep_fqdn_hostnames"),
+         env("PRTE_MCA_prte_set_default_slots"), env("PRTE_MCA_plm_ssh_args"));
+  MPI_Finalize();
+  return 0;
+}
+C
+mpicc -o "$work/ranks" "$work/ranks.c"
+write_mpi_case "$work/mpi24.yaml" 2 2 ranks
+"$binary" run --local --trainer-version 2.4 -f "$work/mpi24.yaml" >"$work/out" 2>&1
+status=$?
+check "a v2.4 MPI TrainJob runs with this Open MPI" test "$status" -eq 0
+for rank in 0 1 2 3; do
+  check "v2.4: rank $rank of 4 printed with its host" \
+    grep -q "v24 rank $rank of 4 on [^ ]" "$work/out"
+done
+check "v2.4: every rank got the PRTE set (hostfile rewritten to a local file)" \
+  test "$(grep -c ' hostfile=/[^ ]*hostfile fqdn=false slots=2 ssh=-o ConnectionAttempts=10$' \
+    "$work/out")" -eq 4
+check "v2.4: the PRTE hostfile is not the pod path" bash -c "! grep -q 'hostfile=/etc/mpi' '$work/out'"
 [ "$status" -eq 0 ] || cat "$work/out" >&2
 
 # The MPIJob kinds: mpi-operator's (ssh) and the Training Operator's (kubectl exec). Locally

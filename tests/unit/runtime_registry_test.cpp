@@ -51,17 +51,17 @@ std::optional<Dialect> dialect_of(const std::string& spec, std::optional<Dialect
 TEST_CASE("dialect ranges: contains, intersect, without, text") {
   DialectRange all;
   DialectRange old{Dialect::kV2_0, Dialect::kV2_1};
-  DialectRange recent{Dialect::kV2_2, Dialect::kV2_3};
+  DialectRange recent{Dialect::kV2_2, Dialect::kV2_4};
   CHECK(all.contains(Dialect::kV2_0));
   CHECK_FALSE(old.contains(Dialect::kV2_2));
-  CHECK(all.text() == "2.0-2.3");
+  CHECK(all.text() == "2.0-2.4");
   CHECK(DialectRange{Dialect::kV2_1, Dialect::kV2_1}.text() == "2.1");
-  CHECK(all.without(old).text() == "2.2-2.3");
+  CHECK(all.without(old).text() == "2.2-2.4");
   CHECK(all.without(recent).text() == "2.0-2.1");
   CHECK(old.without(all).empty());
   CHECK(old.without(recent).text() == "2.0-2.1");
   // A hole in the middle leaves the span whole: lookup still takes earlier layers first.
-  CHECK(all.without({Dialect::kV2_1, Dialect::kV2_2}).text() == "2.0-2.3");
+  CHECK(all.without({Dialect::kV2_1, Dialect::kV2_2}).text() == "2.0-2.4");
   CHECK(old.intersect(recent).empty());
   CHECK(old.intersect(recent).text() == "none");
 }
@@ -70,8 +70,8 @@ TEST_CASE("runtime policies and the releases that know them") {
   CHECK(trainjob::runtime_policy(load(runtime("a", "torch: {}", "i"))[0]) == "torch");
   CHECK(trainjob::runtime_policy(load(runtime("a", "numNodes: 1, jax: {}", "i"))[0]) == "jax");
   CHECK(trainjob::runtime_policy(load(runtime("a", "numNodes: 1", "i"))[0]) == "plainml");
-  CHECK(trainjob::policy_releases("xgboost").text() == "2.2-2.3");
-  CHECK(trainjob::policy_releases("mpi").text() == "2.0-2.3");
+  CHECK(trainjob::policy_releases("xgboost").text() == "2.2-2.4");
+  CHECK(trainjob::policy_releases("mpi").text() == "2.0-2.4");
 }
 
 TEST_CASE("registry: a shipped runtime serves its layer's releases that know its policy") {
@@ -92,13 +92,13 @@ TEST_CASE("registry: a shipped runtime serves its layer's releases that know its
   REQUIRE(all.size() == 3);
   CHECK(all[0].releases.text() == "2.0-2.1");
   CHECK(all[1].document->name() == "jax-distributed");
-  CHECK(all[1].releases.text() == "2.2-2.3");
-  CHECK(all[2].releases.text() == "2.2-2.3");
+  CHECK(all[1].releases.text() == "2.2-2.4");
+  CHECK(all[2].releases.text() == "2.2-2.4");
   // No v2.1 controller runs the jax policy.
   CHECK(registry.find(cluster, "jax-distributed", "", Dialect::kV2_1) == nullptr);
   const trainjob::Runtime* any = registry.find_any_release(cluster, "jax-distributed", "");
   REQUIRE(any != nullptr);
-  CHECK(any->releases.text() == "2.2-2.3");
+  CHECK(any->releases.text() == "2.2-2.4");
   CHECK(registry.find_any_release(cluster, "missing", "") == nullptr);
   CHECK(registry.searched_places() == "old, current");
 }
@@ -138,6 +138,13 @@ TEST_CASE("embedded runtimes: every one loads, and each name serves every releas
   CHECK(registry.find(cluster, "xgboost-distributed", "", Dialect::kV2_1) == nullptr);
   CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_0) != nullptr);
   CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_3) != nullptr);
+  // Trainer v2.4 ships the v2.3 runtimes unchanged.
+  for (const char* name : {"torch-distributed", "deepspeed-distributed", "mlx-distributed"}) {
+    CAPTURE(name);
+    CHECK(registry.find(cluster, name, "", Dialect::kV2_4) ==
+          registry.find(cluster, name, "", Dialect::kV2_3));
+    CHECK(registry.find(cluster, name, "", Dialect::kV2_4) != nullptr);
+  }
 }
 
 TEST_CASE("trainjob dialect: the newest release its fields and values allow") {
@@ -155,4 +162,5 @@ TEST_CASE("trainjob dialect: the newest release its fields and values allow") {
   CHECK(dialect_of("  trainer: {numProcPerNode: cpu}\n  runtimePatches: []\n") == Dialect::kV2_3);
   CHECK(dialect_of("  trainer: {numProcPerNode: auto}\n", Dialect::kV2_3) == Dialect::kV2_3);
   CHECK(dialect_of("  podTemplateOverrides: []\n  runtimePatches: []\n") == std::nullopt);
+  CHECK(dialect_of("  runtimePatches: []\n", Dialect::kV2_4) == Dialect::kV2_4);
 }

@@ -1,7 +1,7 @@
 // The MPI policy (OpenMPI): a `launcher` job runs mpirun over ssh into the pods of job
 // `node` (and itself with runLauncherAsNode), reading a hostfile. Upstream's plugin finds
 // both jobs by name; the launcher is the trainer ancestor, so spec.trainer's image,
-// command and args go to it.
+// command and args go to it (and from v2.4 the image to the nodes too).
 #include "render/policy/mpi.h"
 
 #include <algorithm>
@@ -18,28 +18,37 @@
 namespace trainjob {
 namespace {
 
-/// The launcher's env, in upstream's order. Trainer v2.3 refuses these in spec.trainer.env.
-constexpr const char* kHostfileEnv = "OMPI_MCA_orte_default_hostfile";
-constexpr const char* kKeepFqdnEnv = "OMPI_MCA_orte_keep_fqdn_hostnames";
-constexpr const char* kSlotsEnv = "OMPI_MCA_orte_set_default_slots";
-constexpr const char* kRshArgsEnv = "OMPI_MCA_plm_rsh_args";
-constexpr const char* kReservedEnv[] = {kHostfileEnv, kKeepFqdnEnv, kSlotsEnv, kRshArgsEnv};
+/// The launcher's env, in upstream's order: Trainer v2.3 refuses these in spec.trainer.env,
+/// v2.4 the PRTE ones as well.
+constexpr const char* kOrteEnv[] = {kOmpiHostfileEnv, kOmpiKeepFqdnEnv, kOmpiSlotsEnv,
+                                    kOmpiRshArgsEnv};
+constexpr const char* kPrteEnv[] = {kPrteHostfileEnv, kPrteKeepFqdnEnv, kPrteSlotsEnv,
+                                    kPrteSshArgsEnv};
 
 constexpr const char* kHostfileDir = "/etc/mpi";
 
+/// The release that reserves `name` for the launcher ("v2.3+", "v2.4+"), or null.
+const char* reserved_since(const DialectInfo& dialect, const std::string& name) {
+  auto in = [&](const auto& names) {
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+  };
+  if (dialect.mpi_v2_3 && in(kOrteEnv)) return "v2.3+";
+  if (dialect.mpi_v2_4 && in(kPrteEnv)) return "v2.4+";
+  return nullptr;
+}
+
 bool check_reserved_mpi_env(const CompileState& state) {
   Field env = state.trainjob.trainer["env"];
-  if (!state.dialect.mpi_v2_3 || !env || !env.value->is_array()) return true;
+  if (!env || !env.value->is_array()) return true;
   bool ok = true;
   for (size_t i = 0; i < env.value->size(); ++i) {
     std::string name = string_member((*env.value)[i], "name");
-    for (const char* reserved : kReservedEnv) {
-      if (name != reserved) continue;
-      state.trainjob_reader.error(
-          env.at(i)["name"].path(),
-          name + " is reserved for the MPI policy's launcher (Trainer v2.3+)");
-      ok = false;
-    }
+    const char* since = reserved_since(state.dialect, name);
+    if (since == nullptr) continue;
+    state.trainjob_reader.error(
+        env.at(i)["name"].path(),
+        name + " is reserved for the MPI policy's launcher (Trainer " + since + ")");
+    ok = false;
   }
   return ok;
 }
@@ -107,13 +116,25 @@ void add_env_unless_set(Json* container, const char* name, const std::string& va
   upsert_env_value(container, name, value);
 }
 
-void edit_launcher_container(const MpiSettings& settings, Json* node) {
+void edit_launcher_container(const DialectInfo& dialect, const MpiSettings& settings, Json* node) {
   upsert_by_key(node, "volumeMounts", {{"name", kMpiHostfileVolume}, {"mountPath", kHostfileDir}},
                 "mountPath");
-  add_env_unless_set(node, kHostfileEnv, std::string(kHostfileDir) + "/hostfile");
-  add_env_unless_set(node, kKeepFqdnEnv, "true");
-  add_env_unless_set(node, kSlotsEnv, std::to_string(settings.slots));
-  add_env_unless_set(node, kRshArgsEnv, "-o ConnectionAttempts=10");
+  const std::string hostfile = std::string(kHostfileDir) + "/hostfile";
+  const std::string slots = std::to_string(settings.slots);
+  const char* ssh_args = "-o ConnectionAttempts=10";
+  add_env_unless_set(node, kOmpiHostfileEnv, hostfile);
+  add_env_unless_set(node, kOmpiKeepFqdnEnv, "true");
+  add_env_unless_set(node, kOmpiSlotsEnv, slots);
+  add_env_unless_set(node, kOmpiRshArgsEnv, ssh_args);
+  if (!dialect.mpi_v2_4) return;
+  // Open MPI 5 reads only these (Trainer#4028). keep_fqdn is false, not the ORTE value: the
+  // hostfile's short `<pod>.<service>` names never equal the name PRTE resolves for its own
+  // host, so with true a runLauncherAsNode launcher takes itself for a remote host and ssh-es
+  // to itself.
+  add_env_unless_set(node, kPrteHostfileEnv, hostfile);
+  add_env_unless_set(node, kPrteKeepFqdnEnv, "false");
+  add_env_unless_set(node, kPrteSlotsEnv, slots);
+  add_env_unless_set(node, kPrteSshArgsEnv, ssh_args);
 }
 
 void edit_mpi_job(const CompileState& state, const MpiSettings& settings, ReplicatedJob* job) {
@@ -125,11 +146,49 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   if (node == nullptr) return;
   upsert_by_key(node, "volumeMounts",
                 {{"name", kMpiSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
-  if (launcher) edit_launcher_container(settings, node);
+  if (launcher) edit_launcher_container(state.dialect, settings, node);
+}
+
+/// Sets `field` of the `node` container of `job` to `value`, or to nothing when it is null.
+void set_node_field(ReplicatedJob* job, const char* field, const Json* value) {
+  Json* node = job == nullptr ? nullptr : find_container(&job->pod_spec(), kNodeName);
+  if (node == nullptr) return;
+  if (value != nullptr && !value->is_null()) {
+    (*node)[field] = *value;
+  } else {
+    node->erase(field);
+  }
+}
+
+const Json* member_or_null(const Json& object, const char* key) {
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+/// Trainer v2.4 (#4301): spec.trainer.image runs on both jobs, so the launcher and the nodes
+/// ship the same Open MPI, and command and args are the launcher's alone. A node job that
+/// carries the trainer label (how users changed the nodes' image before) keeps its sshd.
+void place_trainer_v2_4(CompileState* state, const PolicyBuildInput& input) {
+  if (!state->dialect.mpi_v2_4 || !input.trainer.present) return;
+  const Json& trainer = *state->trainjob.trainer.value;
+  ReplicatedJob* launcher = state->find_job(kMpiLauncherJob);
+  ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
+  if (node_job != nullptr && state->trainer_job() == node_job) {
+    for (const char* field : {"command", "args"}) {
+      set_node_field(node_job, field, member_or_null(input.runtime_node, field));
+      const Json* value = member_or_null(trainer, field);
+      if (value != nullptr && !value->is_null()) set_node_field(launcher, field, value);
+    }
+  }
+  const Json* image = member_or_null(trainer, "image");
+  if (image == nullptr || image->is_null()) return;
+  set_node_field(launcher, "image", image);
+  set_node_field(node_job, "image", image);
 }
 
 bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
   const TrainerSettings& trainer = input.trainer;
+  place_trainer_v2_4(state, input);
   MpiSettings settings = read_mpi_settings(state, trainer);
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   // spec.trainer's env and resources reach job `node` too when the launcher is a node.
