@@ -25,7 +25,7 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
   const std::string& kind = document.kind();
   bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
   if (is_convertible_legacy_job(document)) {
-    LegacyConvertOptions options{request.release.value_or(Dialect::kV2_3), request.runtime_name,
+    LegacyConvertOptions options{request.release.value_or(kDefaultDialect), request.runtime_name,
                                  request.with_runtime};
     out.values = convert_legacy_job(document, options, diagnostics);
     out.changed = true;

@@ -51,17 +51,18 @@ std::optional<Dialect> dialect_of(const std::string& spec, std::optional<Dialect
 TEST_CASE("dialect ranges: contains, intersect, without, text") {
   DialectRange all;
   DialectRange old{Dialect::kV2_0, Dialect::kV2_1};
-  DialectRange recent{Dialect::kV2_2, Dialect::kV2_3};
+  DialectRange recent{Dialect::kV2_2, Dialect::kV2_4};
   CHECK(all.contains(Dialect::kV2_0));
   CHECK_FALSE(old.contains(Dialect::kV2_2));
-  CHECK(all.text() == "2.0-2.3");
+  CHECK(all.text() == "2.0-2.4");
   CHECK(DialectRange{Dialect::kV2_1, Dialect::kV2_1}.text() == "2.1");
-  CHECK(all.without(old).text() == "2.2-2.3");
+  CHECK(all.without(old).text() == "2.2-2.4");
+  CHECK(all.without({Dialect::kV2_4, Dialect::kV2_4}).text() == "2.0-2.3");
   CHECK(all.without(recent).text() == "2.0-2.1");
   CHECK(old.without(all).empty());
   CHECK(old.without(recent).text() == "2.0-2.1");
   // A hole in the middle leaves the span whole: lookup still takes earlier layers first.
-  CHECK(all.without({Dialect::kV2_1, Dialect::kV2_2}).text() == "2.0-2.3");
+  CHECK(all.without({Dialect::kV2_1, Dialect::kV2_2}).text() == "2.0-2.4");
   CHECK(old.intersect(recent).empty());
   CHECK(old.intersect(recent).text() == "none");
 }
@@ -138,21 +139,25 @@ TEST_CASE("embedded runtimes: every one loads, and each name serves every releas
   CHECK(registry.find(cluster, "xgboost-distributed", "", Dialect::kV2_1) == nullptr);
   CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_0) != nullptr);
   CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_3) != nullptr);
+  CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_4) != nullptr);
+  CHECK(registry.find(cluster, "xgboost-distributed", "", Dialect::kV2_4) != nullptr);
 }
 
 TEST_CASE("trainjob dialect: the newest release its fields and values allow") {
-  CHECK(dialect_of("") == Dialect::kV2_3);
-  CHECK(dialect_of("  trainer: {numProcPerNode: 2}\n") == Dialect::kV2_3);
+  CHECK(dialect_of("") == Dialect::kV2_4);
+  CHECK(dialect_of("  trainer: {numProcPerNode: 2}\n") == Dialect::kV2_4);
   CHECK(dialect_of("  podTemplateOverrides: []\n") == Dialect::kV2_1);
   CHECK(dialect_of("  podSpecOverrides: []\n") == Dialect::kV2_0);
   CHECK(dialect_of("  labels: {a: b}\n") == Dialect::kV2_1);
-  CHECK(dialect_of("  runtimePatches: []\n") == Dialect::kV2_3);
+  CHECK(dialect_of("  runtimePatches: []\n") == Dialect::kV2_4);
+  CHECK(dialect_of("  activeDeadlineSeconds: 60\n") == Dialect::kV2_4);
+  CHECK(dialect_of("  runtimePatches: []\n", Dialect::kV2_3) == Dialect::kV2_3);
   // A string numProcPerNode exists only in v2.0-v2.1 ...
   CHECK(dialect_of("  trainer: {numProcPerNode: auto}\n") == Dialect::kV2_1);
   CHECK(dialect_of("  trainer: {numProcPerNode: gpu}\n  podSpecOverrides: []\n") == Dialect::kV2_0);
   // ... but pins nothing that a field or the flag already decided: that release's checks
   // then refuse the value.
-  CHECK(dialect_of("  trainer: {numProcPerNode: cpu}\n  runtimePatches: []\n") == Dialect::kV2_3);
+  CHECK(dialect_of("  trainer: {numProcPerNode: cpu}\n  runtimePatches: []\n") == Dialect::kV2_4);
   CHECK(dialect_of("  trainer: {numProcPerNode: auto}\n", Dialect::kV2_3) == Dialect::kV2_3);
   CHECK(dialect_of("  podTemplateOverrides: []\n  runtimePatches: []\n") == std::nullopt);
 }
