@@ -15,10 +15,10 @@ files=$(cd "$source_dir/runtimes" && find . -name '*.yaml' | sed 's|^\./||' | so
 check "runtimes lists one line per embedded file" \
   test "$(tail -n +2 "$work/listing" | wc -l)" -eq "$(echo "$files" | wc -l)"
 
-# The releases a TRAINER column value covers: "2.0-2.3" -> "2.0 2.1 2.2 2.3".
+# The releases a TRAINER column value covers: "2.0-2.4" -> "2.0 2.1 2.2 2.3 2.4".
 expand_releases() {
   local first=${1%-*} last=${1#*-} out="" minor
-  for minor in 0 1 2 3; do
+  for minor in 0 1 2 3 4; do
     [[ "2.$minor" < "$first" || "2.$minor" > "$last" ]] || out+="2.$minor "
   done
   echo "$out"
@@ -83,6 +83,6 @@ YAML
 "$binary" render --trainer-version 2.1 -f "$work/jax.yaml" >/dev/null 2>"$work/err"
 check "jax-distributed under Trainer 2.1 exits 1" test $? -eq 1
 check "the error says which releases the runtime serves" \
-  grep -q 'built in only for Trainer 2.2-2.3 TrainJobs, and this one is read as Trainer 2.1' \
+  grep -q 'built in only for Trainer 2.2-2.4 TrainJobs, and this one is read as Trainer 2.1' \
   "$work/err"
 finish
