@@ -71,8 +71,8 @@ TEST_CASE("runtime policies and the releases that know them") {
   CHECK(trainjob::runtime_policy(load(runtime("a", "torch: {}", "i"))[0]) == "torch");
   CHECK(trainjob::runtime_policy(load(runtime("a", "numNodes: 1, jax: {}", "i"))[0]) == "jax");
   CHECK(trainjob::runtime_policy(load(runtime("a", "numNodes: 1", "i"))[0]) == "plainml");
-  CHECK(trainjob::policy_releases("xgboost").text() == "2.2-2.3");
-  CHECK(trainjob::policy_releases("mpi").text() == "2.0-2.3");
+  CHECK(trainjob::policy_releases("xgboost").text() == "2.2-2.4");
+  CHECK(trainjob::policy_releases("mpi").text() == "2.0-2.4");
 }
 
 TEST_CASE("registry: a shipped runtime serves its layer's releases that know its policy") {
@@ -93,13 +93,13 @@ TEST_CASE("registry: a shipped runtime serves its layer's releases that know its
   REQUIRE(all.size() == 3);
   CHECK(all[0].releases.text() == "2.0-2.1");
   CHECK(all[1].document->name() == "jax-distributed");
-  CHECK(all[1].releases.text() == "2.2-2.3");
-  CHECK(all[2].releases.text() == "2.2-2.3");
+  CHECK(all[1].releases.text() == "2.2-2.4");
+  CHECK(all[2].releases.text() == "2.2-2.4");
   // No v2.1 controller runs the jax policy.
   CHECK(registry.find(cluster, "jax-distributed", "", Dialect::kV2_1) == nullptr);
   const trainjob::Runtime* any = registry.find_any_release(cluster, "jax-distributed", "");
   REQUIRE(any != nullptr);
-  CHECK(any->releases.text() == "2.2-2.3");
+  CHECK(any->releases.text() == "2.2-2.4");
   CHECK(registry.find_any_release(cluster, "missing", "") == nullptr);
   CHECK(registry.searched_places() == "old, current");
 }
