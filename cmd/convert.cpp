@@ -7,13 +7,14 @@
 #include "convert/convert_inputs.h"
 #include "input_flags.h"
 #include "load/file_system.h"
+#include "model/dialect.h"
 
 namespace trainjob {
 namespace {
 
 struct ConvertFlags {
   InputOptions inputs;
-  std::string to = "2.3";
+  std::string to = dialect_info(kDefaultDialect).version;
   std::string output = "yaml";
   std::string runtime;
   bool with_runtime = false;

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "init/init_script.h"
 #include "init/init_trainjob.h"
+#include "model/dialect.h"
 
 namespace trainjob {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 struct InitFlags {
   InitOptions options;
   std::string mode = "configmap";
-  std::string trainer_version = "2.3";
+  std::string trainer_version = dialect_info(kDefaultDialect).version;
   std::string script;
 };
 
@@ -81,7 +82,7 @@ CommandRunner declare_init(CLI::App* app) {
                   "Trainer 2.2 on), cpu, gpu (Trainer 2.1)")
       ->capture_default_str();
   app->add_option("--trainer-version", flags->trainer_version,
-                  "The Trainer release to write for: 2.2 and 2.3 patch the runtime with "
+                  "The Trainer release to write for: 2.2 and later patch the runtime with "
                   "runtimePatches, 2.1 with podTemplateOverrides")
       ->capture_default_str()
       ->type_name("VERSION");

@@ -26,8 +26,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
       ->type_name("DIR");
   app->add_option("--trainer-version", flags->trainer_version,
                   "Kubeflow Trainer API to follow (" + dialect_names() +
-                      "); when unset, the newest release the fields and values allow, 2.3 when "
-                      "nothing pins one")
+                      "); when unset, the newest release the fields and values allow, " +
+                      dialect_info(kDefaultDialect).version + " when nothing pins one")
       ->type_name("VERSION");
   if (!declare_namespace) return;
   app->add_option("-n,--namespace", flags->name_space,

@@ -80,7 +80,7 @@ std::optional<Runtime> find_named(const RuntimeRegistry& registry, const std::st
 }
 
 int get_runtime(const RuntimesFlags& flags, const RuntimeRegistry& registry) {
-  Dialect dialect = Dialect::kV2_3;
+  Dialect dialect = kDefaultDialect;
   if (!flags.trainer_version.empty()) {
     std::optional<Dialect> parsed = parse_dialect(flags.trainer_version);
     if (!parsed)
@@ -137,7 +137,8 @@ CommandRunner declare_runtimes(CLI::App* app) {
       ->capture_default_str();
   flags->get
       ->add_option("--trainer-version", flags->trainer_version,
-                   "The form for this Trainer release (" + dialect_names() + "; default 2.3)")
+                   "The form for this Trainer release (" + dialect_names() + "; default " +
+                       dialect_info(kDefaultDialect).version + ")")
       ->type_name("VERSION");
   return [flags] { return run_runtimes(*flags); };
 }

@@ -11,8 +11,8 @@ CommandRunner declare_version(CLI::App* /*app*/) {
     std::printf("kubectl-trainjob %s\n", TRAINJOB_VERSION);
     std::printf(
         "Kubeflow Trainer API: trainer.kubeflow.org/v1alpha1 as of Trainer %s "
-        "(default 2.1)\n",
-        dialect_names().c_str());
+        "(default %s)\n",
+        dialect_names().c_str(), dialect_info(kDefaultDialect).version);
     return static_cast<int>(kExitOk);
   };
 }

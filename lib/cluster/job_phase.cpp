@@ -41,6 +41,9 @@ bool job_phase_finished(JobPhase phase) {
 
 JobPhase forward_phase(std::optional<JobPhase> last, JobPhase now) {
   if (last == JobPhase::kRunning && now == JobPhase::kPending) return JobPhase::kRunning;
+  // Failed is terminal (Trainer 2.4): a failed TrainJob whose Jobs are resumed, retried or
+  // cleaned up afterwards is still the TrainJob that failed.
+  if (last == JobPhase::kFailed) return JobPhase::kFailed;
   return now;
 }
 

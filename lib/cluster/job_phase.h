@@ -39,7 +39,7 @@ bool job_phase_finished(JobPhase phase);
 
 /// The phase to show after `last` was shown: a job never moves back from Running to Pending
 /// (a retried pod is Pending again, and so are the moments between a pod's end and its Job's
-/// Complete), so Pending after Running stays Running.
+/// Complete), so Pending after Running stays Running; and Failed stays Failed.
 JobPhase forward_phase(std::optional<JobPhase> last, JobPhase now);
 
 /// Writes job_phase_name (for test failure messages).

@@ -6,6 +6,21 @@
 #include "kube/resources.h"
 
 namespace trainjob {
+namespace {
+
+/// Failed is terminal (Trainer 2.4, kubeflow/trainer#3891): resuming the Jobs of a failed
+/// TrainJob would run pods of a TrainJob that stays Failed. True when it refused.
+bool refuse_failed_resume(const std::string& name, const std::vector<Json>& jobs, std::FILE* err) {
+  TrainJobStatus status = compute_status(name, jobs, {}, {});
+  if (status.phase != JobPhase::kFailed) return false;
+  std::fprintf(err,
+               "error: TrainJob %s failed (%s) and a failed TrainJob never runs again: delete "
+               "it and submit it anew; nothing was changed\n",
+               name.c_str(), status.message.c_str());
+  return true;
+}
+
+}  // namespace
 
 int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
                            const std::string& name, bool suspend, std::FILE* out, std::FILE* err) {
@@ -25,6 +40,7 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
                  suspend ? "suspending" : "resuming");
     return 1;
   }
+  if (!suspend && refuse_failed_resume(name, jobs, err)) return 1;
   const char* done = suspend ? "suspended" : "resumed";
   std::string body = suspend ? R"({"spec":{"suspend":true}})" : R"({"spec":{"suspend":false}})";
   for (const Json& job : jobs) {

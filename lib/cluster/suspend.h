@@ -12,7 +12,8 @@ namespace trainjob {
 
 /// Patches spec.suspend of every Job of the TrainJob (JSON merge patch) and reports each
 /// Job on `out`. Refuses (exit 1, nothing changed) when a Job carries Kueue's queue label:
-/// Kueue owns spec.suspend then. Throws KubeError when the TrainJob has no Jobs.
+/// Kueue owns spec.suspend then; and resuming a TrainJob that failed (Failed is terminal). Throws
+/// KubeError when the TrainJob has no Jobs.
 int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
                            const std::string& name, bool suspend, std::FILE* out, std::FILE* err);
 

@@ -191,6 +191,36 @@ NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Js
   return node;
 }
 
+/// When a Job completed: its completionTime, else its Complete condition's transition.
+std::string completed_at(const Json& job) {
+  std::string time = string_member(member_or_empty(job, "status"), "completionTime");
+  const Json* complete = condition(job, kJobCompleteCondition);
+  if (time.empty() && complete != nullptr) time = string_member(*complete, "lastTransitionTime");
+  return time;
+}
+
+/// When `policy` was met: the last of its target Jobs to complete (All), or the first (Any);
+/// empty when one of those Jobs does not say.
+std::string policy_met_at(const SuccessPolicy& policy, const std::vector<Json>& jobs) {
+  std::string out;
+  for (const Json& job : jobs) {
+    if (!policy.targets_job(job) || job_state(job) != JobPhase::kComplete) continue;
+    std::string time = completed_at(job);
+    if (time.empty()) return "";
+    bool first = out.empty();
+    if (first || (policy.op == "Any" ? time < out : time > out)) out = time;
+  }
+  return out;
+}
+
+/// Failed is terminal (Trainer 2.4, kubeflow/trainer#3891): a success policy met after a Job
+/// had failed does not make the TrainJob complete. `failed_at` is that failure's time.
+bool failed_before_success(const SuccessPolicy& policy, const std::vector<Json>& jobs,
+                           const std::string& failed_at) {
+  std::string met_at = policy_met_at(policy, jobs);
+  return !failed_at.empty() && !met_at.empty() && failed_at < met_at;
+}
+
 /// In order: no Jobs yet is Pending, a met success policy (or every Job complete) wins over
 /// a failed Job, a failure over suspension; otherwise a running pod makes it Running.
 void set_phase(const std::string& name, const std::vector<Json>& jobs, const JobsSummary& summary,
@@ -442,6 +472,9 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   // when a Job that is no target failed on the way.
   bool complete =
       policy ? success_policy_met(*policy, jobs) : summary.all_complete && !summary.any_failed;
+  if (complete && policy && summary.any_failed &&
+      failed_before_success(*policy, jobs, out.completion_time))
+    complete = false;
   set_phase(name, jobs, summary, complete, has_started(jobs, pods), &out);
   add_node_reasons(&out);
   if (out.phase == JobPhase::kRunning) out.restarting = restarting_node(pods, out.nodes);

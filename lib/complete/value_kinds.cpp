@@ -20,7 +20,7 @@ std::vector<Candidate> manifest_extensions() {
 
 std::vector<Candidate> trainer_releases() {
   std::vector<Candidate> releases;
-  for (int d = static_cast<int>(Dialect::kV2_0); d <= static_cast<int>(Dialect::kV2_3); ++d) {
+  for (int d = static_cast<int>(Dialect::kV2_0); d <= static_cast<int>(kDefaultDialect); ++d) {
     const DialectInfo& info = dialect_info(static_cast<Dialect>(d));
     releases.push_back({info.version, std::string("Kubeflow Trainer ") + info.version});
   }

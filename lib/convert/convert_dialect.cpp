@@ -312,11 +312,13 @@ Json convert_trainjob_dialect(const Document& trainjob, Dialect release, Diagnos
   if (!same_form && ok) out["spec"] = move_overrides(spec, *source, release);
   if (out["spec"].contains("trainer"))
     convert_num_proc(reader, "spec.trainer.numProcPerNode", release, &out["spec"]["trainer"]);
-  bool crosses_merge = (*source == Dialect::kV2_3) != (release == Dialect::kV2_3);
+  bool crosses_merge =
+      dialect_info(*source).merge_resources != dialect_info(release).merge_resources;
   if (crosses_merge && json_member(json_member(spec, "trainer"), "resourcesPerNode").is_object()) {
-    reader.warning("spec.trainer.resourcesPerNode",
-                   "Trainer 2.3 merges these into the runtime's resources per key, earlier "
-                   "releases replace the runtime's resources with them");
+    reader.warning(
+        "spec.trainer.resourcesPerNode",
+        "Trainer 2.3 and later merge these into the runtime's resources per key, earlier "
+        "releases replace the runtime's resources with them");
   }
   return out;
 }

@@ -28,13 +28,13 @@ Converted convert_document(const ConvertRequest& request, const Document& docume
   bool trainer_api = document.api_version().rfind(kTrainerGroupPrefix, 0) == 0;
   if (is_v2alpha1_document(document)) {  // no release serves it: it moves whatever --to says
     out.values.push_back(
-        convert_v2alpha1(document, request.release.value_or(Dialect::kV2_3), diagnostics));
+        convert_v2alpha1(document, request.release.value_or(kDefaultDialect), diagnostics));
     out.changed = true;
     return out;
   }
   if (!check_api_kind(document, diagnostics)) return out;
   if (is_convertible_legacy_job(document)) {
-    LegacyConvertOptions options{request.release.value_or(Dialect::kV2_3), request.runtime_name,
+    LegacyConvertOptions options{request.release.value_or(kDefaultDialect), request.runtime_name,
                                  request.with_runtime};
     out.values = convert_legacy_job(document, options, diagnostics);
     out.changed = true;

@@ -18,7 +18,7 @@ struct ConvertRequest {
   InputOptions inputs;
   /// The dialect TrainJobs and runtimes move to; nullopt (`--to trainjob`): they stay as
   /// they are and only Training Operator v1 jobs become TrainJobs (in the default dialect).
-  std::optional<Dialect> release = Dialect::kV2_3;
+  std::optional<Dialect> release = kDefaultDialect;
   std::string runtime_name;  ///< `--runtime`: the runtime v1 jobs are pointed at
   bool with_runtime =
       false;  ///< `--with-runtime`: emit a TrainingRuntime for what overrides cannot carry

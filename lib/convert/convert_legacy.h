@@ -13,9 +13,9 @@
 namespace trainjob {
 
 struct LegacyConvertOptions {
-  Dialect release = Dialect::kV2_3;  ///< the Trainer release the TrainJob is written for
-  std::string runtime_name;          ///< empty: the kind's stock runtime
-  bool with_runtime = false;         ///< emit a TrainingRuntime for what overrides cannot carry
+  Dialect release = kDefaultDialect;  ///< the Trainer release the TrainJob is written for
+  std::string runtime_name;           ///< empty: the kind's stock runtime
+  bool with_runtime = false;          ///< emit a TrainingRuntime for what overrides cannot carry
 };
 
 /// True for a document of a kind in the legacy kind table (legacy/legacy_kinds.h): a

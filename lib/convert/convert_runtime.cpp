@@ -5,6 +5,7 @@
 
 #include "convert/convert_dialect.h"
 #include "model/field.h"
+#include "model/names.h"
 #include "model/pod_spec.h"
 #include "model/runtime_policy.h"
 #include "model/vocabulary.h"
@@ -78,12 +79,31 @@ bool check_older(const FieldReader& reader, const Document& runtime, Dialect rel
   return true;
 }
 
+/// Trainer 2.4 refuses replicated job names over 20 characters in runtimes, and renaming one
+/// would rename its Jobs and pods: an error, as everything convert cannot carry over.
+bool check_v24_job_names(const FieldReader& reader, const Json& runtime, Dialect release) {
+  if (!dialect_info(release).v2_4_limits) return true;
+  const Json& jobs = json_member(
+      json_member(json_member(json_member(runtime, "spec"), "template"), "spec"), "replicatedJobs");
+  if (!jobs.is_array()) return true;
+  bool ok = true;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    std::string problem = runtime_job_name_problem(string_member(jobs[i], "name"));
+    if (problem.empty()) continue;
+    reader.error("spec.template.spec.replicatedJobs[" + std::to_string(i) + "].name",
+                 problem + " before converting");
+    ok = false;
+  }
+  return ok;
+}
+
 }  // namespace
 
 Json convert_runtime_dialect(const Document& runtime, Dialect release, Diagnostics* diagnostics) {
   FieldReader reader(runtime, diagnostics);
   Json out = runtime.value;
-  if (!check_older(reader, runtime, release) || release <= Dialect::kV2_1) return out;
+  bool names_ok = check_v24_job_names(reader, runtime.value, release);
+  if (!check_older(reader, runtime, release) || !names_ok || release <= Dialect::kV2_1) return out;
   if (!out.contains("spec") || !out["spec"].is_object()) return out;
   Json& policy = out["spec"]["mlPolicy"];
   if (!policy.is_object()) {

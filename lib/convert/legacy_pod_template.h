@@ -17,7 +17,7 @@ namespace trainjob {
 struct PodTemplateMapping {
   // In:
   const FieldReader* reader = nullptr;  ///< of the legacy job, for located messages
-  Dialect release = Dialect::kV2_3;     ///< the Trainer release the TrainJob is written for
+  Dialect release = kDefaultDialect;    ///< the Trainer release the TrainJob is written for
   std::string kind;                     ///< PyTorchJob, XGBoostJob, JAXJob
   std::string container;                ///< the kind's default container: pytorch, xgboost, jax
   std::string job_name;                 ///< the job's name, which the TrainJob keeps

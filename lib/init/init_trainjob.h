@@ -24,7 +24,7 @@ struct InitOptions {
   int64_t nodes = 2;
   /// The Trainer release the TrainJob is written for: v2.2+ patch the runtime with
   /// runtimePatches, v2.0-v2.1 with podTemplateOverrides (podSpecOverrides is not offered).
-  Dialect trainer_version = Dialect::kV2_3;
+  Dialect trainer_version = kDefaultDialect;
   /// numProcPerNode: an integer, or auto (left out from v2.2 on, where it is the default),
   /// cpu or gpu (v2.0-v2.1 only).
   std::string procs = "1";

@@ -1,4 +1,4 @@
-// The three spellings of the TrainJob API across Kubeflow Trainer releases.
+// The spellings of the TrainJob API across Kubeflow Trainer releases.
 #ifndef TRAINJOB_MODEL_DIALECT_H_
 #define TRAINJOB_MODEL_DIALECT_H_
 
@@ -10,6 +10,10 @@
 namespace trainjob {
 
 enum class Dialect { kV2_0, kV2_1, kV2_2, kV2_3, kV2_4 };
+
+/// The release everything compiles for when nothing pins one: the newest. Every default
+/// (render, convert --to, init, runtimes get, completion, version) reads it from here.
+constexpr Dialect kDefaultDialect = Dialect::kV2_4;
 
 /// What differs between releases, in one place.
 struct DialectInfo {
@@ -23,6 +27,9 @@ struct DialectInfo {
   /// MPI: spec.trainer.image on the nodes too (command and args stay on the launcher), and
   /// the PRTE_MCA_* set for Open MPI 5 beside the OMPI_MCA_* one (v2.4+)
   bool mpi_v2_4;
+  /// ReplicatedJob names of runtimes at most 20 characters; numNodes, numProcPerNode and
+  /// mlPolicy.mpi.numProcPerNode checked at admission (v2.4+)
+  bool v2_4_limits;
   std::vector<std::string_view> pod_spec_fields;   ///< PodSpec fields an override may set
   std::vector<std::string_view> container_fields;  ///< container fields an override may set
 };
@@ -32,14 +39,14 @@ const DialectInfo& dialect_info(Dialect dialect);
 /// A span of Trainer releases, both ends included (empty when `first > last`).
 struct DialectRange {
   Dialect first = Dialect::kV2_0;
-  Dialect last = Dialect::kV2_4;
+  Dialect last = kDefaultDialect;
 
   bool contains(Dialect dialect) const { return first <= dialect && dialect <= last; }
   bool empty() const { return first > last; }
   DialectRange intersect(DialectRange other) const;
   /// What is left after taking away `other`, where that leaves one span (else unchanged).
   DialectRange without(DialectRange other) const;
-  /// "2.0-2.3", "2.2-2.3", "2.1"; "none" when empty.
+  /// "2.0-2.4", "2.2-2.4", "2.1"; "none" when empty.
   std::string text() const;
 };
 

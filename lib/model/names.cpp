@@ -45,4 +45,12 @@ std::optional<NameBudgetProblem> check_name_budget(std::string_view trainjob,
   return NameBudgetProblem{std::string(trainjob) + longest_tail, length - kMaxLabelLength, room};
 }
 
+std::string runtime_job_name_problem(std::string_view name) {
+  if (name.size() <= kMaxRuntimeJobNameLength) return "";
+  return "replicated job name \"" + std::string(name) + "\" has " + std::to_string(name.size()) +
+         " characters; since Trainer 2.4 a runtime's replicated job names may have at most " +
+         std::to_string(kMaxRuntimeJobNameLength) +
+         ": shorten it (and the runtimePatches that name it)";
+}
+
 }  // namespace trainjob

@@ -11,6 +11,12 @@
 namespace trainjob {
 
 inline constexpr size_t kMaxLabelLength = 63;
+/// Longest replicated job name a runtime may have since Trainer 2.4 (kubeflow/trainer#4394).
+inline constexpr size_t kMaxRuntimeJobNameLength = 20;
+
+/// What is wrong with `name` as a replicated job name of a runtime for Trainer 2.4+ (longer
+/// than kMaxRuntimeJobNameLength); empty when it fits.
+std::string runtime_job_name_problem(std::string_view name);
 
 /// RFC 1035 label: lower-case letter first, then letters, digits and '-', no '-' last, ≤ 63.
 bool is_dns1035_label(std::string_view name);

@@ -30,7 +30,7 @@ std::string runtime_policy(const Document& runtime) {
 
 DialectRange policy_releases(std::string_view policy) {
   for (const PolicyReleases& entry : kPolicyReleases) {
-    if (policy == entry.policy) return {entry.since, Dialect::kV2_4};
+    if (policy == entry.policy) return {entry.since, kDefaultDialect};
   }
   return {};
 }

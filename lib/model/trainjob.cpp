@@ -22,8 +22,8 @@ constexpr DialectMarker kDialectMarkers[] = {
     {"podTemplateOverrides", Dialect::kV2_1, Dialect::kV2_1, "v2.1"},
     {"labels", Dialect::kV2_0, Dialect::kV2_1, "v2.0-v2.1"},
     {"annotations", Dialect::kV2_0, Dialect::kV2_1, "v2.0-v2.1"},
-    {"runtimePatches", Dialect::kV2_2, Dialect::kV2_4, "v2.2+"},
-    {"activeDeadlineSeconds", Dialect::kV2_2, Dialect::kV2_4, "v2.2+"},
+    {"runtimePatches", Dialect::kV2_2, kDefaultDialect, "v2.2+"},
+    {"activeDeadlineSeconds", Dialect::kV2_2, kDefaultDialect, "v2.2+"},
 };
 
 /// True when the TrainJob holds a value only Trainer v2.0-v2.1 accept: a string
@@ -40,7 +40,7 @@ bool has_v21_only_value(const Field& spec) {
 std::optional<Dialect> detect_dialect(const FieldReader& reader, const Field& spec,
                                       std::optional<Dialect> forced) {
   Dialect first = forced.value_or(Dialect::kV2_0);
-  Dialect last = forced.value_or(Dialect::kV2_3);
+  Dialect last = forced.value_or(kDefaultDialect);
   // What narrowed the releases first, named only if another field contradicts it.
   Field deciding_field;
   const DialectMarker* deciding_marker = nullptr;

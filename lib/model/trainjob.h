@@ -24,7 +24,7 @@ struct PodOverride {
 struct TrainJob {
   std::string name;
   std::string name_space;  ///< empty: the namespace the objects are applied to
-  Dialect dialect = Dialect::kV2_3;
+  Dialect dialect = kDefaultDialect;
   std::string runtime_kind;
   Field runtime_name;
   bool suspend = false;
@@ -37,10 +37,10 @@ struct TrainJob {
 };
 
 /// Reads `reader`'s TrainJob. `forced` is `--trainer-version`; without it the dialect is
-/// the newest release whose fields and values the TrainJob uses (v2.3 when nothing tells). Returns
-/// nullopt when the document cannot be read far enough to compile; problems go to the reader's
-/// diagnostics. The dialect `trainjob` is written in (see read_trainjob), without reporting
-/// anything; nullopt when its fields contradict each other (or `forced`).
+/// the newest release whose fields and values the TrainJob uses (kDefaultDialect when nothing
+/// tells). Returns nullopt when the document cannot be read far enough to compile; problems go to
+/// the reader's diagnostics. The dialect `trainjob` is written in (see read_trainjob), without
+/// reporting anything; nullopt when its fields contradict each other (or `forced`).
 std::optional<Dialect> trainjob_dialect(const Document& trainjob, std::optional<Dialect> forced);
 
 std::optional<TrainJob> read_trainjob(const FieldReader& reader, std::optional<Dialect> forced,

@@ -72,6 +72,25 @@ struct DocumentWork {
   std::vector<Json> objects;
 };
 
+/// The release a runtime among the inputs is checked for by itself: --trainer-version, else
+/// the default. One a TrainJob among the inputs uses is checked for that TrainJob's release
+/// when compiled, so by itself it gets the oldest release's rules, as before 2.4 (2.4's are
+/// then warnings, which the compile's errors replace).
+Dialect runtime_check_release(const Document& runtime, const std::set<std::string>& referenced,
+                              std::optional<Dialect> forced) {
+  if (forced) return *forced;
+  return referenced.count(runtime.name()) > 0 ? Dialect::kV2_1 : kDefaultDialect;
+}
+
+/// The runtimeRef names of the TrainJobs among the inputs.
+std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
+  std::set<std::string> names;
+  for (const Document& document : documents) {
+    if (is_trainjob_document(document)) names.insert(runtime_ref_name(document));
+  }
+  return names;
+}
+
 /// Each document is checked and compiled on its own, so the work is spread over the cores;
 /// the results are kept per document, so the output does not depend on which thread did what.
 std::vector<DocumentWork> check_documents(const std::vector<Document>& documents,
@@ -79,6 +98,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
                                           const RenderRequest& request,
                                           const CompileOptions& options) {
   std::vector<DocumentWork> work(documents.size());
+  std::set<std::string> referenced = referenced_runtimes(documents);
   std::vector<InputSchemas> schemas(worker_count(documents.size()));
   parallel_for(documents.size(), [&](size_t i, size_t worker) {
     const Document& document = documents[i];
@@ -97,27 +117,19 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     } else if (is_legacy_document(document)) {
       work[i].objects = compile_legacy_job(document, options, &work[i].semantic_findings);
     } else if (request.check_runtimes && is_runtime_document(document)) {
-      check_runtime_document(document, &work[i].semantic_findings);
+      Dialect release = runtime_check_release(document, referenced, request.compile.dialect);
+      check_runtime_document(document, release, &work[i].semantic_findings);
     }
   });
   return work;
 }
 
-/// The runtimeRef names of the TrainJobs among the inputs.
-std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
-  std::set<std::string> names;
-  for (const Document& document : documents) {
-    if (is_trainjob_document(document)) names.insert(runtime_ref_name(document));
-  }
-  return names;
-}
-
 }  // namespace
 
-void check_runtime_document(const Document& runtime, Diagnostics* diagnostics) {
+void check_runtime_document(const Document& runtime, Dialect release, Diagnostics* diagnostics) {
   FieldReader reader(runtime, diagnostics);
   const TrainJob no_trainjob;  // nothing is compiled: the runtime's own rules only
-  CompileState state(no_trainjob, reader, reader, dialect_info(Dialect::kV2_1));
+  CompileState state(no_trainjob, reader, reader, dialect_info(release));
   read_runtime_template(&state);  // sets ml_policy even when the template has problems
   check_ml_policy(state, /*compiling=*/false);
 }

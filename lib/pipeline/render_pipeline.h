@@ -46,8 +46,8 @@ struct RenderResult {
 };
 
 /// Checks a TrainingRuntime or ClusterTrainingRuntime by itself: its JobSet template and
-/// the Trainer's admission rules for it.
-void check_runtime_document(const Document& runtime, Diagnostics* diagnostics);
+/// the Trainer's admission rules for it, those of release `release` where they differ.
+void check_runtime_document(const Document& runtime, Dialect release, Diagnostics* diagnostics);
 
 /// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
 /// namespace get); empty for other documents.

@@ -9,11 +9,11 @@
 namespace trainjob {
 namespace {
 
-/// v2.3 requires a URI with a scheme (`hf://...`, `s3://...`) when storageUri is set.
+/// v2.3+ requires a URI with a scheme (`hf://...`, `s3://...`) when storageUri is set.
 bool check_storage_uri(const FieldReader& tj, const Field& uri, Dialect dialect) {
   std::optional<std::string> text = tj.string(uri);
   if (!text) return !uri;
-  if (dialect != Dialect::kV2_3 || text->empty()) return true;
+  if (dialect < Dialect::kV2_3 || text->empty()) return true;
   size_t scheme_end = text->find("://");
   bool has_scheme = scheme_end != std::string::npos && scheme_end > 0 &&
                     std::isalpha(static_cast<unsigned char>((*text)[0])) != 0 &&

@@ -61,8 +61,23 @@ bool check_network(const FieldReader& rt, const Field& network) {
   return ok && name && is_dns1035_label(*name);
 }
 
-bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* names,
-              ReplicatedJob* job) {
+/// Trainer 2.4 refuses a runtime whose replicated job names are longer than 20 characters;
+/// for an older release it is a warning, so runtimes are fixed before the upgrade. One text for
+/// both, so a runtime checked by itself and then compiled against is reported once.
+bool check_job_name_length(const FieldReader& rt, const Field& field, const std::string& name,
+                           const DialectInfo& dialect) {
+  std::string message = runtime_job_name_problem(name);
+  if (message.empty()) return true;
+  if (!dialect.v2_4_limits) {
+    rt.warning(field.path(), message);
+    return true;
+  }
+  rt.error(field.path(), message);
+  return false;
+}
+
+bool read_job(const FieldReader& rt, const Field& item, const DialectInfo& dialect,
+              std::set<std::string>* names, ReplicatedJob* job) {
   if (!rt.is_object(item)) return false;
   std::optional<std::string> name = rt.string(item["name"]);
   if (!name) {
@@ -76,6 +91,7 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
                  *name + "\"");
     return false;
   }
+  bool length_ok = check_job_name_length(rt, item["name"], *name, dialect);
   if (!names->insert(*name).second) {
     rt.error(item["name"].path(), "duplicate replicated job name \"" + *name + "\"");
     return false;
@@ -96,7 +112,7 @@ bool read_job(const FieldReader& rt, const Field& item, std::set<std::string>* n
   job->ancestor = rt.string(job_template["metadata"]["labels"][kAncestorLabel]).value_or("");
   bool counts_ok = read_counts(rt, item, job);
   bool rules_ok = check_job_template(rt, job_template);
-  return check_ancestor(rt, item, *job) && counts_ok && metadata_ok && rules_ok;
+  return check_ancestor(rt, item, *job) && counts_ok && metadata_ok && rules_ok && length_ok;
 }
 
 void read_jobset_metadata(const Field& runtime_metadata, CompileState* state) {
@@ -159,7 +175,7 @@ bool read_runtime_template(CompileState* state) {
   std::set<std::string> names;
   for (size_t i = 0; i < list.value->size(); ++i) {
     ReplicatedJob job;
-    if (read_job(rt, list.at(i), &names, &job)) {
+    if (read_job(rt, list.at(i), state->dialect, &names, &job)) {
       state->replicated_jobs.push_back(std::move(job));
     } else {
       ok = false;

@@ -25,13 +25,15 @@ bool check_num_nodes(const CompileState& state, const Field& field, TrainerSetti
   if (!field) return true;
   settings->num_nodes = state.trainjob_reader.integer(field);
   if (!settings->num_nodes) return false;
-  if (*settings->num_nodes < 1) {
-    state.trainjob_reader.error(field.path(), "expected an integer ≥ 1, found " +
-                                                  std::to_string(*settings->num_nodes) +
-                                                  " (a Job with no pods never runs)");
-    return false;
-  }
-  return true;
+  if (*settings->num_nodes >= 1) return true;
+  // Trainer 2.4's CRD refuses a negative count itself (minimum 0); 0 passes it, yet
+  // makes a Job with no pods.
+  bool refused_by_api = state.dialect.v2_4_limits && *settings->num_nodes < 0;
+  state.trainjob_reader.error(
+      field.path(), "expected an integer ≥ 1, found " + std::to_string(*settings->num_nodes) +
+                        (refused_by_api ? " (Trainer 2.4's API refuses a negative numNodes)"
+                                        : " (a Job with no pods never runs)"));
+  return false;
 }
 
 bool check_num_proc(const CompileState& state, const Field& field, TrainerSettings* settings) {
@@ -51,6 +53,11 @@ bool check_num_proc(const CompileState& state, const Field& field, TrainerSettin
   bool valid_string =
       value.is_string() && allow_strings && (value == "auto" || value == "cpu" || value == "gpu");
   bool valid_integer = value.is_number_integer() && value.get<int64_t>() >= 1;
+  if (value.is_number_integer() && !valid_integer && state.dialect.v2_4_limits) {
+    state.trainjob_reader.error(field.path(), "expected an integer ≥ 1, found " + value.dump() +
+                                                  " (Trainer 2.4's API refuses it: `self >= 1`)");
+    return false;
+  }
   if (!valid_string && !valid_integer) {
     state.trainjob_reader.mismatch(field, expected);
     return false;

@@ -41,6 +41,12 @@ ctl fail "{\"job\": \"$J\", \"index\": 0, \"reason\": \"Error\", \"exit_code\": 
 status $T
 check "a failed pod fails the TrainJob, with the Job's reason and the exit code" \
   bash -c "grep -qx 'TrainJob $T: Failed' '$work/out' && grep -q 'Job $J failed: BackoffLimitExceeded' '$work/out' && grep -q 'node-0 .*Error (exit code 3)' '$work/out'"
+# Failed is terminal (Trainer 2.4): resume refuses, and the TrainJob stays Failed.
+"$bin" resume $T > "$work/resume.out" 2> "$work/resume.err"
+check "resume of a failed TrainJob: exit 1, nothing changed" \
+  bash -c "[ $? -eq 1 ] && grep -q 'error: TrainJob $T failed (Job $J failed: BackoffLimitExceeded' '$work/resume.err' && grep -q 'never runs again' '$work/resume.err' && [ ! -s '$work/resume.out' ]"
+status $T
+check "... and status still says Failed" grep -qx "TrainJob $T: Failed" "$work/out"
 "$bin" delete $T --wait > /dev/null
 
 # A ConfigMap that does not exist: the kubelet's FailedMount event says so.

@@ -32,8 +32,8 @@ check "-o values of list (its own set)" diff <(printf 'table\nwide\nyaml\njson\n
 check "-o values of status, after its NAME" diff <(printf 'table\nyaml\njson\n:4\n') <(kc status x -o "")
 check "--output=... completes the value" diff <(printf 'json\n:4\n') <(kc render --output=j)
 check "--trainer-version: the releases understood" \
-  diff <(printf '2.0\n2.1\n2.2\n2.3\n:4\n') <(kc validate --trainer-version "")
-check "convert --to: the releases and trainjob" bash -c "kc convert --to '' | has trainjob && kc convert --to '' | has 2.3"
+  diff <(printf '2.0\n2.1\n2.2\n2.3\n2.4\n:4\n') <(kc validate --trainer-version "")
+check "convert --to: the releases and trainjob" bash -c "kc convert --to '' | has trainjob && kc convert --to '' | has 2.4"
 check "init --mode values" diff <(printf 'configmap\nhostpath\nimage\n:4\n') <(kc init job --mode "")
 "$bin" runtimes | awk 'NR > 1 {print $1}' | sort -u > "$work/runtimes"
 check "init --runtime: every embedded runtime" diff <(cat "$work/runtimes"; echo :4) \

@@ -82,7 +82,7 @@ TEST_CASE("completion: flag values from the flag's set or its type") {
   CHECK(values(complete({"render", "--output", "j"})) == Names{"json"});
   CHECK(values(complete({"render", "--output=y"})) == Names{"yaml"});
   CHECK(values(complete({"render", "--trainer-version", "2."})) ==
-        Names{"2.0", "2.1", "2.2", "2.3"});
+        Names{"2.0", "2.1", "2.2", "2.3", "2.4"});
   Completion files = complete({"render", "-f", ""});
   CHECK(files.directive == trainjob::kDirectiveFilterFileExt);
   CHECK(values(files) == Names{"yaml", "yml", "json"});

@@ -146,6 +146,28 @@ TEST_CASE("status with a success policy: judged by the launcher, nodes marked as
   CHECK(bad.reason == "DeadlineExceeded");
 }
 
+TEST_CASE("status: Failed is terminal, a success policy met after a failure does not complete") {
+  auto at = [](Json job, const char* time) {
+    job["status"]["conditions"][0]["lastTransitionTime"] = time;
+    return job;
+  };
+  Json node = at(stage_job("t-node-0", "node", "Failed"), "2026-01-01T10:00:00Z");
+  TrainJobStatus late =
+      compute_status("t", {node, at(launcher("Complete"), "2026-01-01T10:05:00Z")}, {}, {});
+  CHECK(late.phase == JobPhase::kFailed);
+  REQUIRE(late.conditions.size() == 1);
+  CHECK(late.conditions[0].type == "Failed");
+  CHECK(late.completion_time == "2026-01-01T10:00:00Z");
+  // A node Job that fails once the launcher completed (its pods ended with the launcher)
+  // fails nothing: the TrainJob had completed.
+  Json done = launcher("Complete");
+  done["status"]["completionTime"] = "2026-01-01T09:59:00Z";
+  CHECK(compute_status("t", {node, done}, {}, {}).phase == JobPhase::kComplete);
+  // Without times, the success policy decides as before.
+  CHECK(compute_status("t", {stage_job("t-node-0", "node", "Failed"), launcher("Complete")}, {}, {})
+            .phase == JobPhase::kComplete);
+}
+
 TEST_CASE("status of suspended Jobs: resume hint, or the Kueue queue") {
   Json a = stage_job("t-node-0", "node");
   a["spec"]["suspend"] = true;

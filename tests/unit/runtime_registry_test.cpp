@@ -57,6 +57,7 @@ TEST_CASE("dialect ranges: contains, intersect, without, text") {
   CHECK(all.text() == "2.0-2.4");
   CHECK(DialectRange{Dialect::kV2_1, Dialect::kV2_1}.text() == "2.1");
   CHECK(all.without(old).text() == "2.2-2.4");
+  CHECK(all.without({Dialect::kV2_4, Dialect::kV2_4}).text() == "2.0-2.3");
   CHECK(all.without(recent).text() == "2.0-2.1");
   CHECK(old.without(all).empty());
   CHECK(old.without(recent).text() == "2.0-2.1");
@@ -145,21 +146,25 @@ TEST_CASE("embedded runtimes: every one loads, and each name serves every releas
           registry.find(cluster, name, "", Dialect::kV2_3));
     CHECK(registry.find(cluster, name, "", Dialect::kV2_4) != nullptr);
   }
+  CHECK(registry.find(cluster, "cpp-trainer", "", Dialect::kV2_4) != nullptr);
+  CHECK(registry.find(cluster, "xgboost-distributed", "", Dialect::kV2_4) != nullptr);
 }
 
 TEST_CASE("trainjob dialect: the newest release its fields and values allow") {
-  CHECK(dialect_of("") == Dialect::kV2_3);
-  CHECK(dialect_of("  trainer: {numProcPerNode: 2}\n") == Dialect::kV2_3);
+  CHECK(dialect_of("") == Dialect::kV2_4);
+  CHECK(dialect_of("  trainer: {numProcPerNode: 2}\n") == Dialect::kV2_4);
   CHECK(dialect_of("  podTemplateOverrides: []\n") == Dialect::kV2_1);
   CHECK(dialect_of("  podSpecOverrides: []\n") == Dialect::kV2_0);
   CHECK(dialect_of("  labels: {a: b}\n") == Dialect::kV2_1);
-  CHECK(dialect_of("  runtimePatches: []\n") == Dialect::kV2_3);
+  CHECK(dialect_of("  runtimePatches: []\n") == Dialect::kV2_4);
+  CHECK(dialect_of("  activeDeadlineSeconds: 60\n") == Dialect::kV2_4);
+  CHECK(dialect_of("  runtimePatches: []\n", Dialect::kV2_3) == Dialect::kV2_3);
   // A string numProcPerNode exists only in v2.0-v2.1 ...
   CHECK(dialect_of("  trainer: {numProcPerNode: auto}\n") == Dialect::kV2_1);
   CHECK(dialect_of("  trainer: {numProcPerNode: gpu}\n  podSpecOverrides: []\n") == Dialect::kV2_0);
   // ... but pins nothing that a field or the flag already decided: that release's checks
   // then refuse the value.
-  CHECK(dialect_of("  trainer: {numProcPerNode: cpu}\n  runtimePatches: []\n") == Dialect::kV2_3);
+  CHECK(dialect_of("  trainer: {numProcPerNode: cpu}\n  runtimePatches: []\n") == Dialect::kV2_4);
   CHECK(dialect_of("  trainer: {numProcPerNode: auto}\n", Dialect::kV2_3) == Dialect::kV2_3);
   CHECK(dialect_of("  podTemplateOverrides: []\n  runtimePatches: []\n") == std::nullopt);
   CHECK(dialect_of("  runtimePatches: []\n", Dialect::kV2_4) == Dialect::kV2_4);

@@ -53,11 +53,15 @@ Json legacy_job(const std::string& type, int index, const std::string& condition
 
 }  // namespace
 
-TEST_CASE("the phase shown never moves back from Running to Pending") {
+TEST_CASE("the phase shown never moves back from Running to Pending, nor from Failed") {
   CHECK(forward_phase(std::nullopt, JobPhase::kPending) == JobPhase::kPending);
   CHECK(forward_phase(JobPhase::kRunning, JobPhase::kPending) == JobPhase::kRunning);
   CHECK(forward_phase(JobPhase::kRunning, JobPhase::kComplete) == JobPhase::kComplete);
   CHECK(forward_phase(JobPhase::kSuspended, JobPhase::kPending) == JobPhase::kPending);
+  // Failed is terminal (Trainer 2.4): Jobs resumed or retried afterwards change nothing.
+  CHECK(forward_phase(JobPhase::kFailed, JobPhase::kRunning) == JobPhase::kFailed);
+  CHECK(forward_phase(JobPhase::kFailed, JobPhase::kPending) == JobPhase::kFailed);
+  CHECK(forward_phase(JobPhase::kFailed, JobPhase::kComplete) == JobPhase::kFailed);
   CHECK(job_phase_finished(JobPhase::kStopped));
 }
 
