@@ -144,12 +144,11 @@ JobsSummary summarize_jobs(const std::vector<Json>& jobs, TrainJobStatus* out) {
 /// one before it.
 std::map<NodeKey, const Json*> newest_pods(const std::vector<Json>& pods) {
   std::map<NodeKey, const Json*> newest;
-  // Timestamps have whole seconds: of two pods created in one, the one still active is the
-  // retry of the one that failed.
+  // Timestamps have whole seconds: of two pods created in one, the one that did not fail
+  // (still active, or succeeded since) is the retry of the one that failed.
   auto created = [](const Json* p) {
-    JobPhase phase = pod_phase_of(*p);
-    bool active = phase == JobPhase::kPending || phase == JobPhase::kRunning;
-    return string_member((*p)["metadata"], "creationTimestamp") + (active ? "1" : "0") +
+    bool failed = pod_phase_of(*p) == JobPhase::kFailed;
+    return string_member((*p)["metadata"], "creationTimestamp") + (failed ? "0" : "1") +
            name_of(*p);
   };
   for (const Json& pod : pods) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "legacy/legacy_kinds.h"
+#include "model/dialect.h"
 #include "model/runtime_registry.h"
 #include "model/suggest.h"
 #include "model/vocabulary.h"
@@ -106,7 +107,8 @@ std::string v2alpha1_message(std::string_view kind, std::string_view file) {
          " is the pre-release Trainer API of Training Operator 1.9, which no Trainer release "
          "serves; " +
          std::string(kind) + " is served as " + kTrainerApiVersion +
-         ": run `kubectl trainjob convert --to 2.4 -f " + input + "` to migrate it";
+         ": run `kubectl trainjob convert --to " + dialect_info(kDefaultDialect).version + " -f " +
+         input + "` to migrate it";
 }
 
 std::string misspelt_message(std::string_view api_version, std::string_view kind,
