@@ -132,15 +132,17 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   warn_advisories(*state, trainer, options.config_maps);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
+  Json runtime_node = policy_runtime_node(state);
   if (options.check_only) {
     // The containers' checks read what spec.trainer writes but its env; the policy's env
     // and ports and torchtune's `tune run` command have nothing for them either.
     apply_trainer_checked_fields(state, trainer);
+    place_trainer_fields(state, trainer, runtime_node);
     return check_pod_templates(*state);
   }
-  Json runtime_node = policy_runtime_node(state);
   Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
+  place_trainer_fields(state, trainer, runtime_node);
   inject_policy_env(state, trainer, num_proc);
   apply_torchtune(state, tune_command);
   if (!check_pod_templates(*state)) return false;

@@ -189,6 +189,6 @@ bool build_flux(CompileState* state, const PolicyBuildInput& input) {
 
 }  // namespace
 
-const PolicyPlugin kFluxPlugin = {"flux", {}, "", nullptr, size_flux, build_flux};
+const PolicyPlugin kFluxPlugin = {"flux", {}, "", nullptr, size_flux, build_flux, nullptr};
 
 }  // namespace trainjob

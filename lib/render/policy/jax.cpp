@@ -30,6 +30,6 @@ void inject_jax(const PolicyEnvInput& input, Json* node) {
 }  // namespace
 
 // Upstream refuses no JAX_* variable in spec.trainer.env.
-const PolicyPlugin kJaxPlugin = {"jax", {}, "", inject_jax, nullptr, nullptr};
+const PolicyPlugin kJaxPlugin = {"jax", {}, "", inject_jax, nullptr, nullptr, nullptr};
 
 }  // namespace trainjob

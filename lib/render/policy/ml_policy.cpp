@@ -177,6 +177,13 @@ Json policy_runtime_node(CompileState* state) {
   return node != nullptr ? *node : Json();
 }
 
+void place_trainer_fields(CompileState* state, const TrainerSettings& trainer,
+                          const Json& runtime_node) {
+  const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
+  if (plugin != nullptr && plugin->place_trainer != nullptr)
+    plugin->place_trainer(state, {trainer, runtime_node});
+}
+
 bool build_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node) {
   const PolicyPlugin* plugin = find_policy_plugin(state->ml_policy);
   if (plugin == nullptr || plugin->build == nullptr) return true;

@@ -26,6 +26,10 @@ const Json& runtime_node_resources(CompileState* state);
 /// A copy of the trainer job's `node` container as the runtime has it, taken before
 /// spec.trainer is applied, for a policy with a build step; null otherwise.
 Json policy_runtime_node(CompileState* state);
+/// The policy's placement of spec.trainer's image, command and args beyond the trainer's
+/// `node` container, right after spec.trainer is applied (see PolicyPlugin::place_trainer).
+void place_trainer_fields(CompileState* state, const TrainerSettings& trainer,
+                          const Json& runtime_node);
 /// The policy's build step (other jobs, volumes, objects), after inject_policy_env. False on
 /// error.
 bool build_policy(CompileState* state, const TrainerSettings& trainer, const Json& runtime_node);

@@ -188,7 +188,6 @@ void place_trainer_v2_4(CompileState* state, const PolicyBuildInput& input) {
 
 bool build_mpi(CompileState* state, const PolicyBuildInput& input) {
   const TrainerSettings& trainer = input.trainer;
-  place_trainer_v2_4(state, input);
   MpiSettings settings = read_mpi_settings(state, trainer);
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   // spec.trainer's env and resources reach job `node` too when the launcher is a node.
@@ -260,6 +259,6 @@ MpiSettings read_mpi_settings(CompileState* state, const TrainerSettings& traine
 }
 
 // Upstream refuses the OMPI_* names only from v2.3 on, so the check is the plugin's own.
-const PolicyPlugin kMpiPlugin = {"mpi", {}, "", nullptr, size_mpi, build_mpi};
+const PolicyPlugin kMpiPlugin = {"mpi", {}, "", nullptr, size_mpi, build_mpi, place_trainer_v2_4};
 
 }  // namespace trainjob

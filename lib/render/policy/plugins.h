@@ -43,6 +43,10 @@ struct PolicyPlugin {
   /// applied: other jobs, volumes, objects of its own (CompileState::extra_objects), the
   /// Secrets it generates keys for when CompileState::generate_secrets. False on any error.
   bool (*build)(CompileState* state, const PolicyBuildInput& input);
+  /// Optional. Where spec.trainer's image, command and args go beyond the trainer's `node`
+  /// container (MPI from v2.4: the nodes' image too), right after spec.trainer is applied, so
+  /// that the container checks see what the Jobs will run.
+  void (*place_trainer)(CompileState* state, const PolicyBuildInput& input);
 };
 
 /// The plugin of the policy `ml_policy` sets, or null (no policy, or one not compiled).

@@ -53,6 +53,7 @@ const PolicyPlugin kTorchPlugin = {
     "is set by the torch policy and cannot be overridden in spec.trainer.env",
     inject_torch,
     nullptr,
+    nullptr,
     nullptr};
 
 bool check_torch_env_injection(CompileState* state) {

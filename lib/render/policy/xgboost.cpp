@@ -39,6 +39,7 @@ const PolicyPlugin kXgboostPlugin = {
     "is reserved for the XGBoost runtime",
     inject_xgboost,
     nullptr,
+    nullptr,
     nullptr};
 
 }  // namespace trainjob
