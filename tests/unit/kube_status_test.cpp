@@ -90,11 +90,11 @@ TEST_CASE("of two pods created in one second, the retry stands for its node, fin
   // Names sort the failed pod last, so only its phase can make the retry win.
   for (const char* retry_phase : {"Running", "Succeeded"}) {
     CAPTURE(retry_phase);
-    TrainJobStatus status = compute_status(
-        "t", {status_job("t-node-0", "node")},
-        {pod("t-node-0-0-zzzzz", "node", 0, "Failed", "2026-01-01T00:00:00Z"),
-         pod("t-node-0-0-aaaaa", "node", 0, retry_phase, "2026-01-01T00:00:00Z")},
-        {});
+    TrainJobStatus status =
+        compute_status("t", {status_job("t-node-0", "node")},
+                       {pod("t-node-0-0-zzzzz", "node", 0, "Failed", "2026-01-01T00:00:00Z"),
+                        pod("t-node-0-0-aaaaa", "node", 0, retry_phase, "2026-01-01T00:00:00Z")},
+                       {});
     REQUIRE(status.nodes.size() == 1);
     CHECK(status.nodes[0].pod == "t-node-0-0-aaaaa");
   }
