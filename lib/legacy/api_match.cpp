@@ -8,6 +8,7 @@
 #include "model/runtime_registry.h"
 #include "model/suggest.h"
 #include "model/vocabulary.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -45,10 +46,6 @@ bool kind_equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && edit_distance(a, b) == 0;
 }
 
-bool api_has_prefix(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 bool is_trainer_kind(std::string_view kind) {
   return std::find(std::begin(kTrainerKinds), std::end(kTrainerKinds), kind) !=
          std::end(kTrainerKinds);
@@ -80,8 +77,8 @@ const ServedKind* meant_kind(std::string_view api_version, std::string_view kind
   for (const ServedKind& served : served_kinds()) {
     if (kind_equals_ignoring_case(served.kind, kind)) return &served;
   }
-  if (!api_has_prefix(api_version, kTrainerGroupPrefix) &&
-      !api_has_prefix(api_version, kKubeflowGroupPrefix)) {
+  if (!starts_with(api_version, kTrainerGroupPrefix) &&
+      !starts_with(api_version, kKubeflowGroupPrefix)) {
     return nullptr;
   }
   std::vector<std::string_view> names;
@@ -135,7 +132,7 @@ std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::str
   }
   if (const ServedKind* meant = meant_kind(api_version, kind))
     return ApiMismatch{"kind", misspelt_message(api_version, kind, *meant)};
-  if (api_has_prefix(api_version, kTrainerGroupPrefix)) {
+  if (starts_with(api_version, kTrainerGroupPrefix)) {
     return ApiMismatch{"kind", "kind \"" + std::string(kind) + "\" is not a kind of " +
                                    std::string(api_version) + ": the Trainer serves " + kTrainJob +
                                    ", " + kTrainingRuntime + " and " + kClusterTrainingRuntime +

@@ -100,14 +100,6 @@ void warn_pytorch_no_rendezvous(const LegacyJob& job, const FieldReader& reader)
                  "or an elasticPolicy");
 }
 
-/// `command[k]` or `args[k]` of the container at `path` for word `word` of its command line.
-std::string pytorch_word_path(const std::string& path, const Json& container, size_t word) {
-  const Json& command = json_member(container, "command");
-  size_t in_command = command.is_array() ? command.size() : 0;
-  if (word < in_command) return field_index(path + ".command", word);
-  return field_index(path + ".args", word - in_command);
-}
-
 /// torchrun's own --nnodes wins over the operator's PET_NNODES.
 void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader) {
   int64_t nodes = job.total_replicas();
@@ -118,7 +110,8 @@ void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader
       std::optional<TorchrunNodes> found = torchrun_fixed_nodes(container_words(containers[i]));
       if (!found || found->nodes == nodes) continue;
       std::string path = field_index(replica.path + ".template.spec.containers", i);
-      reader.warning(pytorch_word_path(path, containers[i], found->word),
+      auto [list, index] = container_word_field(containers[i], found->word);
+      reader.warning(field_index(path + "." + list, index),
                      torchrun_nodes_problem(*found, nodes) +
                          "; drop the flag (the operator sets PET_NNODES) or make the Master "
                          "and Worker replicas add up to " +

@@ -20,11 +20,10 @@ bool legacy_requests_ok(const FieldReader& reader, const std::string& path, cons
                         size_t index, const Json& container) {
   bool ok = true;
   for (const RequestOverLimit& excess : requests_over_limits(json_member(container, "resources"))) {
+    std::string job_field =
+        "spec.template.spec." + list + "[" + std::to_string(index) + "].resources.requests";
     reader.error(field_child(path + ".resources.requests", excess.resource),
-                 excess.resource + " request " + excess.request + " is above its limit " +
-                     excess.limit + ": the API server refuses the Jobs (spec.template.spec." +
-                     list + "[" + std::to_string(index) +
-                     "].resources.requests: " + request_over_limit_reason(excess) + ")");
+                 request_over_limit_message(excess, "", job_field));
     ok = false;
   }
   return ok;

@@ -70,6 +70,13 @@ std::string request_over_limit_reason(const RequestOverLimit& excess) {
          excess.resource + " limit of " + excess.limit;
 }
 
+std::string request_over_limit_message(const RequestOverLimit& excess, const std::string& where,
+                                       const std::string& job_field) {
+  return excess.resource + " request " + excess.request + " is above its limit " + excess.limit +
+         where + ": the API server refuses the Jobs (" + job_field + ": " +
+         request_over_limit_reason(excess) + ")";
+}
+
 std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words) {
   // Most commands name no launcher: those are not split into tokens at all.
   bool any = std::any_of(words.begin(), words.end(), [](const std::string& word) {
@@ -119,6 +126,13 @@ std::vector<std::string> container_words(const Json& container) {
       out.push_back(item.is_string() ? item.get<std::string>() : std::string());
   }
   return out;
+}
+
+std::pair<const char*, size_t> container_word_field(const Json& container, size_t word) {
+  const Json& command = json_member(container, "command");
+  size_t in_command = command.is_array() ? command.size() : 0;
+  if (word < in_command) return {"command", word};
+  return {"args", word - in_command};
 }
 
 }  // namespace trainjob

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "load/json.h"
@@ -29,6 +30,12 @@ std::vector<RequestOverLimit> requests_over_limits(const Json& resources);
 /// limit of 1`.
 std::string request_over_limit_reason(const RequestOverLimit& excess);
 
+/// The error for one, as render and the legacy kinds report it: `cpu request 2 is above its
+/// limit 1<where>: the API server refuses the Jobs (<job_field>: <reason>)`, where `where` is
+/// empty or names the container (" in container ...") and `job_field` is the field of the Job.
+std::string request_over_limit_message(const RequestOverLimit& excess, const std::string& where,
+                                       const std::string& job_field);
+
 /// `--nnodes` of a torchrun command line (torchrun, or python -m torch.distributed.run or
 /// .launch), when it gives a fixed count.
 struct TorchrunNodes {
@@ -47,6 +54,9 @@ std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes
 
 /// The command then the args of a container (a word that is no string as an empty one).
 std::vector<std::string> container_words(const Json& container);
+
+/// Where word `word` of container_words(container) is written: ("command", k) or ("args", k).
+std::pair<const char*, size_t> container_word_field(const Json& container, size_t word);
 
 }  // namespace trainjob
 

@@ -82,10 +82,8 @@ Field trainer_resource(const CompileState& state, const PodContainer& c,
 bool check_requests(const CompileState& state, const PodContainer& c) {
   bool ok = true;
   for (const RequestOverLimit& excess : requests_over_limits(json_member(*c.value, "resources"))) {
-    std::string message =
-        excess.resource + " request " + excess.request + " is above its limit " + excess.limit +
-        " in " + describe_container(state, c) + ": the API server refuses the Jobs (" +
-        job_field(c, "resources.requests") + ": " + request_over_limit_reason(excess) + ")";
+    std::string message = request_over_limit_message(excess, " in " + describe_container(state, c),
+                                                     job_field(c, "resources.requests"));
     Field from_trainer = trainer_resource(state, c, excess.resource);
     state.trainjob_reader.error(from_trainer ? from_trainer.path() : runtime_anchor(state, c),
                                 message);
@@ -102,13 +100,10 @@ void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
   std::string message = torchrun_nodes_problem(*nodes, c.job->count) +
                         "; drop the flag (torchrun then reads PET_NNODES) or set numNodes to " +
                         std::to_string(nodes->nodes);
-  const Json& command = json_member(*c.value, "command");
-  size_t in_command = command.is_array() ? command.size() : 0;
-  bool in_args = nodes->word >= in_command;
-  Field list = state.trainjob.trainer[in_args ? "args" : "command"];
+  auto [list_name, index] = container_word_field(*c.value, nodes->word);
+  Field list = state.trainjob.trainer[list_name];
   if (list) {
-    state.trainjob_reader.warning(list.at(in_args ? nodes->word - in_command : nodes->word).path(),
-                                  message);
+    state.trainjob_reader.warning(list.at(index).path(), message);
   } else {
     state.trainjob_reader.warning(
         runtime_anchor(state, c),

@@ -92,3 +92,17 @@ TEST_CASE("torchrun --nnodes: fixed counts only, in any form a command line give
   CHECK_FALSE(torchrun_fixed_nodes({"python", "t.py", "--nnodes=2"}));
   CHECK_FALSE(torchrun_fixed_nodes({"torchrun", "t.py"}));
 }
+
+TEST_CASE("container_word_field: a word of command then args, back to its field") {
+  using trainjob::container_word_field;
+  trainjob::Json container = {{"command", {"torchrun"}}, {"args", {"--nnodes=2", "t.py"}}};
+  auto field = container_word_field(container, 0);
+  CHECK(std::string(field.first) == "command");
+  CHECK(field.second == 0);
+  field = container_word_field(container, 2);
+  CHECK(std::string(field.first) == "args");
+  CHECK(field.second == 1);
+  field = container_word_field(trainjob::Json{{"args", {"x"}}}, 0);
+  CHECK(std::string(field.first) == "args");
+  CHECK(field.second == 0);
+}

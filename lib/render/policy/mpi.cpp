@@ -150,19 +150,14 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
 }
 
 /// Sets `field` of the `node` container of `job` to `value`, or to nothing when it is null.
-void set_node_field(ReplicatedJob* job, const char* field, const Json* value) {
+void set_node_field(ReplicatedJob* job, const char* field, const Json& value) {
   Json* node = job == nullptr ? nullptr : find_container(&job->pod_spec(), kNodeName);
   if (node == nullptr) return;
-  if (value != nullptr && !value->is_null()) {
-    (*node)[field] = *value;
+  if (!value.is_null()) {
+    (*node)[field] = value;
   } else {
     node->erase(field);
   }
-}
-
-const Json* member_or_null(const Json& object, const char* key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
 }
 
 /// Trainer v2.4 (#4301): spec.trainer.image runs on both jobs, so the launcher and the nodes
@@ -175,13 +170,13 @@ void place_trainer_v2_4(CompileState* state, const PolicyBuildInput& input) {
   ReplicatedJob* node_job = state->find_job(kMpiNodeJob);
   if (node_job != nullptr && state->trainer_job() == node_job) {
     for (const char* field : {"command", "args"}) {
-      set_node_field(node_job, field, member_or_null(input.runtime_node, field));
-      const Json* value = member_or_null(trainer, field);
-      if (value != nullptr && !value->is_null()) set_node_field(launcher, field, value);
+      set_node_field(node_job, field, json_member(input.runtime_node, field));
+      const Json& value = json_member(trainer, field);
+      if (!value.is_null()) set_node_field(launcher, field, value);
     }
   }
-  const Json* image = member_or_null(trainer, "image");
-  if (image == nullptr || image->is_null()) return;
+  const Json& image = json_member(trainer, "image");
+  if (image.is_null()) return;
   set_node_field(launcher, "image", image);
   set_node_field(node_job, "image", image);
 }
