@@ -102,15 +102,16 @@ std::vector<Json> compile_optimization_job(const Document& document,
   std::vector<Json> objects;
   std::set<FindingKey> seen_schema;
   std::set<FindingKey> seen;
+  bool template_checked = false;  // the template is the same in every trial
   for (const Trial& trial : selected_trials(document, std::move(*all), sweep, diagnostics)) {
     Document trial_doc = trial_document(document, trial);
     Diagnostics trial_schema;
     Diagnostics trial_findings;
-    if (seen_schema.empty())  // the template is the same in every trial
+    if (!template_checked)
       InputCheck::check_schema(trial_doc, options.dialect, schemas, &trial_schema);
+    template_checked = true;
     std::vector<Json> compiled = compile_trainjob(trial_doc, registry, options, &trial_findings);
     add_trial_findings(trial_schema, document.name(), num_trials, &seen_schema, schema_findings);
-    seen_schema.insert({-1, -1, ""});
     add_trial_findings(trial_findings, document.name(), num_trials, &seen, diagnostics);
     for (Json& object : compiled) {
       mark_trial_object(document.name(), trial, &object);
