@@ -1,5 +1,6 @@
 #include "optimize/sweep.h"
 
+#include <cstdlib>
 #include <set>
 #include <tuple>
 
@@ -15,6 +16,22 @@ namespace {
 /// same field would otherwise be reported once per trial.
 using FindingKey = std::tuple<int, int, std::string>;
 
+/// What a trial name that is too long means for the OptimizationJob's name: the compiler's
+/// "use at most N characters" is about the trial's, which adds `-trial-<k>`.
+std::string sweep_name_hint(const std::string& message, const std::string& sweep_name,
+                            int64_t num_trials) {
+  std::string last = trial_name(sweep_name, num_trials);
+  std::string hint = " (the trials are named " + sweep_name + "-trial-1 to " + last;
+  const std::string marker = "use at most ";
+  size_t at = message.find(marker);
+  size_t suffix = last.size() - sweep_name.size();
+  if (at == std::string::npos) return hint + ": shorten the OptimizationJob's metadata.name)";
+  size_t most = std::strtoul(message.c_str() + at + marker.size(), nullptr, 10);
+  if (most <= suffix) return hint + ": no OptimizationJob name is short enough)";
+  return hint + ": give the OptimizationJob a name of at most " + std::to_string(most - suffix) +
+         " characters)";
+}
+
 /// Copies `from` into `into` with trial paths made the OptimizationJob's, leaving out a
 /// field an earlier trial already reported. A name that is too long is the sweep's name.
 void add_trial_findings(const Diagnostics& from, const std::string& sweep_name, int64_t num_trials,
@@ -26,11 +43,7 @@ void add_trial_findings(const Diagnostics& from, const std::string& sweep_name, 
     FindingKey key{finding.pos.line, finding.pos.column, finding.path};
     if (seen->count(key) > 0) continue;
     added.insert(key);
-    if (about_name) {
-      finding.message += " (the trials of this OptimizationJob are named " + sweep_name +
-                         "-trial-1 to " + trial_name(sweep_name, num_trials) +
-                         ": shorten its metadata.name)";
-    }
+    if (about_name) finding.message += sweep_name_hint(finding.message, sweep_name, num_trials);
     into->add(std::move(finding));
   }
   seen->insert(added.begin(), added.end());
