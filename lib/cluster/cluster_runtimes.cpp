@@ -77,7 +77,8 @@ std::vector<std::string> cluster_runtime_notes(const RenderResult& rendered,
                                                const std::vector<Document>& cluster_runtimes) {
   std::set<std::string> referenced;
   for (const Document& document : rendered.documents)
-    if (is_trainjob_document(document)) referenced.insert(runtime_ref_name(document));
+    if (is_trainjob_document(document) || is_optimization_job_document(document))
+      referenced.insert(runtime_ref_name(document));
   for (const Document& document : rendered.documents)
     if (is_runtime_document(document)) referenced.erase(document.name());  // the inputs win
   std::vector<std::string> notes;

@@ -28,6 +28,7 @@ const std::vector<ServedKind>& served_kinds() {
     std::vector<ServedKind> out;
     for (const char* kind : kTrainerKinds)
       out.push_back({kind, {kTrainerApiVersion}});
+    out.push_back({kOptimizationJobKind, {kTrainerApiVersion}});  // not in v2alpha1
     for (const LegacyKind* legacy : all_legacy_kinds()) {
       auto same = [legacy](const ServedKind& served) { return served.kind == legacy->kind; };
       auto it = std::find_if(out.begin(), out.end(), same);
@@ -120,8 +121,7 @@ std::string misspelt_message(std::string_view api_version, std::string_view kind
 
 std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::string_view kind,
                                           std::string_view file) {
-  if (api_version.empty() || kind.empty() || kind_equals_ignoring_case(kind, kOptimizationJobKind))
-    return std::nullopt;
+  if (api_version.empty() || kind.empty()) return std::nullopt;
   if (const ServedKind* exact = find_served_kind(kind)) {
     if (kind_serves(*exact, api_version)) return std::nullopt;
     if (api_version == kKubeflowV2alpha1ApiVersion && is_trainer_kind(kind))

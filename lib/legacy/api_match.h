@@ -21,8 +21,8 @@ struct ApiMismatch {
 };
 
 /// Nothing when the pair is one we compile, or names neither one of our kinds (in any case,
-/// or misspelt within our groups) nor a kind of trainer.kubeflow.org; OptimizationJob is
-/// left alone. `file` names the input in the fix `convert` offers for kubeflow.org/v2alpha1.
+/// or misspelt within our groups) nor a kind of trainer.kubeflow.org. `file` names the input in the
+/// fix `convert` offers for kubeflow.org/v2alpha1.
 std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::string_view kind,
                                           std::string_view file);
 

@@ -27,6 +27,10 @@ bool is_trainjob_document(const Document& document) {
   return has_trainer_api_version(document) && document.kind() == kTrainJob;
 }
 
+bool is_optimization_job_document(const Document& document) {
+  return has_trainer_api_version(document) && document.kind() == kOptimizationJobKind;
+}
+
 void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Document>& documents,
                                 std::optional<DialectRange> shipped) {
   Layer layer{source, {}};

@@ -23,6 +23,8 @@ inline constexpr const char* kTrainJob = "TrainJob";
 /// True for TrainingRuntime and ClusterTrainingRuntime documents of our API group.
 bool is_runtime_document(const Document& document);
 bool is_trainjob_document(const Document& document);
+/// True for an OptimizationJob of our API group (a sweep of TrainJobs, lib/optimize).
+bool is_optimization_job_document(const Document& document);
 
 struct Runtime {
   const Document* document = nullptr;

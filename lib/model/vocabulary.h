@@ -30,7 +30,8 @@ inline constexpr const char* kV2alpha1TrainerContainer = "trainer";
 inline constexpr const char* kV2alpha1InitializerJob = "initializer";
 inline constexpr const char* kV2alpha1ApiGroup = "kubeflow.org";
 inline constexpr const char* kV2alpha1ControllerName = "kubeflow.org/trainjob-controller";
-/// The Trainer's hyperparameter-tuning kind, left to its own compiler.
+/// The Trainer's hyperparameter sweep (KEP-3562, served by no release yet): compiled into one
+/// TrainJob per trial by lib/optimize.
 inline constexpr const char* kOptimizationJobKind = "OptimizationJob";
 /// The coscheduling plugin's PodGroup.
 inline constexpr const char* kSchedulingApiVersion = "scheduling.x-k8s.io/v1alpha1";
@@ -144,6 +145,23 @@ inline constexpr const char* kKrmIdAnnotation = "internal.config.kubernetes.io/i
 inline constexpr const char* kKrmLegacyIdAnnotation = "config.k8s.io/id";
 /// kustomize's identity of an input resource for a legacy exec transformer.
 inline constexpr const char* kKustomizeIdAnnotation = "kustomize.config.k8s.io/id";
+
+// --- OptimizationJob trials ----------------------------------------------------------------
+// The names upstream's unmerged OptimizationJob controller (kubeflow/trainer#3828) gives its
+// trial TrainJobs, so that the SDK's trainer_native backend finds ours as it would find its.
+
+/// On every object of a trial: the OptimizationJob it belongs to.
+inline constexpr const char* kOptimizationJobNameLabel =
+    "trainer.kubeflow.org/optimizationjob-name";
+/// The trial's assignment as compact JSON ({"lr":"0.01"}), on every object of a trial.
+inline constexpr const char* kOptimizationParametersAnnotation =
+    "trainer.kubeflow.org/optimization-parameters";
+/// The env prefix of a trial value: KUBEFLOW_TRAINER_OPT_<PARAMETER> in spec.trainer.env.
+inline constexpr const char* kOptimizationEnvPrefix = "KUBEFLOW_TRAINER_OPT_";
+/// What a trial TrainJob's name adds to its OptimizationJob's: `<name>-trial-<k>`, k from 1.
+inline constexpr const char* kTrialNameInfix = "-trial-";
+/// The plugin's own: the trial's number (from 1), so that `status` orders the trials.
+inline constexpr const char* kTrialIndexLabel = "kubectl-trainjob/trial-index";
 
 // --- The plugin's own -------------------------------------------------------------------
 // The annotations render writes for the client side (`submit`, `status`, `run --local`) to

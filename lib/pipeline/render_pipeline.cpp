@@ -82,13 +82,24 @@ Dialect runtime_check_release(const Document& runtime, const std::set<std::strin
   return referenced.count(runtime.name()) > 0 ? Dialect::kV2_1 : kDefaultDialect;
 }
 
-/// The runtimeRef names of the TrainJobs among the inputs.
+/// The runtimeRef names of the TrainJobs among the inputs, and of OptimizationJobs' templates.
 std::set<std::string> referenced_runtimes(const std::vector<Document>& documents) {
   std::set<std::string> names;
   for (const Document& document : documents) {
-    if (is_trainjob_document(document)) names.insert(runtime_ref_name(document));
+    if (is_trainjob_document(document) || is_optimization_job_document(document))
+      names.insert(runtime_ref_name(document));
   }
   return names;
+}
+
+/// The trials of an OptimizationJob, each compiled as a TrainJob.
+std::vector<Json> compile_sweep(const Document& document, const RuntimeRegistry& registry,
+                                const RenderRequest& request, const CompileOptions& options,
+                                InputSchemas* schemas, DocumentWork* work) {
+  SweepOptions sweep = request.sweep;
+  sweep.check_only = sweep.check_only || options.check_only;
+  return compile_optimization_job(document, registry, options, sweep, schemas,
+                                  &work->schema_findings, &work->semantic_findings);
 }
 
 /// Each document is checked and compiled on its own, so the work is spread over the cores;
@@ -112,6 +123,9 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
       check_namespace_flag(document, options.default_namespace, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {
       work[i].objects = compile_trainjob(document, registry, options, &work[i].semantic_findings);
+    } else if (is_optimization_job_document(document)) {
+      work[i].objects =
+          compile_sweep(document, registry, request, options, &schemas[worker], &work[i]);
     } else if (is_legacy_document(document) && options.render_target == RenderTarget::kJobSet) {
       refuse_legacy_jobset(document, &work[i].semantic_findings);
     } else if (is_legacy_document(document)) {
@@ -160,7 +174,10 @@ std::string config_map_key(const Document& document, const CompileOptions& optio
 }
 
 std::string runtime_ref_name(const Document& trainjob) {
-  const Json& ref = json_member(json_member(trainjob.value, "spec"), "runtimeRef");
+  const Json* spec = &json_member(trainjob.value, "spec");
+  if (is_optimization_job_document(trainjob))
+    spec = &json_member(json_member(*spec, "trainJobTemplate"), "spec");
+  const Json& ref = json_member(*spec, "runtimeRef");
   return string_member(ref, "name");
 }
 
@@ -189,7 +206,8 @@ std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
       semantic.add(finding);
     const Document& document = documents[i];
     if (!check_object(document, diagnostics) || is_runtime_document(document)) continue;
-    bool compiled = is_trainjob_document(document) || is_legacy_document(document);
+    bool compiled = is_trainjob_document(document) || is_legacy_document(document) ||
+                    is_optimization_job_document(document);
     RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
     if (!unit.compiled) unit.objects.push_back(document.value);
     units.push_back(std::move(unit));

@@ -10,6 +10,7 @@
 #include "load/file_system.h"
 #include "load/input_files.h"
 #include "model/runtime_registry.h"
+#include "optimize/sweep.h"
 #include "render/compile.h"
 
 namespace trainjob {
@@ -30,6 +31,9 @@ struct RenderRequest {
   /// -n/--namespace was given: a document naming another namespace is refused, as kubectl
   /// refuses it, since which of the two was meant cannot be guessed.
   bool namespace_from_flag = false;
+  /// `--trial` and `--seed` of an OptimizationJob (validate sets check_only through
+  /// compile.check_only).
+  SweepOptions sweep;
 };
 
 /// What one input document became: a TrainJob's objects, or the document itself.
@@ -52,7 +56,7 @@ void check_runtime_document(const Document& runtime, Dialect release, Diagnostic
 /// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
 /// namespace get); empty for other documents.
 std::string config_map_key(const Document& document, const CompileOptions& options);
-/// The runtimeRef name of a TrainJob document.
+/// The runtimeRef name of a TrainJob document (of an OptimizationJob: its template's).
 std::string runtime_ref_name(const Document& trainjob);
 
 /// Adds the runtime search layers after the inputs' own: `--runtimes DIR`, then the

@@ -23,7 +23,8 @@ struct CrossReferences {
             const CompileOptions& options) {
     if (!documents.empty()) files_with_documents.push_back(file);
     for (Document& document : documents) {
-      if (is_trainjob_document(document)) referenced.insert(runtime_ref_name(document));
+      if (is_trainjob_document(document) || is_optimization_job_document(document))
+        referenced.insert(runtime_ref_name(document));
       std::string config_map = config_map_key(document, options);
       if (!config_map.empty()) config_maps.emplace_back(file, std::move(config_map));
       if (is_runtime_document(document)) runtimes.emplace_back(file, std::move(document));

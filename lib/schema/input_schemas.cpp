@@ -71,6 +71,10 @@ std::vector<SchemaProblem> InputSchemas::check_legacy(const Json& job,
   return set_.validate_against(job, *schema);
 }
 
+std::vector<SchemaProblem> InputSchemas::check_optimization_job(const Json& job) {
+  return set_.validate_against(job, *embedded("optimization/optimizationjob.json"));
+}
+
 std::vector<SchemaProblem> InputSchemas::check_trainjob(const Json& trainjob, Dialect dialect) {
   return set_.validate_against(trainjob, schema(dialect, "trainjob.json"));
 }

@@ -28,6 +28,9 @@ class InputSchemas {
   /// schema (the compiler says what it makes of those).
   std::vector<SchemaProblem> check_legacy(const Json& job, const std::string& api_version,
                                           const std::string& kind);
+  /// Problems of an OptimizationJob outside its trainJobTemplate.spec, which is checked as
+  /// the spec of a TrainJob (by the optimize stage, at the OptimizationJob's lines).
+  std::vector<SchemaProblem> check_optimization_job(const Json& job);
 
  private:
   /// The schema `<dialect dir>/<file>`, parsed from the embedded copy on first use.

@@ -40,6 +40,8 @@ void InputCheck::check_schema(const Document& document, std::optional<Dialect> f
   } else if (document.api_version() == kKubeflowV1ApiVersion ||
              document.api_version() == kKubeflowV2beta1ApiVersion) {
     problems = schemas->check_legacy(document.value, document.api_version(), document.kind());
+  } else if (is_optimization_job_document(document)) {
+    problems = schemas->check_optimization_job(document.value);
   }
   report_schema_problems(document, problems, findings);
 }

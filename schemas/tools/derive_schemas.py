@@ -12,7 +12,10 @@ Writes schemas/trainer/v2.{0,1,3}/{trainjob,runtime}.json,
 schemas/trainer/legacy-v1/<kind>.json for the Training Operator v1.9 kinds (their pod
 templates shared as legacy-v1/pod-template.json, referred to as "legacy-pod-template"), and
 schemas/emitted/batch-v1-job.json and v1-persistentvolumeclaim.json (the Job and
-PersistentVolumeClaim structures the runtime CRD embeds).
+PersistentVolumeClaim structures the runtime CRD embeds), and
+schemas/trainer/optimization/optimizationjob.json from the unreleased OptimizationJob CRD
+of Trainer master (its trainJobTemplate.spec is left open: the template is checked as a
+TrainJob, against the schema of the dialect its fields speak).
 """
 import json
 import os
@@ -105,8 +108,24 @@ def legacy_schemas(reference):
     write("schemas/trainer/legacy-v1/pod-template.json", pod_template)
 
 
+# The Trainer master snapshot that holds the OptimizationJob CRD (KEP-3562, not released).
+OPTIMIZATION_RELEASE = "kubeflow-trainer-master-8c0f5059"
+
+
+def optimization_schema(reference):
+    spec = structure(crd_schema(reference, OPTIMIZATION_RELEASE, "optimizationjobs"))
+    spec = spec["properties"]["spec"]
+    template = spec["properties"]["trainJobTemplate"]
+    template["properties"]["spec"] = {"type": "object",
+                                      "x-kubernetes-preserve-unknown-fields": True}
+    write("schemas/trainer/optimization/optimizationjob.json",
+          object_schema("trainer.kubeflow.org/v1alpha1", ["OptimizationJob"], spec,
+                        ("apiVersion", "kind", "metadata", "spec")))
+
+
 def main():
     reference = sys.argv[1]
+    optimization_schema(reference)
     legacy_schemas(reference)
     api = "trainer.kubeflow.org/v1alpha1"
     for dialect, release in DIALECTS.items():

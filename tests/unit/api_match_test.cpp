@@ -17,9 +17,15 @@ TEST_CASE("api match: the pairs we compile and others' kinds pass") {
   CHECK_FALSE(match_api_kind("batch/v1", "Job", "a.yaml"));
   // Another Kubeflow kind in the Training Operator's group is not ours to judge here.
   CHECK_FALSE(match_api_kind("kubeflow.org/v1beta1", "Experiment", "a.yaml"));
-  // OptimizationJob belongs to its own compiler, in any spelling.
+  // OptimizationJob is compiled too (lib/optimize); another spelling is refused.
   CHECK_FALSE(match_api_kind("trainer.kubeflow.org/v1alpha1", "OptimizationJob", "a.yaml"));
-  CHECK_FALSE(match_api_kind("trainer.kubeflow.org/v1alpha1", "Optimizationjob", "a.yaml"));
+  auto misspelt = match_api_kind("trainer.kubeflow.org/v1alpha1", "Optimizationjob", "a.yaml");
+  REQUIRE(misspelt);
+  CHECK(misspelt->field == "kind");
+  CHECK(misspelt->message.find("did you mean \"OptimizationJob\"") != std::string::npos);
+  auto other_version = match_api_kind("trainer.kubeflow.org/v1", "OptimizationJob", "a.yaml");
+  REQUIRE(other_version);
+  CHECK(other_version->field == "apiVersion");
   CHECK_FALSE(match_api_kind("", "TrainJob", "a.yaml"));
 }
 
