@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -312,23 +313,44 @@ bool is_switch_value(std::string text) {
   return text == "0" || text == "1" || text == "true" || text == "false";
 }
 
-/// The variables are checked before CLI11 reads them, so that a bad one is reported as
-/// the variable (exit 1), whether or not a flag overrides it, as a pod's env is fixed.
-bool check_environment(std::string* error) {
-  Options scratch;
+/// A training setting's variable as an OptimizationJob's trial sets it: --batch-size reads
+/// KUBEFLOW_TRAINER_OPT_BATCH_SIZE. Empty for the launcher's PET_* settings, which describe the
+/// pod (its node rank, its master) rather than a hyperparameter a trial may vary.
+std::string trial_variable(const Setting& setting) {
+  if (std::string(setting.env).rfind("TRAINER_", 0) != 0) return "";
+  std::string name = std::string(kTrialVariablePrefix) + setting.flag;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+    return c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  });
+  return name;
+}
+
+/// Applies one variable's value, if it is set and not empty; false with `*error` naming it.
+bool apply_variable(const Setting& setting, const std::string& name, const EnvLookup& env,
+                    Options* options, std::string* error) {
+  std::optional<std::string> value = env(name);
+  if (!value || value->empty()) return true;
+  std::string problem = setting.set(*options, *value);
+  if (problem.empty()) return true;
+  *error = name + ": " + problem;
+  return false;
+}
+
+/// The variables are applied before the flags, which then override them: the trial's
+/// KUBEFLOW_TRAINER_OPT_* over the TrainJob's own TRAINER_*. Each is checked whether or not
+/// something overrides it, and a bad one is reported as the variable (exit 1), since a pod's
+/// env is fixed.
+bool apply_environment(const EnvLookup& env, Options* options, std::string* error) {
   for (const Setting& setting : settings()) {
-    const char* value = std::getenv(setting.env);
-    if (value == nullptr || *value == '\0') continue;
-    std::string problem = setting.set(scratch, value);
-    if (!problem.empty()) {
-      *error = std::string(setting.env) + ": " + problem;
-      return false;
-    }
+    if (!apply_variable(setting, setting.env, env, options, error)) return false;
+    std::string trial = trial_variable(setting);
+    if (!trial.empty() && !apply_variable(setting, trial, env, options, error)) return false;
   }
   for (const Switch& flag : switches()) {
-    const char* value = flag.env != nullptr ? std::getenv(flag.env) : nullptr;
-    if (value == nullptr || *value == '\0' || is_switch_value(value)) continue;
-    *error = std::string(flag.env) + ": expected 1, 0, true or false, found \"" + value + "\"";
+    std::optional<std::string> value =
+        flag.env != nullptr ? env(flag.env) : std::optional<std::string>();
+    if (!value || value->empty() || is_switch_value(*value)) continue;
+    *error = std::string(flag.env) + ": expected 1, 0, true or false, found \"" + *value + "\"";
     return false;
   }
   return true;
@@ -349,7 +371,11 @@ constexpr const char* kDescription =
     "rendezvous command line, every word after SCRIPT being the script's. Started by torchrun "
     "(LOCAL_RANK set) without SCRIPT, it is the worker itself.\n"
     "\n"
-    "Every flag may be given as its variable instead (Env); the flag wins.";
+    "Every flag may be given as its variable instead (Env); the flag wins. A setting with a "
+    "TRAINER_* variable may also be given as KUBEFLOW_TRAINER_OPT_<FLAG> (--batch-size: "
+    "KUBEFLOW_TRAINER_OPT_BATCH_SIZE), as an OptimizationJob's trial sets it, which wins over "
+    "the TRAINER_* variable: flag, then KUBEFLOW_TRAINER_OPT_*, then TRAINER_*, then the "
+    "default.";
 
 constexpr const char* kFooter =
     "Also read: GLOO_SOCKET_IFNAME (network interface for gloo), OMP_NUM_THREADS (set to 1 "
@@ -362,24 +388,27 @@ constexpr const char* kFooter =
     "usage error (a bad flag).";
 
 /// Declares every setting on `app`, storing into `options` as CLI11 runs the callbacks.
-void declare(CLI::App* app, Options* options) {
+/// The variables are named for --help only: apply_environment reads them before the flags,
+/// since CLI11 knows one variable per option and the trial's must win over the TrainJob's.
+void declare(CLI::App* app, Options* options, bool name_variables) {
   app->description(kDescription);
   app->footer(kFooter);
   app->get_formatter()->column_width(36);
   for (const Setting& setting : settings()) {
     std::string name = std::string("--") + setting.flag;
     Setter set = setting.set;
-    app->add_option_function<std::string>(
-           cli_names(setting),
-           [options, name, set](const std::string& value) {
-             std::string problem = set(*options, value);
-             if (!problem.empty()) throw CLI::ValidationError(name, problem);
-           },
-           setting.help)
-        ->envname(setting.env)
+    CLI::Option* option = app->add_option_function<std::string>(
+        cli_names(setting),
+        [options, name, set](const std::string& value) {
+          std::string problem = set(*options, value);
+          if (!problem.empty()) throw CLI::ValidationError(name, problem);
+        },
+        setting.help);
+    option
         ->type_name(setting.metavar)
         // The last of a repeated flag wins, as in torchrun's argparse.
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    if (name_variables) option->envname(setting.env);
   }
   for (const Switch& flag : switches()) {
     CLI::Option* option = app->add_flag(flag.names, options->*flag.field, flag.help);
@@ -401,7 +430,7 @@ std::string missing_value(const std::string& message) {
 bool parse_flags(const std::vector<std::string>& flags, ParsedOptions* parsed,
                  std::vector<std::string>* rest) {
   CLI::App app("trainjob-trainer", "trainjob-trainer");
-  declare(&app, &parsed->options);
+  declare(&app, &parsed->options, false);
   // CLI11 takes the words last first.
   std::vector<std::string> reversed(flags.rbegin(), flags.rend());
   try {
@@ -458,7 +487,7 @@ EnvLookup process_env() {
 
 ParsedOptions parse_options(const std::vector<std::string>& args) {
   ParsedOptions parsed;
-  if (!check_environment(&parsed.error)) {
+  if (!apply_environment(process_env(), &parsed.options, &parsed.error)) {
     parsed.exit_code = 1;
     return parsed;
   }
@@ -477,7 +506,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
 std::string help_text() {
   Options options;
   CLI::App app("", "trainjob-trainer");
-  declare(&app, &options);
+  declare(&app, &options, true);
   app.description("");
   // CLI11 puts the description before the usage line; ours goes after it.
   std::string text = app.help();

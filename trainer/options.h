@@ -16,6 +16,10 @@
 
 namespace trainjob::trainer {
 
+/// A trial of an OptimizationJob hands its values to the trainer as
+/// KUBEFLOW_TRAINER_OPT_<FLAG, upper-cased, '-' as '_'>: KUBEFLOW_TRAINER_OPT_LR for --lr.
+inline constexpr const char* kTrialVariablePrefix = "KUBEFLOW_TRAINER_OPT_";
+
 /// How gradients are averaged (--ddp): in buckets during backward, in one all-reduce after
 /// it, or not at all.
 enum class DdpMode { kBucketed, kFlat, kNone };
@@ -84,8 +88,9 @@ EnvLookup process_env();
 
 /// `args` excludes argv[0]. Flags may be written --name value or --name=value, with '-' or
 /// '_' between words (torchrun spells them --nproc_per_node). Variables are read from the
-/// process environment (CLI11's envname), each checked before the flags are: a bad one is
-/// an error even where a flag overrides it.
+/// process environment before the flags, which override them; a training setting's
+/// KUBEFLOW_TRAINER_OPT_* overrides its TRAINER_*. A bad variable is an error naming it even
+/// where something overrides it.
 ParsedOptions parse_options(const std::vector<std::string>& args);
 
 /// The --help text: every flag with its variable and default.

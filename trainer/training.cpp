@@ -14,6 +14,7 @@
 #include "models.h"
 #include "progress.h"
 #include "sharding.h"
+#include "status_reporter.h"
 
 namespace trainjob::trainer {
 namespace {
@@ -143,9 +144,36 @@ uint64_t parameter_checksum(const Network& network) {
   return hash;
 }
 
+/// How many samples of the test split a classifier gets right.
+struct TestScore {
+  int64_t correct = 0;
+  int64_t total = 0;
+  double accuracy() const { return total > 0 ? static_cast<double>(correct) / total : 0.0; }
+};
+
+/// Only a classifier with a test split has one: the linear model is a regression.
+bool has_test_score(const Setup& setup, const DataSplits& data) {
+  return setup.model != "linear" && data.test.size() > 0;
+}
+
+TestScore score_test_split(Network& network, const DataSplits& data) {
+  torch::NoGradGuard no_grad;
+  network.eval();
+  TestScore score;
+  score.total = data.test.size();
+  // In slices of 1000, so that the activations of a large test split need not fit at once.
+  for (int64_t start = 0; start < score.total; start += 1000) {
+    const int64_t length = std::min<int64_t>(1000, score.total - start);
+    torch::Tensor output = network.forward(data.test.inputs.narrow(0, start, length));
+    score.correct +=
+        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<int64_t>();
+  }
+  network.train();
+  return score;
+}
+
 /// The linear model's two parameters, or the CNN's accuracy on the test split.
 void print_trained_model(const Setup& setup, Network& network, const DataSplits& data) {
-  torch::NoGradGuard no_grad;
   if (setup.model == "linear") {
     auto parameters = network.named_parameters();
     std::printf("Final parameters: weight=%.9g bias=%.9g\n",
@@ -153,18 +181,9 @@ void print_trained_model(const Setup& setup, Network& network, const DataSplits&
                 parameters["linear.bias"].item<double>());
     return;
   }
-  network.eval();
-  int64_t correct = 0;
-  const int64_t total = data.test.size();
-  // In slices of 1000, so that the activations of a large test split need not fit at once.
-  for (int64_t start = 0; start < total; start += 1000) {
-    const int64_t length = std::min<int64_t>(1000, total - start);
-    torch::Tensor output = network.forward(data.test.inputs.narrow(0, start, length));
-    correct +=
-        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<int64_t>();
-  }
-  std::printf("Test accuracy: %.2f%% (%lld/%lld)\n", total ? 100.0 * correct / total : 0.0,
-              static_cast<long long>(correct), static_cast<long long>(total));
+  const TestScore score = score_test_split(network, data);
+  std::printf("Test accuracy: %.2f%% (%lld/%lld)\n", 100.0 * score.accuracy(),
+              static_cast<long long>(score.correct), static_cast<long long>(score.total));
 }
 
 /// --threads, else OMP_NUM_THREADS (which the launcher sets to 1 when several workers share
@@ -215,21 +234,6 @@ struct ProgressPace {
   int64_t total_steps = 0;
 };
 
-void report_progress(const ProgressPace& pace, int epoch, int epochs, int64_t step, double loss,
-                     double samples_per_second) {
-  ProgressReport report;
-  report.epoch = epoch + 1;
-  report.epochs = epochs;
-  report.step = step;
-  report.total_steps = pace.total_steps;
-  report.loss = loss;
-  report.samples_per_second = samples_per_second;
-  report.remaining_seconds = remaining_seconds(seconds_since(pace.started), step - pace.first_step,
-                                               pace.total_steps - step);
-  std::printf("%s\n", progress_line(report).c_str());
-  std::fflush(stdout);  // read from the log while the job runs
-}
-
 /// How the epochs are cut into shards and batches, the same on every worker.
 struct EpochPlan {
   ShardSpec shard_spec;
@@ -263,7 +267,28 @@ struct TrainingRun {
   torch::optim::Optimizer& optimizer;
   GradientSync& sync;
   EpochPlan plan;
+  StatusReporter* status;  ///< rank 0's, when a status server is named; else null
 };
+
+/// What a report says at `step` of `epoch` (0-based), with the time left at this run's pace.
+ProgressReport progress_at(const TrainingRun& run, int epoch, int64_t step) {
+  const ProgressPace& pace = run.plan.pace;
+  ProgressReport report;
+  report.epoch = epoch + 1;
+  report.epochs = run.options.epochs;
+  report.step = step;
+  report.total_steps = pace.total_steps;
+  report.remaining_seconds = remaining_seconds(seconds_since(pace.started), step - pace.first_step,
+                                               pace.total_steps - step);
+  return report;
+}
+
+/// The progress line, and the same report to the status server when there is one.
+void report_progress(const TrainingRun& run, const ProgressReport& report) {
+  std::printf("%s\n", progress_line(report).c_str());
+  std::fflush(stdout);  // read from the log while the job runs
+  if (run.status != nullptr) run.status->offer(report);
+}
 
 /// For the restart tests (--fail-at-step): the chosen rank dies at the chosen step of the
 /// first attempt as a crashed worker would, without unwinding or saving anything.
@@ -313,8 +338,11 @@ void report_progress_within_epoch(const TrainingRun& run, int epoch, int batch,
   }
   const double batch_samples =
       static_cast<double>(steps) * run.setup.batch_size * run.communicator.world_size();
-  report_progress(run.plan.pace, epoch, run.options.epochs, epoch * so_far.batches + steps,
-                  so_far.loss_sum / steps, batch_samples / seconds_since(so_far.started));
+  ProgressReport report =
+      progress_at(run, epoch, static_cast<int64_t>(epoch) * so_far.batches + steps);
+  report.loss = so_far.loss_sum / steps;
+  report.samples_per_second = batch_samples / seconds_since(so_far.started);
+  report_progress(run, report);
 }
 
 /// Trains on this worker's shard of `epoch`, batch by batch.
@@ -354,7 +382,8 @@ torch::Tensor sum_epoch_over_workers(Communicator& communicator, const WorkerEpo
 }
 
 /// Rank 0's end of an epoch: the loss averaged over every worker, samples/s, the slowest and
-/// fastest worker, the progress line and the checkpoint.
+/// fastest worker, the progress line (with the test accuracy of a classifier, the objective an
+/// OptimizationJob may maximize) and the checkpoint.
 void report_and_checkpoint_epoch(const TrainingRun& run, int epoch, const WorkerEpoch& own,
                                  const torch::Tensor& totals, double seconds) {
   const int world = run.communicator.world_size();
@@ -364,9 +393,13 @@ void report_and_checkpoint_epoch(const TrainingRun& run, int epoch, const Worker
   std::printf("Epoch [%d/%d], Average Loss: %.6f, %.1f samples/s\n", epoch + 1, epochs, average,
               samples / seconds);
   if (world > 1) print_rank_times(epoch, totals, world);
-  report_progress(run.plan.pace, epoch, epochs,
-                  static_cast<int64_t>(epoch + 1) * run.plan.epoch_batches, average,
-                  samples / seconds);
+  ProgressReport report =
+      progress_at(run, epoch, static_cast<int64_t>(epoch + 1) * run.plan.epoch_batches);
+  report.loss = average;
+  report.samples_per_second = samples / seconds;
+  if (has_test_score(run.setup, run.data))
+    report.accuracy = score_test_split(run.network, run.data).accuracy();
+  report_progress(run, report);
   if (!run.options.checkpoint_dir.empty())
     save_checkpoint(run.options, run.network, run.optimizer, epoch + 1);
 }
@@ -400,6 +433,8 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
   sync.broadcast_parameters();
   if (communicator.rank() == 0)
     print_run_header(setup, data, options, communicator, sync, start_epoch);
+  std::unique_ptr<StatusReporter> status =
+      communicator.rank() == 0 ? status_reporter_from_env(process_env()) : nullptr;
 
   const TrainingRun run{options,
                         identity,
@@ -409,10 +444,13 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
                         *model.network,
                         *model.optimizer,
                         sync,
-                        plan_epochs(options, setup, data, communicator, start_epoch)};
+                        plan_epochs(options, setup, data, communicator, start_epoch),
+                        status.get()};
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch)
     train_epoch(run, epoch);
   end_run(run);
+  // The last report goes out after training, bounded by the call's timeout.
+  if (status) status->finish();
   return 0;
 }
 

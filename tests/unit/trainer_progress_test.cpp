@@ -19,6 +19,20 @@ TEST_CASE("progress: a line the C++ trainer prints") {
   CHECK(status["metrics"][1]["value"] == "1410.4");
 }
 
+TEST_CASE("progress: the trainer's epoch-end line carries loss and accuracy as metrics") {
+  // The line trainer/tests/unit/progress_test.cpp expects the trainer to print.
+  auto progress = parse_progress_line(
+      R"(TRAINJOB_PROGRESS {"epoch":2,"epochs":2,"step":128,"totalSteps":128,)"
+      R"("loss":0.0412346,"accuracy":0.973633,"samplesPerSecond":1410.4,"remainingSeconds":0})");
+  REQUIRE(progress);
+  REQUIRE(progress->metrics.size() == 3);
+  CHECK(progress->metrics[0] == std::pair<std::string, std::string>("loss", "0.0412346"));
+  CHECK(progress->metrics[1] == std::pair<std::string, std::string>("accuracy", "0.973633"));
+  Json status = trainer_status_json(*progress);
+  CHECK(status["progressPercentage"] == 100);
+  CHECK(status["metrics"][1] == Json({{"name", "accuracy"}, {"value", "0.973633"}}));
+}
+
 TEST_CASE("progress: other lines, broken JSON and huge lines are not progress") {
   CHECK_FALSE(parse_progress_line("Epoch [3/10], Average Loss: 0.021"));
   CHECK_FALSE(parse_progress_line("TRAINJOB_PROGRESS {\"epoch\":"));

@@ -23,6 +23,15 @@ PET_NPROC_PER_NODE=npu "$trainer" 2>"$work/env.err"
 check "bad PET_NPROC_PER_NODE: exit 1" [ $? -eq 1 ]
 check "bad PET_NPROC_PER_NODE: named" has "$work/env.err" \
   'PET_NPROC_PER_NODE: expected an integer ≥ 1 or one of auto, cpu, gpu, found "npu"'
+KUBEFLOW_TRAINER_OPT_LR=fast "$trainer" --lr 0.1 2>"$work/trial.err"
+check "bad KUBEFLOW_TRAINER_OPT_LR: exit 1, even under --lr" [ $? -eq 1 ]
+check "bad KUBEFLOW_TRAINER_OPT_LR: named" has "$work/trial.err" \
+  '^trainjob-trainer: error: KUBEFLOW_TRAINER_OPT_LR: expected a number > 0, found "fast"$'
+# An OptimizationJob trial's values reach the worker, over the TrainJob's own TRAINER_*.
+TRAINER_EPOCHS=7 KUBEFLOW_TRAINER_OPT_EPOCHS=2 KUBEFLOW_TRAINER_OPT_BATCH_SIZE=20 \
+  "$trainer" --master-port "$(free_port)" >"$work/trial.out" 2>&1
+check "a trial's values: trained as they say" has "$work/trial.out" \
+  'batch 20 per worker, epochs 1-2$'
 PET_NNODES=2 PET_NODE_RANK=2 "$trainer" 2>"$work/rank.err"
 check "node rank out of range: exit 1" [ $? -eq 1 ]
 check "node rank out of range: named" has "$work/rank.err" \

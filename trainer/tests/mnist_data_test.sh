@@ -33,6 +33,15 @@ accuracy=$(sed -n 's/^Test accuracy: \([0-9]*\)\..*(\([0-9]*\)\/200)$/\1/p' "$wo
 check "test accuracy over the 200 test images is above 90% (got ${accuracy:-none})" \
   [ "${accuracy:-0}" -ge 90 ]
 check "replicas identical" checksums_agree 2 "$work/train.out"
+# The objective an OptimizationJob reads: after the one epoch, the same model as the final line.
+check "the epoch's progress line carries that accuracy" python3 - "$work/train.out" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+correct, total = map(int, re.search(r"^Test accuracy: .* \((\d+)/(\d+)\)$", text, re.M).groups())
+lines = [json.loads(l.split(" ", 1)[1]) for l in text.splitlines() if l.startswith("TRAINJOB_PROGRESS ")]
+assert abs(lines[-1]["accuracy"] - correct / total) < 1e-6, (lines[-1], correct, total)
+assert "loss" in lines[-1]
+PY
 
 # Missing and truncated files: exit 1, the file named, no training.
 mkdir -p "$work/missing"

@@ -81,14 +81,63 @@ TEST_CASE("options: a bad variable exits 1, a bad flag 2, and both name the sett
         "--model: expected one of linear, mnist-cnn, found \"resnet\"");
 }
 
+TEST_CASE("options: a trial's KUBEFLOW_TRAINER_OPT_* sets every training setting") {
+  ParsedOptions parsed = parse_with({}, {{"KUBEFLOW_TRAINER_OPT_LR", "0.05"},
+                                         {"KUBEFLOW_TRAINER_OPT_BATCH_SIZE", "16"},
+                                         {"KUBEFLOW_TRAINER_OPT_EPOCHS", "2"},
+                                         {"KUBEFLOW_TRAINER_OPT_MODEL", "mnist-cnn"},
+                                         {"KUBEFLOW_TRAINER_OPT_BUCKET_CAP_MB", "4"},
+                                         {"KUBEFLOW_TRAINER_OPT_PROGRESS_STEPS", "0"}});
+  REQUIRE(parsed.error.empty());
+  CHECK(parsed.options.lr == 0.05);
+  CHECK(parsed.options.batch_size == 16);
+  CHECK(parsed.options.epochs == 2);
+  CHECK(parsed.options.model == "mnist-cnn");
+  CHECK(parsed.options.bucket_cap_mb == 4);
+  CHECK(parsed.options.progress_steps == 0);
+}
+
+TEST_CASE("options: flag, then KUBEFLOW_TRAINER_OPT_*, then TRAINER_*, then the default") {
+  const std::map<std::string, std::string> env = {{"TRAINER_LR", "0.2"},
+                                                  {"KUBEFLOW_TRAINER_OPT_LR", "0.3"},
+                                                  {"TRAINER_EPOCHS", "7"},
+                                                  {"KUBEFLOW_TRAINER_OPT_EPOCHS", "8"},
+                                                  {"TRAINER_SEED", "4"}};
+  ParsedOptions parsed = parse_with({"--epochs", "9"}, env);
+  REQUIRE(parsed.error.empty());
+  CHECK(parsed.options.epochs == 9);
+  CHECK(parsed.options.lr == 0.3);
+  CHECK(parsed.options.seed == 4);
+  CHECK(parsed.options.batch_size == 0);
+}
+
+TEST_CASE("options: a bad KUBEFLOW_TRAINER_OPT_* exits 1 naming it, even under a flag") {
+  ParsedOptions parsed = parse_with({"--lr", "0.1"}, {{"KUBEFLOW_TRAINER_OPT_LR", "fast"}});
+  CHECK(parsed.exit_code == 1);
+  CHECK(parsed.error == "KUBEFLOW_TRAINER_OPT_LR: expected a number > 0, found \"fast\"");
+  CHECK(parse_with({}, {{"KUBEFLOW_TRAINER_OPT_BATCH_SIZE", "0"}}).error ==
+        "KUBEFLOW_TRAINER_OPT_BATCH_SIZE: expected an integer ≥ 1, found \"0\"");
+}
+
+TEST_CASE("options: the launcher's settings have no KUBEFLOW_TRAINER_OPT_* variable") {
+  // A trial varies hyperparameters, not the pod's place in the job.
+  ParsedOptions parsed = parse_with(
+      {}, {{"KUBEFLOW_TRAINER_OPT_NNODES", "4"}, {"KUBEFLOW_TRAINER_OPT_NODE_RANK", "bad"}});
+  REQUIRE(parsed.error.empty());
+  CHECK(parsed.options.nnodes == 1);
+}
+
 TEST_CASE("options: --help lists every flag with its variable") {
   CHECK(parse_options({"--help"}).help);
   const std::string help = help_text();
   for (const char* name :
-       {"--nnodes", "PET_NNODES", "--nproc-per-node", "PET_NPROC_PER_NODE", "--node-rank",
-        "PET_NODE_RANK", "--master-addr", "PET_MASTER_ADDR", "--master-port", "PET_MASTER_PORT",
-        "--max-restarts", "--rdzv-timeout", "--backend", "--model", "--data-dir",
-        "--checkpoint-dir", "--ddp", "--bucket-cap-mb", "GLOO_SOCKET_IFNAME"}) {
+       {"--nnodes",           "PET_NNODES",      "--nproc-per-node",
+        "PET_NPROC_PER_NODE", "--node-rank",     "PET_NODE_RANK",
+        "--master-addr",      "PET_MASTER_ADDR", "--master-port",
+        "PET_MASTER_PORT",    "--max-restarts",  "--rdzv-timeout",
+        "--backend",          "--model",         "--data-dir",
+        "--checkpoint-dir",   "--ddp",           "--bucket-cap-mb",
+        "GLOO_SOCKET_IFNAME", "TRAINER_EPOCHS",  "KUBEFLOW_TRAINER_OPT_BATCH_SIZE"}) {
     CHECK_MESSAGE(help.find(name) != std::string::npos, name);
   }
 }
