@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "load/json.h"
+#include "util/columns.h"
 
 namespace trainjob {
 
@@ -28,8 +29,6 @@ bool is_jsonpath_format(const std::string& format);
 /// a terminal (util/terminal.h), by its first word: green done, red failed, cyan running, else
 /// yellow.
 std::string painted_phase(std::string_view phase, std::FILE* stream);
-/// Space-aligned columns, as kubectl get prints them.
-std::string format_columns(const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace trainjob
 

@@ -57,6 +57,18 @@ const std::string* metric(const TrainerProgress& progress, const char* name) {
   return nullptr;
 }
 
+/// Upstream's `metrics: [{"name": ..., "value": ...}]`, values as text.
+void add_named_metrics(const Json& metrics, TrainerProgress* out) {
+  for (const Json& metric : metrics) {
+    if (out->metrics.size() >= kMaxMetrics) return;
+    if (!metric.is_object() || !metric.contains("name") || !metric["name"].is_string()) continue;
+    const Json& value = metric.contains("value") ? metric["value"] : Json();
+    if (value.is_structured() || value.is_null()) continue;
+    out->metrics.emplace_back(metric["name"].get<std::string>().substr(0, kMaxMetricText),
+                              metric_text(value).substr(0, kMaxMetricText));
+  }
+}
+
 }  // namespace
 
 std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
@@ -68,6 +80,9 @@ std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
     rest.remove_suffix(1);
   Json object = Json::parse(rest.begin(), rest.end(), nullptr, false);
   if (!object.is_object()) return std::nullopt;
+  // Upstream's body, whole or its trainerStatus alone, reads as well.
+  if (object.contains("trainerStatus") && object["trainerStatus"].is_object())
+    object = Json(object["trainerStatus"]);
   TrainerProgress out;
   for (const auto& entry : object.items()) {
     const std::string& key = entry.key();
@@ -79,8 +94,10 @@ std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
       out.step = whole_number(entry.value());
     else if (key == "totalSteps")
       out.total_steps = whole_number(entry.value());
-    else if (key == "remainingSeconds")
+    else if (key == "remainingSeconds" || key == "estimatedRemainingSeconds")
       out.remaining_seconds = whole_number(entry.value());
+    else if (key == "metrics" && entry.value().is_array())
+      add_named_metrics(entry.value(), &out);
     else if (out.metrics.size() < kMaxMetrics && !entry.value().is_structured())
       out.metrics.emplace_back(key.substr(0, kMaxMetricText),
                                metric_text(entry.value()).substr(0, kMaxMetricText));

@@ -162,6 +162,12 @@ inline constexpr const char* kOptimizationEnvPrefix = "KUBEFLOW_TRAINER_OPT_";
 inline constexpr const char* kTrialNameInfix = "-trial-";
 /// The plugin's own: the trial's number (from 1), so that `status` orders the trials.
 inline constexpr const char* kTrialIndexLabel = "kubectl-trainjob/trial-index";
+/// The plugin's own, on every object of a trial: what `status OPTJOB` needs to weigh the
+/// trials after the run: the objective ({"metric":"loss","direction":"Minimize"}) and, for
+/// a random search, the seed its values were drawn with.
+inline constexpr const char* kOptimizationObjectiveAnnotation =
+    "kubectl-trainjob/optimization-objective";
+inline constexpr const char* kOptimizationSeedAnnotation = "kubectl-trainjob/optimization-seed";
 
 // --- The plugin's own -------------------------------------------------------------------
 // The annotations render writes for the client side (`submit`, `status`, `run --local`) to

@@ -63,22 +63,24 @@ std::optional<uint64_t> sweep_seed(const Document& document, const OptimizationJ
   return std::nullopt;
 }
 
-/// Every trial of the sweep, in order; nothing when a random one has no seed.
-std::optional<std::vector<Trial>> sweep_trials(const Document& document, const OptimizationJob& job,
+/// Every trial of the sweep, in order; nothing when a random one has no seed. The seed drawn
+/// with becomes the job's, so that the trials record it.
+std::optional<std::vector<Trial>> sweep_trials(const Document& document, OptimizationJob* job,
                                                const SweepOptions& sweep,
                                                Diagnostics* diagnostics) {
-  if (!job.grid) {
-    std::optional<uint64_t> seed = sweep_seed(document, job, sweep, diagnostics);
+  if (!job->grid) {
+    std::optional<uint64_t> seed = sweep_seed(document, *job, sweep, diagnostics);
     if (!seed) return std::nullopt;
-    return random_trials(job, *seed);
+    job->seed = static_cast<int64_t>(*seed);
+    return random_trials(*job, *seed);
   }
   uint64_t size = 0;
-  std::vector<Trial> trials = grid_trials(job, &size);
-  if (size < static_cast<uint64_t>(job.num_trials)) {
+  std::vector<Trial> trials = grid_trials(*job, &size);
+  if (size < static_cast<uint64_t>(job->num_trials)) {
     const char* path = "spec.numTrials";
     diagnostics->warning(document.file, document.message_pos_of(path), path,
                          "the grid has " + std::to_string(size) + " points, fewer than numTrials " +
-                             std::to_string(job.num_trials) + ": " + std::to_string(size) +
+                             std::to_string(job->num_trials) + ": " + std::to_string(size) +
                              " trials are rendered; set numTrials to " + std::to_string(size));
   }
   return trials;
@@ -109,7 +111,7 @@ std::vector<Json> compile_optimization_job(const Document& document,
                                            Diagnostics* diagnostics) {
   std::optional<OptimizationJob> job = read_optimization_job(document, diagnostics);
   if (!job) return {};
-  std::optional<std::vector<Trial>> all = sweep_trials(document, *job, sweep, diagnostics);
+  std::optional<std::vector<Trial>> all = sweep_trials(document, &*job, sweep, diagnostics);
   if (!all) return {};
   int64_t num_trials = static_cast<int64_t>(all->size());
   std::vector<Json> objects;
@@ -127,7 +129,7 @@ std::vector<Json> compile_optimization_job(const Document& document,
     add_trial_findings(trial_schema, document.name(), num_trials, &seen_schema, schema_findings);
     add_trial_findings(trial_findings, document.name(), num_trials, &seen, diagnostics);
     for (Json& object : compiled) {
-      mark_trial_object(document.name(), trial, &object);
+      mark_trial_object(*job, trial, &object);
       objects.push_back(std::move(object));
     }
   }

@@ -104,10 +104,14 @@ Document trial_document(const Document& optimization_job, const Trial& trial) {
   return trial_doc;
 }
 
-void mark_trial_object(const std::string& optimization_job, const Trial& trial, Json* object) {
+void mark_trial_object(const OptimizationJob& job, const Trial& trial, Json* object) {
   Json& metadata = (*object)["metadata"];
-  merge_map(trial_labels(optimization_job, trial), &metadata["labels"]);
-  metadata["annotations"][kOptimizationParametersAnnotation] = assignment_json(trial);
+  merge_map(trial_labels(job.name, trial), &metadata["labels"]);
+  Json& annotations = metadata["annotations"];
+  annotations[kOptimizationParametersAnnotation] = assignment_json(trial);
+  annotations[kOptimizationObjectiveAnnotation] =
+      Json{{"metric", job.metric}, {"direction", job.direction}}.dump();
+  if (!job.grid && job.seed) annotations[kOptimizationSeedAnnotation] = std::to_string(*job.seed);
   sort_keys(&metadata);
 }
 

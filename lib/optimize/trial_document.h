@@ -31,9 +31,9 @@ Json trial_labels(const std::string& optimization_job, const Trial& trial);
 /// The trial TrainJob of `optimization_job` (a document that outlives the result).
 Document trial_document(const Document& optimization_job, const Trial& trial);
 
-/// Adds the trial's labels and annotation to the metadata of `object` (an emitted Job,
-/// Service, ...), keys kept sorted.
-void mark_trial_object(const std::string& optimization_job, const Trial& trial, Json* object);
+/// Adds the trial's labels and annotations (assignment, objective, the seed of a random
+/// search) to the metadata of `object` (an emitted Job, Service, ...), keys kept sorted.
+void mark_trial_object(const OptimizationJob& job, const Trial& trial, Json* object);
 
 }  // namespace trainjob
 
