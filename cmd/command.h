@@ -44,6 +44,10 @@ CommandRunner declare_list(CLI::App* app);
 CommandRunner declare_completion(CLI::App* app);
 CommandRunner declare_complete(CLI::App* app);
 
+/// The plugin itself and the arguments it was started with, as a sweep's trials run it
+/// again (`--trial K` added): set once by main.
+std::vector<std::string>& command_line();
+
 /// Prints the diagnostics to stderr, sorted; returns kExitFailure if any is an error.
 int report_diagnostics(Diagnostics* diagnostics);
 /// A usage error: message on stderr, exit code 2.

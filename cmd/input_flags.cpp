@@ -43,6 +43,16 @@ void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {
       ->type_name("FILE");
 }
 
+void add_sweep_flags(CLI::App* app, InputFlags* flags, const std::string& trial_help,
+                     const std::string& seed_help) {
+  app->add_option("--trial", flags->trial, trial_help)->type_name("K")->check(CLI::PositiveNumber);
+  flags->seed_option = app->add_option("--seed", flags->seed,
+                                       "The seed of an OptimizationJob's random search when its "
+                                       "spec gives none (searchAlgorithm.random.seed); " +
+                                           seed_help)
+                           ->type_name("N");
+}
+
 std::optional<RenderRequest> make_request(const InputFlags& flags) {
   RenderRequest request;
   request.inputs = flags.inputs;
@@ -65,6 +75,8 @@ std::optional<RenderRequest> make_request(const InputFlags& flags) {
       return std::nullopt;
     }
   }
+  if (flags.trial > 0) request.sweep.trial = flags.trial;
+  if (flags.seed_option != nullptr && flags.seed_option->count() > 0) request.sweep.seed = flags.seed;
   return request;
 }
 

@@ -19,6 +19,9 @@ struct InputFlags {
   std::string runtimes_dir;
   std::string trainer_version;
   std::string name_space;
+  int64_t trial = 0;  ///< `--trial K` of an OptimizationJob; 0: every trial
+  int64_t seed = 0;
+  const CLI::Option* seed_option = nullptr;  ///< whether --seed was given; null: not declared
 };
 
 /// Declares -f and -R into `inputs`; `what` ends the help of -f ("TrainJob files ...").
@@ -26,6 +29,10 @@ void add_file_flags(CLI::App* app, InputOptions* inputs, const std::string& what
 /// Declares -f, -R, --runtimes, --trainer-version and, with `declare_namespace`, -n on
 /// `app` (the cluster commands take -n from their connection flags).
 void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = true);
+/// Declares --trial and --seed (of render, run and submit: the trials of an OptimizationJob);
+/// `seed_help` ends the help of --seed (what happens without one).
+void add_sweep_flags(CLI::App* app, InputFlags* flags, const std::string& trial_help,
+                     const std::string& seed_help);
 /// Declares --from-file (of run and submit; see render/config_map_files.h).
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths);
 /// The request the flags describe; nullopt (after printing a usage error) when a value is

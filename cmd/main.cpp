@@ -71,6 +71,11 @@ std::string help_hint() {
   return "See 'kubectl trainjob " + command + "--help'.";
 }
 
+std::vector<std::string>& command_line() {
+  static std::vector<std::string> words;
+  return words;
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "%s %s\n%s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
                message.c_str(), help_hint().c_str());
@@ -124,6 +129,7 @@ std::vector<char*> help_words(int argc, char** argv) {
 
 int run(int argc, char** argv) {
   using namespace trainjob;
+  command_line().assign(argv, argv + argc);
   CLI::App app{"Compile and run Kubeflow TrainJobs on any Kubernetes cluster, no operator needed",
                "kubectl trainjob"};
   app.require_subcommand(1);

@@ -24,9 +24,6 @@ struct RenderFlags {
   bool generate_secrets = false;
   std::string target = "jobs";
   std::string gitops_order = "none";
-  int64_t trial = 0;  ///< 0: every trial
-  int64_t seed = 0;
-  const CLI::Option* seed_option = nullptr;  ///< whether --seed was given
 };
 
 /// --target and --gitops-order into the request; a usage error (exit 2) when they are wrong.
@@ -123,8 +120,6 @@ int run_render(RenderFlags flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request || !set_target(flags, &*request)) return kExitUsage;
   request->compile.generate_secrets = flags.generate_secrets;
-  if (flags.trial > 0) request->sweep.trial = flags.trial;
-  if (flags.seed_option->count() > 0) request->sweep.seed = flags.seed;
   RealFileSystem fs;
   Diagnostics diagnostics;
   diagnostics.set_limit(kShownFindings);  // a finding per TrainJob must not grow the memory
@@ -181,15 +176,8 @@ CommandRunner declare_render(CLI::App* app) {
                   "the Jobs it deletes)")
       ->type_name("none|argocd")
       ->capture_default_str();
-  app->add_option("--trial", flags->trial,
-                  "Of an OptimizationJob, render trial K alone (trials count from 1)")
-      ->type_name("K")
-      ->check(CLI::PositiveNumber);
-  flags->seed_option =
-      app->add_option("--seed", flags->seed,
-                      "The seed of an OptimizationJob's random search when its spec gives none "
-                      "(searchAlgorithm.random.seed); without either, render refuses it")
-          ->type_name("N");
+  add_sweep_flags(app, &flags->inputs, "Of an OptimizationJob, render trial K alone (trials count from 1)",
+                  "without either, render refuses it");
   return [flags] { return run_render(*flags); };
 }
 

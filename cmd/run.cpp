@@ -7,6 +7,7 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "local/local_run.h"
+#include "sweep_command.h"
 #include "util/duration.h"
 #include "util/terminal.h"
 
@@ -23,6 +24,7 @@ struct RunFlags {
   int64_t max_pods = kDefaultMaxLocalPods;
   bool allow_host_path = false;
   std::string launcher = "auto";
+  SweepFlags sweep;
 };
 
 TorchrunLauncher launcher_named(const std::string& name) {
@@ -57,11 +59,16 @@ int run_local(const RunFlags& flags) {
   std::optional<RenderRequest> request = make_request(flags.inputs);
   if (!request) return kExitUsage;
   request->config_map_from_files = !flags.from_files.empty();
+  SweepFlags sweep = flags.sweep;
+  pick_seed(flags.inputs, &sweep, &*request);
   RealFileSystem fs;
   Diagnostics diagnostics;
   RenderResult result = render_inputs(*request, fs, read_all_stdin, &diagnostics);
   int code = report_diagnostics(&diagnostics);
-  if (code == kExitOk) code = run_pods(flags, result, *timeout);
+  if (code == kExitOk) {
+    std::optional<int> swept = drive_optimization(flags.inputs, sweep, result);
+    code = swept ? *swept : run_pods(flags, result, *timeout);
+  }
   keep_until_exit(std::move(result));
   return code;
 }
@@ -106,6 +113,7 @@ CommandRunner declare_run(CLI::App* app) {
       "work directory. Not reached: a process that left its process group and cleared its "
       "environment, or runs as another user; only a container runtime can contain those.");
   add_input_flags(app, &flags->inputs);
+  add_run_sweep_flags(app, &flags->inputs, &flags->sweep);
   app->add_flag("--local", flags->local, "Run on this machine (required)");
   app->add_option("--image-map", flags->image_maps,
                   "IMAGE=DIR: run containers of IMAGE (with or without its tag) with DIR "

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "optimize/trial_document.h"
+#include "optimize/trial_generator.h"
 #include "util/columns.h"
 
 namespace trainjob {
@@ -44,6 +46,20 @@ const char* trial_state_name(TrialState state) {
 
 SweepObjective objective_of(const OptimizationJob& job) {
   return {job.metric, job.direction == "Maximize"};
+}
+
+std::vector<TrialResult> waiting_trials(const OptimizationJob& job, uint64_t seed) {
+  uint64_t grid_size = 0;
+  std::vector<Trial> trials = job.grid ? grid_trials(job, &grid_size) : random_trials(job, seed);
+  std::vector<TrialResult> out;
+  for (Trial& trial : trials) {
+    TrialResult result;
+    result.index = trial.index;
+    result.name = trial_name(job.name, trial.index);
+    result.values = std::move(trial.values);
+    out.push_back(std::move(result));
+  }
+  return out;
 }
 
 void merge_metrics(const NamedValues& reported, NamedValues* metrics) {

@@ -37,6 +37,9 @@ struct SweepObjective {
 };
 SweepObjective objective_of(const OptimizationJob& job);
 
+/// Every trial of `job` (a random search drawn with `seed`), waiting to run.
+std::vector<TrialResult> waiting_trials(const OptimizationJob& job, uint64_t seed);
+
 /// Sets each of `reported` in `metrics`: a value seen before is replaced where it stands, a
 /// new one appended.
 void merge_metrics(const NamedValues& reported, NamedValues* metrics);

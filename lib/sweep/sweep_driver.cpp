@@ -1,0 +1,190 @@
+#include "sweep/sweep_driver.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <poll.h>
+#include <sys/wait.h>
+
+#include "local/local_process.h"
+#include "sweep/sweep_display.h"
+#include "sweep/trial_process.h"
+#include "util/process.h"
+
+namespace trainjob {
+namespace {
+
+constexpr int kExitInterrupted = 130;
+/// How often the table is redrawn while nothing happens (running times, a live metric).
+constexpr int kRefreshMilliseconds = 1000;
+
+double seconds_since(SteadyTime start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The line of a failed trial's output that says why: its last `error:` line, else its last.
+std::string failure_line(const std::deque<std::string>& lines) {
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (it->find("error:") != std::string::npos) return *it;
+  return lines.empty() ? "" : lines.back();
+}
+
+class SweepRunner {
+ public:
+  SweepRunner(SweepDrive drive, std::FILE* out, std::FILE* err)
+      : drive_(std::move(drive)),
+        display_(out, err),
+        processes_(drive_.trials.size()),
+        started_(drive_.trials.size()) {}
+
+  int run();
+
+ private:
+  void start_trials();
+  void start_trial(size_t i);
+  void wait_for_events();
+  void collect(size_t i);
+  void finish_trial(size_t i, int status);
+  void succeed_trial(size_t i);
+  void stop_search(const std::string& reason, int code);
+  int summary();
+
+  SweepDrive drive_;
+  SweepDisplay display_;
+  std::vector<std::unique_ptr<TrialProcess>> processes_;
+  std::vector<SteadyTime> started_;
+  size_t next_ = 0;
+  int running_ = 0;
+  bool stopping_ = false;
+  int stop_code_ = 0;
+  int signals_ = 0;
+};
+
+void SweepRunner::start_trial(size_t i) {
+  TrialResult& trial = drive_.trials[i];
+  std::vector<std::string> argv = drive_.child_argv;
+  argv.insert(argv.end(), {"--trial", std::to_string(trial.index)});
+  std::string log;
+  if (!drive_.logs_dir.empty()) log = drive_.logs_dir + "/" + trial.name + ".log";
+  auto process = std::make_unique<TrialProcess>();
+  std::string error;
+  started_[i] = std::chrono::steady_clock::now();
+  if (!process->start(argv, log, &error)) {
+    trial.state = TrialState::kFailed;
+    trial.message = error;
+    display_.trial_ended(drive_.trials, i, drive_.objective, 0);
+    return;
+  }
+  trial.state = TrialState::kRunning;
+  processes_[i] = std::move(process);
+  ++running_;
+  display_.trial_started(drive_.trials, i, drive_.objective);
+}
+
+void SweepRunner::start_trials() {
+  while (!stopping_ && running_ < drive_.parallel && next_ < drive_.trials.size())
+    start_trial(next_++);
+}
+
+void SweepRunner::wait_for_events() {
+  std::vector<pollfd> fds{{SignalCatcher::read_fd(), POLLIN, 0}};
+  for (const auto& process : processes_)
+    if (process && process->output_fd() >= 0) fds.push_back({process->output_fd(), POLLIN, 0});
+  ::poll(fds.data(), fds.size(), kRefreshMilliseconds);
+  if (SignalCatcher::stop_requested()) {
+    // The first Ctrl-C asks each trial to stop (a local run cleans up its pods); a second
+    // one does not wait for that.
+    ++signals_;
+    stop_search("interrupted", kExitInterrupted);
+    for (const auto& process : processes_)
+      if (process) process->signal(signals_ > 1 ? SIGKILL : SIGTERM);
+  }
+}
+
+void SweepRunner::collect(size_t i) {
+  TrialProcess* process = processes_[i].get();
+  process->read_output(&drive_.trials[i].metrics);
+  int status = 0;
+  if (!process->reap(&status)) return;
+  process->read_output(&drive_.trials[i].metrics);
+  --running_;
+  finish_trial(i, status);
+  processes_[i].reset();
+}
+
+void SweepRunner::finish_trial(size_t i, int status) {
+  TrialResult& trial = drive_.trials[i];
+  bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (ok) {
+    succeed_trial(i);
+  } else if (stop_code_ == kExitInterrupted) {
+    trial.state = TrialState::kStopped;
+    trial.message = "stopped by Ctrl-C";
+    if (drive_.clean_up) drive_.clean_up(trial);
+  } else {
+    trial.state = TrialState::kFailed;
+    std::string line = failure_line(processes_[i]->last_lines());
+    trial.message = describe_status(status) + (line.empty() ? "" : ": " + line);
+  }
+  display_.trial_ended(drive_.trials, i, drive_.objective, seconds_since(started_[i]));
+}
+
+void SweepRunner::succeed_trial(size_t i) {
+  TrialResult& trial = drive_.trials[i];
+  if (drive_.metrics_after) merge_metrics(drive_.metrics_after(trial), &trial.metrics);
+  trial.state = TrialState::kSucceeded;
+  bool reported = false;
+  for (const auto& [name, value] : trial.metrics)
+    reported = reported || name == drive_.objective.metric;
+  if (!reported) stop_search(missing_metric_message(trial, drive_.objective), 1);
+}
+
+void SweepRunner::stop_search(const std::string& reason, int code) {
+  if (stopping_) return;
+  stopping_ = true;
+  stop_code_ = code;
+  display_.message(code == kExitInterrupted ? "note" : "error", reason);
+  if (code == kExitInterrupted) return;
+  for (const auto& process : processes_)
+    if (process) process->signal(SIGTERM);
+}
+
+int SweepRunner::summary() {
+  for (TrialResult& trial : drive_.trials)
+    if (trial.state == TrialState::kWaiting && stopping_) trial.message = "not started";
+  std::optional<size_t> best = best_trial(drive_.trials, drive_.objective);
+  display_.finish(drive_.trials, drive_.objective, best);
+  if (stop_code_ != 0) return stop_code_;
+  return best ? 0 : 1;
+}
+
+int SweepRunner::run() {
+  SignalCatcher catcher;
+  if (!drive_.logs_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(drive_.logs_dir, ec);
+  }
+  display_.heading(drive_.name, drive_.trials.size(), drive_.parallel, drive_.objective,
+                   drive_.seed_note);
+  for (;;) {
+    start_trials();
+    if (running_ == 0) break;
+    wait_for_events();
+    for (size_t i = 0; i < processes_.size(); ++i)
+      if (processes_[i]) collect(i);
+    display_.refresh(drive_.trials, drive_.objective);
+  }
+  return summary();
+}
+
+}  // namespace
+
+int drive_sweep(SweepDrive drive, std::FILE* out, std::FILE* err) {
+  SweepRunner runner(std::move(drive), out, err);
+  return runner.run();
+}
+
+}  // namespace trainjob
