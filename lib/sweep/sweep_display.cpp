@@ -92,7 +92,7 @@ void SweepDisplay::refresh(const std::vector<TrialResult>& trials,
 }
 
 void SweepDisplay::finish(const std::vector<TrialResult>& trials, const SweepObjective& objective,
-                          std::optional<size_t> best) {
+                          std::optional<size_t> best, bool say_none) {
   if (live_) {
     refresh(trials, objective);
   } else {
@@ -105,7 +105,7 @@ void SweepDisplay::finish(const std::vector<TrialResult>& trials, const SweepObj
   std::fflush(out_);
   if (failed > 0)
     std::fprintf(err_, "warning: %zu of %zu trials failed\n", failed, trials.size());
-  if (!best)
+  if (!best && say_none)
     std::fprintf(err_, "error: no trial succeeded with a value of %s\n", objective.metric.c_str());
 }
 

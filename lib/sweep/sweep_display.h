@@ -29,9 +29,10 @@ class SweepDisplay {
   void message(const char* kind, const std::string& text);
   /// On a terminal, the table as it is now.
   void refresh(const std::vector<TrialResult>& trials, const SweepObjective& objective);
-  /// The last table, then the best trial (or why there is none) and what failed.
+  /// The last table, then the best trial (or, with `say_none`, that there is none) and how
+  /// many failed.
   void finish(const std::vector<TrialResult>& trials, const SweepObjective& objective,
-              std::optional<size_t> best);
+              std::optional<size_t> best, bool say_none);
 
  private:
   /// On a terminal: takes the table off the screen, so that a line can go above it.

@@ -25,11 +25,15 @@ double seconds_since(SteadyTime start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The line of a failed trial's output that says why: its last `error:` line, else its last.
-std::string failure_line(const std::deque<std::string>& lines) {
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-    if (it->find("error:") != std::string::npos) return *it;
-  return lines.empty() ? "" : lines.back();
+/// Why a trial failed: the last error its plugin run printed (which names the pod and its
+/// exit), else how it ended and its last line.
+std::string failure_message(const std::deque<std::string>& lines, int status) {
+  const std::string marker = "error: ";
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    size_t at = it->find(marker);
+    if (at != std::string::npos) return it->substr(at + marker.size());
+  }
+  return describe_status(status) + (lines.empty() ? "" : ": " + lines.back());
 }
 
 class SweepRunner {
@@ -126,8 +130,7 @@ void SweepRunner::finish_trial(size_t i, int status) {
     if (drive_.clean_up) drive_.clean_up(trial);
   } else {
     trial.state = TrialState::kFailed;
-    std::string line = failure_line(processes_[i]->last_lines());
-    trial.message = describe_status(status) + (line.empty() ? "" : ": " + line);
+    trial.message = failure_message(processes_[i]->last_lines(), status);
   }
   display_.trial_ended(drive_.trials, i, drive_.objective, seconds_since(started_[i]));
 }
@@ -156,7 +159,7 @@ int SweepRunner::summary() {
   for (TrialResult& trial : drive_.trials)
     if (trial.state == TrialState::kWaiting && stopping_) trial.message = "not started";
   std::optional<size_t> best = best_trial(drive_.trials, drive_.objective);
-  display_.finish(drive_.trials, drive_.objective, best);
+  display_.finish(drive_.trials, drive_.objective, best, /*say_none=*/stop_code_ == 0);
   if (stop_code_ != 0) return stop_code_;
   return best ? 0 : 1;
 }

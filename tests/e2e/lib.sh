@@ -2,7 +2,7 @@
 # for every expectation, and ends with `finish`, which prints the tally. `$work` is a
 # scratch directory, removed when the script exits.
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 check() {  # check DESCRIPTION COMMAND...
