@@ -4,9 +4,14 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/status_query.h"
+#include "cluster/trainjob_objects.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "input_flags.h"
+#include "kube/kube_error.h"
+#include "sweep/sweep_plan.h"
+#include "sweep_command.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
 #include "util/duration.h"
@@ -27,7 +32,30 @@ struct SubmitFlags {
   std::vector<std::string> from_files;
   std::string output;
   std::string runtimes_from_cluster = "auto";
+  SweepFlags sweep;
 };
+
+/// What the search needs from the cluster: each trial's metrics from its rank 0's log
+/// (submit --wait does not print them), and a stopped trial's objects deleted.
+void connect_sweep(ClusterSession* session, SweepDrive* drive) {
+  drive->metrics_after = [session](const TrialResult& trial) {
+    try {
+      TrainJobStatus status = fetch_status(&session->client(), session->name_space(), trial.name);
+      return status.progress ? status.progress->metrics : NamedValues{};
+    } catch (const KubeError& e) {
+      std::fprintf(stderr, "warning: %s: its metrics could not be read: %s\n", trial.name.c_str(),
+                   e.what());
+      return NamedValues{};
+    }
+  };
+  drive->clean_up = [session](const TrialResult& trial) {
+    try {
+      delete_trainjob(&session->client(), session->name_space(), trial.name, [](const Json&) {});
+    } catch (const KubeError& e) {
+      std::fprintf(stderr, "warning: %s was not deleted: %s\n", trial.name.c_str(), e.what());
+    }
+  };
+}
 
 /// --dry-run=client: the objects that would be applied, as YAML.
 int print_plans(const std::vector<SubmitPlan>& plans) {
@@ -63,12 +91,24 @@ int run_submit(const SubmitFlags& flags) {
     request->cluster_runtimes = runtimes_from_cluster(flags.runtimes_from_cluster, &session);
     // Secrets a policy needs (SSH keys) are generated; submit creates them only when absent.
     request->compile.generate_secrets = true;
+    SweepFlags sweep = flags.sweep;
+    pick_seed(inputs, &sweep, &*request);
     RealFileSystem fs;
     Diagnostics diagnostics;
     RenderResult rendered = render_inputs(*request, fs, read_all_stdin, &diagnostics);
     int checked = report_diagnostics(&diagnostics);
     if (checked != kExitOk) return checked;
     report_cluster_runtimes(rendered, request->cluster_runtimes);
+    bool search = inputs.trial == 0 && find_optimization_unit(rendered) != nullptr;
+    if (search && flags.dry_run == "none") {
+      if (!flags.wait)
+        return usage_error(
+            "an OptimizationJob's trials are started by this command as others end (nothing on "
+            "the cluster runs OptimizationJobs): pass --wait to run the search, or --trial K to "
+            "submit one trial");
+      return *drive_optimization(inputs, sweep, rendered,
+                                 [&](SweepDrive* drive) { connect_sweep(&session, drive); });
+    }
     std::vector<SubmitPlan> plans = plan_submit(rendered, flags.from_files, session.name_space());
     if (flags.wait && plans.size() > 1)
       return usage_error("--wait follows one job, and the inputs hold " +
@@ -118,6 +158,7 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_flag("--rerun", flags->rerun,
                 "Delete what exists of the job first (finished or not), wait until it is gone, "
                 "submit: runs it again");
+  add_run_sweep_flags(app, &flags->inputs, &flags->sweep);
   add_from_file_flag(app, &flags->from_files);
   add_runtimes_from_cluster_flag(app, &flags->runtimes_from_cluster, /*automatic=*/true);
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")

@@ -22,10 +22,17 @@ std::string plan_where(const Document& document, std::string_view path) {
   return document.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
+/// The TrainJob whose objects `object` is, by its label.
+std::string trainjob_label_of(const Json& object) {
+  return string_member(json_member(json_member(object, "metadata"), "labels"), kTrainJobNameLabel);
+}
+
 /// The job of `unit` and the namespace it goes to.
 SubmitPlan start_plan(const RenderedUnit& unit, const std::string& name_space) {
   SubmitPlan plan;
   plan.trainjob = unit.source->name();
+  if (unit.source->kind() == kOptimizationJobKind && !unit.objects.empty())
+    plan.trainjob = trainjob_label_of(unit.objects.front());
   std::string own = unit.source->name_space();
   plan.name_space = own.empty() ? name_space : own;
   return plan;
@@ -82,6 +89,21 @@ std::vector<std::vector<const RenderedUnit*>> group_by_job(const RenderResult& r
   return groups;
 }
 
+/// The units a job's unit applies as: itself, or for an OptimizationJob one per trial, each
+/// with the objects of that trial's TrainJob (named by their label).
+std::vector<RenderedUnit> trial_units(const RenderedUnit& unit) {
+  if (unit.source->kind() != kOptimizationJobKind) return {unit};
+  std::vector<RenderedUnit> trials;
+  for (const Json& object : unit.objects) {
+    std::string trial = trainjob_label_of(object);
+    auto same = [&](const RenderedUnit& t) { return trainjob_label_of(t.objects.front()) == trial; };
+    auto it = std::find_if(trials.begin(), trials.end(), same);
+    if (it == trials.end()) it = trials.insert(trials.end(), RenderedUnit{unit.source, true, {}});
+    it->objects.push_back(object);
+  }
+  return trials;
+}
+
 }  // namespace
 
 void mark_as_submitted(SubmitPlan* plan) {
@@ -108,10 +130,13 @@ std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
   for (const std::vector<const RenderedUnit*>& group : group_by_job(rendered)) {
     auto job = std::find_if(group.begin(), group.end(),
                             [](const RenderedUnit* unit) { return unit->compiled; });
-    SubmitPlan plan = start_plan(**job, name_space);
-    for (const RenderedUnit* unit : group)
-      add_objects(*unit, &plan);
-    plans.push_back(std::move(plan));
+    // The documents that go with an OptimizationJob (a ConfigMap) go with each trial.
+    for (const RenderedUnit& trial : trial_units(**job)) {
+      SubmitPlan plan = start_plan(trial, name_space);
+      for (const RenderedUnit* unit : group)
+        add_objects(unit == *job ? trial : *unit, &plan);
+      plans.push_back(std::move(plan));
+    }
   }
   if (!from_files.empty() && plans.size() > 1)
     throw KubeError("--from-file takes exactly one TrainJob; the inputs hold " +

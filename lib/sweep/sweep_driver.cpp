@@ -124,9 +124,9 @@ void SweepRunner::finish_trial(size_t i, int status) {
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (ok) {
     succeed_trial(i);
-  } else if (stop_code_ == kExitInterrupted) {
+  } else if (stopping_) {
     trial.state = TrialState::kStopped;
-    trial.message = "stopped by Ctrl-C";
+    trial.message = stop_code_ == kExitInterrupted ? "stopped by Ctrl-C" : "the search ended";
     if (drive_.clean_up) drive_.clean_up(trial);
   } else {
     trial.state = TrialState::kFailed;
