@@ -76,6 +76,16 @@ check "never more than parallelTrials at once" awk '
 check "--trial-logs: each trial's output in its file" \
   grep -q 'TRAINJOB_PROGRESS {"epoch": 1, "score": 7}' "$work/logs/grid-trial-2.log"
 
+# On a terminal (a pty from util-linux's script, where it exists) the table is redrawn in
+# place instead of a line per start and end.
+if script -qc true /dev/null >/dev/null 2>&1; then
+  TERM=xterm script -qec "'$binary' run --local -f '$work/grid.yaml'" /dev/null </dev/null >"$work/tty" 2>&1
+  check "terminal: the table is redrawn in place" grep -q $'\033\[[0-9]*A\033\[J' "$work/tty"
+  check "terminal: no line per start" bash -c "! grep -q ': started' '$work/tty'"
+  check "terminal: the failed trial still has its line" grep -q 'grid-trial-3: Failed: pod' "$work/tty"
+  check "terminal: the best at the end" grep -q 'best: grid-trial-2 (x=7): score 7' "$work/tty"
+fi
+
 # Minimize, upstream's metrics shape, a random search without a seed: one is picked.
 upstream='["sh", "-c", "echo \"TRAINJOB_PROGRESS {\\\"trainerStatus\\\": {\\\"metrics\\\": [{\\\"name\\\": \\\"loss\\\", \\\"value\\\": \\\"$KUBEFLOW_TRAINER_OPT_LR\\\"}]}}\""]'
 random='[{name: lr, searchSpace: {logUniform: {min: "0.001", max: "1"}}}]'
