@@ -76,7 +76,8 @@ std::optional<RenderRequest> make_request(const InputFlags& flags) {
     }
   }
   if (flags.trial > 0) request.sweep.trial = flags.trial;
-  if (flags.seed_option != nullptr && flags.seed_option->count() > 0) request.sweep.seed = flags.seed;
+  if (flags.seed_option != nullptr && flags.seed_option->count() > 0)
+    request.sweep.seed = flags.seed;
   return request;
 }
 

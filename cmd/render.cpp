@@ -176,7 +176,8 @@ CommandRunner declare_render(CLI::App* app) {
                   "the Jobs it deletes)")
       ->type_name("none|argocd")
       ->capture_default_str();
-  add_sweep_flags(app, &flags->inputs, "Of an OptimizationJob, render trial K alone (trials count from 1)",
+  add_sweep_flags(app, &flags->inputs,
+                  "Of an OptimizationJob, render trial K alone (trials count from 1)",
                   "without either, render refuses it");
   return [flags] { return run_render(*flags); };
 }

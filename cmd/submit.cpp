@@ -10,10 +10,10 @@
 #include "command.h"
 #include "input_flags.h"
 #include "kube/kube_error.h"
-#include "sweep/sweep_plan.h"
-#include "sweep_command.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
+#include "sweep/sweep_plan.h"
+#include "sweep_command.h"
 #include "util/duration.h"
 
 namespace trainjob {

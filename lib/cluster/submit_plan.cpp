@@ -96,7 +96,9 @@ std::vector<RenderedUnit> trial_units(const RenderedUnit& unit) {
   std::vector<RenderedUnit> trials;
   for (const Json& object : unit.objects) {
     std::string trial = trainjob_label_of(object);
-    auto same = [&](const RenderedUnit& t) { return trainjob_label_of(t.objects.front()) == trial; };
+    auto same = [&](const RenderedUnit& t) {
+      return trainjob_label_of(t.objects.front()) == trial;
+    };
     auto it = std::find_if(trials.begin(), trials.end(), same);
     if (it == trials.end()) it = trials.insert(trials.end(), RenderedUnit{unit.source, true, {}});
     it->objects.push_back(object);

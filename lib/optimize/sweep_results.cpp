@@ -35,11 +35,16 @@ std::string joined_names(const NamedValues& values) {
 
 const char* trial_state_name(TrialState state) {
   switch (state) {
-    case TrialState::kWaiting: return "Waiting";
-    case TrialState::kRunning: return "Running";
-    case TrialState::kSucceeded: return "Succeeded";
-    case TrialState::kFailed: return "Failed";
-    case TrialState::kStopped: return "Stopped";
+    case TrialState::kWaiting:
+      return "Waiting";
+    case TrialState::kRunning:
+      return "Running";
+    case TrialState::kSucceeded:
+      return "Succeeded";
+    case TrialState::kFailed:
+      return "Failed";
+    case TrialState::kStopped:
+      return "Stopped";
   }
   return "Waiting";
 }
@@ -128,8 +133,9 @@ std::string missing_metric_message(const TrialResult& trial, const SweepObjectiv
   std::string head = "the objective metric \"" + objective.metric + "\" was not reported by " +
                      trial.name + ", which succeeded";
   if (trial.metrics.empty())
-    return head + " without reporting any metric: a program reports them in TRAINJOB_PROGRESS "
-                  "lines (docs/progress.md); the search stops";
+    return head +
+           " without reporting any metric: a program reports them in TRAINJOB_PROGRESS "
+           "lines (docs/progress.md); the search stops";
   return head + "; it reported " + joined_names(trial.metrics) +
          ": set spec.objectives[0].metric to one of them; the search stops";
 }

@@ -22,8 +22,8 @@ const char* trial_state_name(TrialState state);
 using NamedValues = std::vector<std::pair<std::string, std::string>>;
 
 struct TrialResult {
-  int64_t index = 1;  ///< from 1
-  std::string name;   ///< <optimization job>-trial-<index>
+  int64_t index = 1;   ///< from 1
+  std::string name;    ///< <optimization job>-trial-<index>
   NamedValues values;  ///< the assignment, in parameter order
   TrialState state = TrialState::kWaiting;
   NamedValues metrics;  ///< the last value of each metric reported, in the order first seen

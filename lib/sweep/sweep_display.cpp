@@ -52,7 +52,8 @@ void SweepDisplay::trial_ended(const std::vector<TrialResult>& trials, size_t i,
   bool quiet = live_ && trial.state == TrialState::kSucceeded;
   if (!quiet) {
     erase_table();
-    std::string detail = trial.message.empty() ? metric_text(trial, objective) : ": " + trial.message;
+    std::string detail =
+        trial.message.empty() ? metric_text(trial, objective) : ": " + trial.message;
     std::fprintf(out_, "%s: %s%s (%.1fs)\n", trial.name.c_str(), trial_state_name(trial.state),
                  detail.c_str(), seconds);
   }
@@ -64,11 +65,11 @@ void SweepDisplay::message(const char* kind, const std::string& text) {
   erase_table();
   std::fflush(out_);
   bool error = std::string(kind) == "error";
-  std::fprintf(err_, "%s %s\n",
-               paint(std::string(kind) + ":", error ? Tone::kError : Tone::kWaiting,
-                     color_enabled(err_))
-                   .c_str(),
-               text.c_str());
+  std::fprintf(
+      err_, "%s %s\n",
+      paint(std::string(kind) + ":", error ? Tone::kError : Tone::kWaiting, color_enabled(err_))
+          .c_str(),
+      text.c_str());
   std::fflush(err_);
 }
 
@@ -99,12 +100,13 @@ void SweepDisplay::finish(const std::vector<TrialResult>& trials, const SweepObj
     std::fputs(format_sweep_table(trials, objective).c_str(), out_);
   }
   table_lines_ = 0;  // the last table stays
-  size_t failed = static_cast<size_t>(std::count_if(
-      trials.begin(), trials.end(), [](const TrialResult& t) { return t.state == TrialState::kFailed; }));
+  size_t failed =
+      static_cast<size_t>(std::count_if(trials.begin(), trials.end(), [](const TrialResult& t) {
+        return t.state == TrialState::kFailed;
+      }));
   if (best) std::fprintf(out_, "%s\n", describe_best(trials[*best], objective).c_str());
   std::fflush(out_);
-  if (failed > 0)
-    std::fprintf(err_, "warning: %zu of %zu trials failed\n", failed, trials.size());
+  if (failed > 0) std::fprintf(err_, "warning: %zu of %zu trials failed\n", failed, trials.size());
   if (!best && say_none)
     std::fprintf(err_, "error: no trial succeeded with a value of %s\n", objective.metric.c_str());
 }

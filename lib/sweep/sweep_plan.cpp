@@ -53,13 +53,15 @@ std::optional<SweepDrive> plan_sweep(const RenderResult& result, int64_t seed, b
   const RenderedUnit* unit = find_optimization_unit(result);
   if (unit == nullptr) return std::nullopt;
   if (!runs_alone(result)) {
-    *error = "an OptimizationJob runs alone: its trials read the same inputs again, so give "
-             "other TrainJobs to another command";
+    *error =
+        "an OptimizationJob runs alone: its trials read the same inputs again, so give "
+        "other TrainJobs to another command";
     return std::nullopt;
   }
   if (read_from_stdin(result)) {
-    *error = "an OptimizationJob's trials each read the inputs again: give them as files "
-             "(-f FILE), not on stdin";
+    *error =
+        "an OptimizationJob's trials each read the inputs again: give them as files "
+        "(-f FILE), not on stdin";
     return std::nullopt;
   }
   Diagnostics ignored;  // the render that came first reported them

@@ -19,8 +19,7 @@ class TrialProcess {
   /// Starts `argv` (stdin /dev/null, stdout and stderr into one pipe, a process group of its
   /// own), its output appended to `log_path` when that is not empty. False with `*error` set
   /// when it cannot.
-  bool start(const std::vector<std::string>& argv, const std::string& log_path,
-             std::string* error);
+  bool start(const std::vector<std::string>& argv, const std::string& log_path, std::string* error);
   TrialProcess() = default;
   TrialProcess(const TrialProcess&) = delete;
   TrialProcess& operator=(const TrialProcess&) = delete;
