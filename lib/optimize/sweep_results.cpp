@@ -120,10 +120,19 @@ std::string format_sweep_table(const std::vector<TrialResult>& trials,
   return format_columns(rows);
 }
 
+std::string describe_values(const TrialResult& trial) {
+  std::string out;
+  for (const auto& [name, value] : trial.values) {
+    if (!out.empty()) out += ", ";
+    out += name;
+    out += '=';
+    out += value;
+  }
+  return out;
+}
+
 std::string describe_best(const TrialResult& best, const SweepObjective& objective) {
-  std::string values;
-  for (const auto& [name, value] : best.values)
-    values += (values.empty() ? "" : ", ") + name + "=" + value;
+  std::string values = describe_values(best);
   const std::string* metric = metric_named(best.metrics, objective.metric);
   return "best: " + best.name + " (" + values + "): " + objective.metric + " " +
          (metric ? *metric : "-") + " (" + (objective.maximize ? "Maximize" : "Minimize") + ")";

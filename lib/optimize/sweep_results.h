@@ -56,6 +56,9 @@ std::optional<size_t> best_trial(const std::vector<TrialResult>& trials,
 std::string format_sweep_table(const std::vector<TrialResult>& trials,
                                const SweepObjective& objective);
 
+/// `lr=0.1, batch_size=32`.
+std::string describe_values(const TrialResult& trial);
+
 /// `best: NAME (lr=0.1, batch_size=32): loss 0.012 (Minimize)`.
 std::string describe_best(const TrialResult& best, const SweepObjective& objective);
 

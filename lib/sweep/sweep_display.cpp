@@ -13,19 +13,18 @@ int line_count(const std::string& text) {
 }
 
 std::string metric_text(const TrialResult& trial, const SweepObjective& objective) {
-  for (const auto& [name, value] : trial.metrics)
-    if (name == objective.metric) return ", " + name + " " + value;
+  for (const auto& [name, value] : trial.metrics) {
+    if (name != objective.metric) continue;
+    std::string text = ", ";
+    text += name;
+    text += ' ';
+    text += value;
+    return text;
+  }
   return "";
 }
 
 }  // namespace
-
-std::string describe_values(const TrialResult& trial) {
-  std::string out;
-  for (const auto& [name, value] : trial.values)
-    out += (out.empty() ? "" : ", ") + name + "=" + value;
-  return out;
-}
 
 SweepDisplay::SweepDisplay(std::FILE* out, std::FILE* err)
     : out_(out), err_(err), live_(is_terminal(out)) {}

@@ -45,9 +45,6 @@ class SweepDisplay {
   std::string drawn_;    ///< what they say
 };
 
-/// `lr=0.1, batch_size=32`.
-std::string describe_values(const TrialResult& trial);
-
 }  // namespace trainjob
 
 #endif  // TRAINJOB_SWEEP_SWEEP_DISPLAY_H_

@@ -16,7 +16,7 @@ namespace {
 /// Lines kept for a failed trial's message.
 constexpr size_t kKeptLines = 8;
 /// A line longer than this is cut: a trial's output is a program's, not ours.
-constexpr size_t kMaxTrialLine = 64 * 1024;
+constexpr size_t kMaxTrialLine = size_t{64} * 1024;
 
 }  // namespace
 
