@@ -149,6 +149,27 @@ bool read_search_algorithm(const FieldReader& reader, const Field& algorithm,
 
 namespace {
 
+/// The template's own KUBEFLOW_TRAINER_OPT_<NAME> of a parameter would stand beside the
+/// trial's value in the env, and which one a program sees depends on how it reads it.
+bool check_template_env(const FieldReader& reader, const Field& env, const OptimizationJob& job) {
+  if (!env || !env.value->is_array()) return true;
+  bool ok = true;
+  for (size_t i = 0; i < env.value->size(); ++i) {
+    Field name = env.at(i)["name"];
+    if (!name || !name.value->is_string()) continue;
+    for (const SearchParameter& parameter : job.parameters) {
+      if (optimization_env_name(parameter.name) != name.value->get_ref<const std::string&>())
+        continue;
+      reader.error(name.path(), name.value->get<std::string>() +
+                                    " is set by each trial from "
+                                    "parameter \"" +
+                                    parameter.name + "\": remove it from the template");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 /// The rules between fields: parallelTrials ≤ numTrials, grid over categorical parameters
 /// only, and a template without a name or namespace (each trial gets its own name).
 bool check_cross_rules(const FieldReader& reader, const Field& spec, const OptimizationJob& job) {
@@ -167,6 +188,7 @@ bool check_cross_rules(const FieldReader& reader, const Field& spec, const Optim
                  "are not supported: list the values as categorical choices, or use random");
     ok = false;
   }
+  ok = check_template_env(reader, spec["trainJobTemplate"]["spec"]["trainer"]["env"], job) && ok;
   Field metadata = spec["trainJobTemplate"]["metadata"];
   for (const char* key : {"name", "namespace"}) {
     if (!metadata[key]) continue;
