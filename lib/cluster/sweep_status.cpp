@@ -34,6 +34,19 @@ NamedValues metrics_in_log(std::string_view log) {
   return metrics;
 }
 
+/// The body of GET `log_path` with these bounds; empty when it cannot be read (a pod not
+/// started, its node gone): a log only adds metrics.
+std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int lines) {
+  try {
+    ApiResponse response =
+        client->send("GET", log_path + "&tailLines=" + std::to_string(lines) +
+                                "&limitBytes=" + std::to_string(kTrialMetricsLimitBytes));
+    return response.ok() ? response.body : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 /// The metrics in the tail of rank 0's log; none when its pod or log is missing. Whether the
 /// trial is running or done does not matter: a finished pod keeps its log.
 NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
@@ -44,16 +57,14 @@ NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
   const Json* pod = sweep_pod_named(pods, node->pod);
   if (pod == nullptr) return {};
   std::string path = object_path(pod_type(), name_space, node->pod) +
-                     "/log?container=" + url_escape(log_container(*pod, "")) +
-                     "&tailLines=" + std::to_string(kTrialMetricsTailLines) +
-                     "&limitBytes=" + std::to_string(kTrialMetricsLimitBytes);
-  // A log that cannot be read (a pod not started, its node gone) reports nothing.
-  try {
-    ApiResponse response = client->send("GET", path);
-    return response.ok() ? metrics_in_log(response.body) : NamedValues{};
-  } catch (const std::exception&) {
-    return {};
-  }
+                     "/log?container=" + url_escape(log_container(*pod, ""));
+  std::string log = sweep_log_tail(client, path, kTrialMetricsTailLines);
+  NamedValues metrics = metrics_in_log(log);
+  // limitBytes keeps the first bytes of the tail: when it cut, the newest lines are read
+  // again from a short tail, their values last.
+  if (log.size() >= static_cast<size_t>(kTrialMetricsLimitBytes))
+    merge_metrics(metrics_in_log(sweep_log_tail(client, path, kProgressTailLines)), &metrics);
+  return metrics;
 }
 
 /// One trial as it stands: its state from its Jobs and pods, its metrics from rank 0's log.

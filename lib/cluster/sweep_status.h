@@ -17,7 +17,9 @@
 namespace trainjob {
 
 /// How many of the last log lines trial_metrics reads, and at most how many bytes of them:
-/// enough for a run's progress lines, bounded whatever the program printed.
+/// enough for a run's progress lines, bounded whatever the program printed. (The kubelet
+/// keeps the first bytes of the tail; when that cuts, the last kProgressTailLines lines are
+/// read as well.)
 inline constexpr int kTrialMetricsTailLines = 5000;
 inline constexpr long kTrialMetricsLimitBytes = 8L << 20;
 

@@ -155,38 +155,66 @@ TEST_CASE("status and delete take optimizationjob as a TYPE, the others do not")
   CHECK(error.find("optimizationjob (") == std::string::npos);
 }
 
-TEST_CASE("a trial's metrics: every progress line of rank 0's log, merged in order") {
+namespace {
+
+/// A client over `transport` that answers trial_metrics' lists of one Job and one pod first.
+struct SweepLogFixture {
   FakeEnvironment env;
   FakeClock clock;
   FakeTransport transport;
-  RestConfig config;
-  config.server = "https://api.example:6443";
-  KubeClient client(config, &transport, &env, &clock);
-  Json job = Json::parse(R"({"metadata": {"name": "sweep-trial-1-node-0", "labels":
-    {"jobset.sigs.k8s.io/replicatedjob-name": "node",
-     "trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
-    "spec": {"parallelism": 1}, "status": {"succeeded": 1, "conditions": [{"type": "Complete",
-    "status": "True"}]}})");
-  Json pod = Json::parse(R"({"metadata": {"name": "sweep-trial-1-node-0-0-abcde", "labels":
-    {"jobset.sigs.k8s.io/replicatedjob-name": "node", "batch.kubernetes.io/job-name":
-    "sweep-trial-1-node-0"}, "annotations": {"batch.kubernetes.io/job-completion-index": "0"}},
-    "spec": {"containers": [{"name": "node"}]}, "status": {"phase": "Succeeded"}})");
-  transport.responses.push_back(
-      FakeTransport::response(200, {}, Json{{"items", Json::array({job})}}.dump()));
-  transport.responses.push_back(
-      FakeTransport::response(200, {}, Json{{"items", Json::array({pod})}}.dump()));
-  transport.responses.push_back(FakeTransport::response(
+  KubeClient client{sweep_config(), &transport, &env, &clock};
+
+  static RestConfig sweep_config() {
+    RestConfig config;
+    config.server = "https://api.example:6443";
+    return config;
+  }
+  SweepLogFixture() {
+    Json job = Json::parse(R"({"metadata": {"name": "sweep-trial-1-node-0", "labels":
+      {"jobset.sigs.k8s.io/replicatedjob-name": "node",
+       "trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
+      "spec": {"parallelism": 1}, "status": {"succeeded": 1, "conditions": [{"type":
+      "Complete", "status": "True"}]}})");
+    Json pod = Json::parse(R"({"metadata": {"name": "sweep-trial-1-node-0-0-abcde", "labels":
+      {"jobset.sigs.k8s.io/replicatedjob-name": "node", "batch.kubernetes.io/job-name":
+      "sweep-trial-1-node-0"}, "annotations": {"batch.kubernetes.io/job-completion-index":
+      "0"}}, "spec": {"containers": [{"name": "node"}]}, "status": {"phase": "Succeeded"}})");
+    transport.responses.push_back(
+        FakeTransport::response(200, {}, Json{{"items", Json::array({job})}}.dump()));
+    transport.responses.push_back(
+        FakeTransport::response(200, {}, Json{{"items", Json::array({pod})}}.dump()));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a trial's metrics: every progress line of rank 0's log, merged in order") {
+  SweepLogFixture fixture;
+  fixture.transport.responses.push_back(FakeTransport::response(
       200, {},
       "TRAINJOB_PROGRESS {\"epoch\": 1, \"loss\": 0.9, \"accuracy\": 0.5}\n"
       "noise\n"
       "[rank 0] TRAINJOB_PROGRESS {\"step\": 9, \"loss\": 0.4}\n"
       "TRAINJOB_PROGRESS {\"metrics\": [{\"name\": \"f1\", \"value\": \"0.7\"}]}"));
-  NamedValues metrics = trial_metrics(&client, "ml", "sweep-trial-1");
+  NamedValues metrics = trial_metrics(&fixture.client, "ml", "sweep-trial-1");
   CHECK(metrics == NamedValues{{"loss", "0.4"}, {"accuracy", "0.5"}, {"f1", "0.7"}});
-  REQUIRE(transport.requests.size() == 3);
-  CHECK(transport.requests[2].url.find("/api/v1/namespaces/ml/pods/sweep-trial-1-node-0-0-abcde/"
-                                       "log?container=node&tailLines=5000&limitBytes=") !=
-        std::string::npos);
+  REQUIRE(fixture.transport.requests.size() == 3);
+  CHECK(fixture.transport.requests[2].url.find(
+            "/api/v1/namespaces/ml/pods/sweep-trial-1-node-0-0-abcde/"
+            "log?container=node&tailLines=5000&limitBytes=8388608") != std::string::npos);
+}
+
+TEST_CASE("a tail cut at its byte limit: the newest lines are read again, their values last") {
+  SweepLogFixture fixture;
+  std::string big = "TRAINJOB_PROGRESS {\"loss\": 0.9, \"accuracy\": 0.5}\n";
+  big.resize(kTrialMetricsLimitBytes, 'x');
+  fixture.transport.responses.push_back(FakeTransport::response(200, {}, big));
+  fixture.transport.responses.push_back(
+      FakeTransport::response(200, {}, "TRAINJOB_PROGRESS {\"loss\": 0.1}\n"));
+  NamedValues metrics = trial_metrics(&fixture.client, "ml", "sweep-trial-1");
+  CHECK(metrics == NamedValues{{"loss", "0.1"}, {"accuracy", "0.5"}});
+  REQUIRE(fixture.transport.requests.size() == 4);
+  CHECK(fixture.transport.requests[3].url.find("&tailLines=200&") != std::string::npos);
 }
 
 TEST_CASE("a trial without Jobs reports no metrics") {
