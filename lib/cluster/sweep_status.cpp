@@ -81,6 +81,10 @@ TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space
   result.values = trial.values;
   result.state = trial_state_of(status.phase);
   if (result.state == TrialState::kFailed) result.message = status.message;
+  if (jobs.empty()) {  // its Service is left: nothing runs, nothing says how it ended
+    result.state = TrialState::kStopped;
+    result.message = "its Jobs are gone (only its Service is left)";
+  }
   result.metrics = rank0_metrics(client, name_space, status, jobs, pods);
   *completion_time = std::max(*completion_time, status.completion_time);
   return result;

@@ -62,7 +62,8 @@ std::string sweep_counts(const SweepStatus& status) {
   size_t total = status.trials.size();
   std::string out = std::to_string(total) + (total == 1 ? " trial" : " trials");
   std::string parts;
-  for (TrialState state : {TrialState::kRunning, TrialState::kSucceeded, TrialState::kFailed}) {
+  for (TrialState state :
+       {TrialState::kRunning, TrialState::kSucceeded, TrialState::kFailed, TrialState::kStopped}) {
     size_t count = count_in_state(status, state);
     if (count == 0) continue;
     std::string word = trial_state_name(state);
@@ -134,7 +135,8 @@ std::string format_sweep_status(const SweepStatus& status) {
   if (!status.seed.empty()) out += "Random search, seed " + status.seed + "\n";
   out += "\n" + format_sweep_table(status.trials, status.objective) + "\n";
   for (const TrialResult& trial : status.trials)
-    if (trial.state == TrialState::kFailed && !trial.message.empty())
+    if ((trial.state == TrialState::kFailed || trial.state == TrialState::kStopped) &&
+        !trial.message.empty())
       out += trial.name + ": " + trial.message + "\n";
   std::optional<size_t> best = best_trial(status.trials, status.objective);
   if (best) return out + describe_best(status.trials[*best], status.objective) + "\n";

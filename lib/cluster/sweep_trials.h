@@ -52,7 +52,7 @@ struct SweepStatus {
 const char* sweep_phase(const SweepStatus& status);
 
 /// `OptimizationJob NAME: Complete (3 trials: 2 succeeded, 1 failed)`, the table of trials,
-/// why each failed trial failed, and the best trial (or why there is none yet).
+/// why each failed or stopped trial ended, and the best trial (or why there is none yet).
 std::string format_sweep_status(const SweepStatus& status);
 
 /// The OptimizationJob as upstream's CRD shapes it: status.result (the best trial's TrainJob

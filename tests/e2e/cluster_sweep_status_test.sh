@@ -95,6 +95,14 @@ check "status --watch of a finished sweep: prints it once, exit 0" \
 check "status optimizationjob/NAME of none: exit 1, kubectl's not found" \
   bash -c "[ $? -eq 1 ] && grep -q 'optimizationjob \"nothere\" not found in namespace \"default\"' '$work/err'"
 
+# A trial whose Jobs are gone (only its Service is left) no longer runs.
+kubectl delete job sweep-trial-3-node-0 > /dev/null
+"$bin" status sweep > "$work/status"
+check "a trial whose Jobs are gone is Stopped, and says why" \
+  bash -c "grep -qx 'OptimizationJob sweep: Complete (4 trials: 2 succeeded, 1 failed, 1 stopped)' '$work/status' &&
+    grep -qE '^sweep-trial-3 +0.9 +Stopped +-$' '$work/status' &&
+    grep -qx 'sweep-trial-3: its Jobs are gone (only its Service is left)' '$work/status'"
+
 # A TrainJob of the sweep's name wins where no TYPE says which.
 sed 's/^  name: trainjob-demo-with-image$/  name: sweep/' "$src/templates/image.yaml" > "$work/tj.yaml"
 "$bin" submit -f "$work/tj.yaml" > /dev/null
@@ -109,9 +117,9 @@ check "delete NAME: the TrainJob alone" \
 "$bin" delete sweep --wait > "$work/delete" 2> "$work/delete.err"
 check "delete NAME --wait of an OptimizationJob: exit 0" [ $? -eq 0 ]
 check "... every object of every trial, named as delete names them" \
-  bash -c "[ \$(grep -c '^job.batch \"sweep-trial-[1-4]-node-0\" deleted$' '$work/delete') -eq 4 ] &&
+  bash -c "[ \$(grep -c '^job.batch \"sweep-trial-[124]-node-0\" deleted$' '$work/delete') -eq 3 ] &&
     [ \$(grep -c '^service \"sweep-trial-[1-4]\" deleted$' '$work/delete') -eq 4 ] &&
-    [ \$(wc -l < '$work/delete') -eq 8 ]"
+    [ \$(wc -l < '$work/delete') -eq 7 ]"
 check "... nothing of the sweep is left" \
   bash -c "[ -z \"\$(kubectl get jobs,services -l trainer.kubeflow.org/optimizationjob-name=sweep -o name)\" ]"
 "$bin" status sweep 2> "$work/err"

@@ -118,6 +118,11 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
   status.trials[1].state = TrialState::kSucceeded;
   CHECK(std::string(sweep_phase(status)) == "Complete");
   CHECK(format_sweep_status(status).find("best: sweep-trial-2 ") != std::string::npos);
+  status.trials[2].state = TrialState::kStopped;
+  status.trials[2].message = "its Jobs are gone";
+  std::string stopped = format_sweep_status(status);
+  CHECK(stopped.find("(3 trials: 2 succeeded, 1 stopped)") != std::string::npos);
+  CHECK(stopped.find("\nsweep-trial-3: its Jobs are gone\n") != std::string::npos);
   status.trials[0].state = status.trials[1].state = TrialState::kFailed;
   CHECK(std::string(sweep_phase(status)) == "Failed");
   CHECK(format_sweep_status(status).find("best: none: no trial succeeded with a value of loss") !=
