@@ -1,8 +1,9 @@
 #!/bin/bash
-# status and delete of an OptimizationJob on the cluster: its trials, rendered and applied
-# with kubectl, run on the test API server, whose autopilot prints each trial's loss from its
-# KUBEFLOW_TRAINER_OPT_TARGET and fails one trial; status finds the trials by their labels,
-# reads their metrics from rank 0's log and names the best; delete removes every trial.
+# status and delete of an OptimizationJob on the cluster: its trials, submitted one by one or
+# rendered and applied with kubectl, run on the test API server, whose autopilot prints each
+# trial's loss from its KUBEFLOW_TRAINER_OPT_TARGET and fails one trial; status finds the
+# trials by their labels, reads their metrics from rank 0's log and names the best; delete
+# removes every trial.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
@@ -43,7 +44,12 @@ cat > "$work/rules.json" <<'JSON'
             "TRAINJOB_PROGRESS {\"step\": 4, \"totalSteps\": 4, \"loss\": {env:KUBEFLOW_TRAINER_OPT_TARGET}}"]}]}
 JSON
 ctl autopilot @"$work/rules.json" > /dev/null
-"$bin" render -f "$work/sweep.yaml" | kubectl apply --server-side --validate=false -f - > /dev/null
+# Trial 2 as the search's driver submits it, the others rendered and applied with kubectl:
+# status and delete find both.
+"$bin" submit -f "$work/sweep.yaml" --trial 2 > /dev/null
+for k in 1 3 4; do
+  "$bin" render -f "$work/sweep.yaml" --trial $k | kubectl apply --server-side --validate=false -f - > /dev/null
+done
 
 sweep_done() { "$bin" status sweep 2> /dev/null | grep -q '^OptimizationJob sweep: Complete'; }
 check "status NAME: the sweep completes once no trial runs" eventually sweep_done
@@ -120,6 +126,8 @@ check "... every object of every trial, named as delete names them" \
   bash -c "[ \$(grep -c '^job.batch \"sweep-trial-[124]-node-0\" deleted$' '$work/delete') -eq 3 ] &&
     [ \$(grep -c '^service \"sweep-trial-[1-4]\" deleted$' '$work/delete') -eq 4 ] &&
     [ \$(wc -l < '$work/delete') -eq 7 ]"
+check "... saying which trials kubectl applied (not trial 2, which submit made)" \
+  bash -c "[ \$(grep -c 'by the labels render writes' '$work/delete.err') -eq 3 ] && ! grep -q sweep-trial-2 '$work/delete.err'"
 check "... nothing of the sweep is left" \
   bash -c "[ -z \"\$(kubectl get jobs,services -l trainer.kubeflow.org/optimizationjob-name=sweep -o name)\" ]"
 "$bin" status sweep 2> "$work/err"
