@@ -99,6 +99,16 @@ std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, const std::s
   return jobs;
 }
 
+/// --wait: until the objects and pods of every TrainJob deleted are gone.
+void wait_for_deleted(ClusterSession* session, const std::vector<DescribedTrainJob>& deleted,
+                      double timeout) {
+  for (const DescribedTrainJob& job : deleted) {
+    if (!wait_until_gone(&session->client(), session->clock(), job.name_space, job.name, timeout))
+      throw KubeError("timed out waiting for the objects and pods of TrainJob " + job.name +
+                      " to go");
+  }
+}
+
 int run_delete(const DeleteFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
   if (!timeout)
@@ -136,12 +146,7 @@ int run_delete(const DeleteFlags& flags) {
         code = kExitFailure;
       }
     }
-    for (const DescribedTrainJob& job : deleted) {
-      if (flags.wait &&
-          !wait_until_gone(&client, session.clock(), job.name_space, job.name, *timeout))
-        throw KubeError("timed out waiting for the objects and pods of TrainJob " + job.name +
-                        " to go");
-    }
+    if (flags.wait) wait_for_deleted(&session, deleted, *timeout);
     return code;
   });
 }
