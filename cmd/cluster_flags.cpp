@@ -69,11 +69,13 @@ int run_cluster_command(const std::function<int()>& body) {
   }
 }
 
-CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words) {
+CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words, bool sweeps) {
+  std::string what = sweeps ? "The TrainJob or OptimizationJob" : "The TrainJob";
+  std::string kinds = managed_kind_words() + (sweeps ? ", optimizationjob" : "");
   return app
-      ->add_option("NAME", *words,
-                   "The TrainJob: NAME, TYPE/NAME or TYPE NAME as kubectl takes them (TYPE: " +
-                       managed_kind_words() + ")")
+      ->add_option(
+          "NAME", *words,
+          what + ": NAME, TYPE/NAME or TYPE NAME as kubectl takes them (TYPE: " + kinds + ")")
       ->required()
       ->expected(1, 2)
       ->type_name("TRAINJOB");  // completion offers the TrainJobs by this type name

@@ -28,8 +28,10 @@ void add_cluster_flags(CLI::App* app, ConnectionFlags* flags);
 std::string without_short_option_equals(std::string value);
 
 /// Declares the positional words naming the TrainJob of status, logs, delete, suspend and
-/// resume: NAME, TYPE/NAME or TYPE NAME, with kubectl's TYPE words for the kinds we manage.
-CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words);
+/// resume: NAME, TYPE/NAME or TYPE NAME, with kubectl's TYPE words for the kinds we manage
+/// (with `sweeps`, for status and delete, optimizationjob too).
+CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words,
+                                  bool sweeps = false);
 /// The name the words give; nullopt after printing why they cannot be used (exit 1, as
 /// kubectl's "doesn't have a resource type").
 std::optional<std::string> target_name(const std::vector<std::string>& words);

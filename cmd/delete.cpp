@@ -1,7 +1,9 @@
-// `kubectl trainjob delete`: every object `submit` applied for the TrainJob, pods included.
+// `kubectl trainjob delete`: every object `submit` applied for the TrainJob, pods included;
+// of an OptimizationJob, those of every trial.
 #include <cstdio>
 #include <memory>
 
+#include "cluster/sweep_status.h"
 #include "cluster/trainjob_names.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
@@ -26,10 +28,10 @@ struct DeleteFlags {
   std::string output;
 };
 
-void delete_one(const DeleteFlags& flags, KubeClient* client, const std::string& name_space,
-                const std::string& name, const ManagedKind* kind) {
-  FoundTrainJob found = find_deletable_objects(client, name_space, name);
-  check_found_kind(found, kind, name);
+/// Deletes what `found` holds of TrainJob `name`, printing each object as kubectl does.
+void delete_found_objects(const DeleteFlags& flags, KubeClient* client,
+                          const std::string& name_space, const std::string& name,
+                          const FoundTrainJob& found) {
   if (found.applied_by_kubectl && flags.output != "name")
     std::fprintf(stderr, "%s\n", describe_found(found, name).c_str());
   delete_found(client, name_space, name, found, [&](const Json& object) {
@@ -41,6 +43,45 @@ void delete_one(const DeleteFlags& flags, KubeClient* client, const std::string&
     }
   });
   std::fflush(stdout);
+}
+
+/// Every trial of OptimizationJob `name`, one TrainJob after the other; the trials deleted.
+std::vector<std::string> delete_sweep(const DeleteFlags& flags, KubeClient* client,
+                                      const std::string& name_space, const std::string& name,
+                                      const std::vector<TrialObject>& trials) {
+  std::vector<std::string> deleted;
+  for (const TrialObject& trial : trials) {
+    FoundTrainJob found = find_deletable_objects(client, name_space, trial.trial);
+    if (found.objects.empty()) continue;  // only the user's own objects carry its labels
+    delete_found_objects(flags, client, name_space, trial.trial, found);
+    deleted.push_back(trial.trial);
+  }
+  if (deleted.empty()) throw_sweep_not_found(name_space, name);
+  return deleted;
+}
+
+/// Deletes the job `name` (of `kind`, when the TYPE was given): a TrainJob or legacy job, or
+/// else the trials of OptimizationJob `name` (a TrainJob of that name wins). The TrainJobs
+/// deleted, for --wait.
+std::vector<std::string> delete_one(const DeleteFlags& flags, KubeClient* client,
+                                    const std::string& name_space, const std::string& name,
+                                    const ManagedKind* kind) {
+  bool sweep = kind == &optimization_job_kind();
+  FoundTrainJob found;
+  if (!sweep) found = find_deletable_objects(client, name_space, name);
+  if (found.objects.empty() && (sweep || kind == nullptr)) {
+    std::vector<TrialObject> trials = find_sweep_trials(client, name_space, name);
+    if (sweep || !trials.empty()) return delete_sweep(flags, client, name_space, name, trials);
+  }
+  check_found_kind(found, kind, name);
+  delete_found_objects(flags, client, name_space, name, found);
+  return {name};
+}
+
+/// The kind a -f document names: a managed kind, or OptimizationJob.
+const ManagedKind* described_kind(const std::string& kind) {
+  if (kind == optimization_job_kind().kind) return &optimization_job_kind();
+  return find_managed_kind(kind);
 }
 
 /// What the command acts on: the named job, or every job the -f files describe.
@@ -58,6 +99,16 @@ std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, const std::s
   return jobs;
 }
 
+/// --wait: until the objects and pods of every TrainJob deleted are gone.
+void wait_for_deleted(ClusterSession* session, const std::vector<DescribedTrainJob>& deleted,
+                      double timeout) {
+  for (const DescribedTrainJob& job : deleted) {
+    if (!wait_until_gone(&session->client(), session->clock(), job.name_space, job.name, timeout))
+      throw KubeError("timed out waiting for the objects and pods of TrainJob " + job.name +
+                      " to go");
+  }
+}
+
 int run_delete(const DeleteFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
   if (!timeout)
@@ -68,7 +119,7 @@ int run_delete(const DeleteFlags& flags) {
   TrainJobTarget named;
   std::string error;
   if (flags.files.paths.empty()) {
-    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error);
+    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error, true);
     if (!target) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return static_cast<int>(kExitFailure);
@@ -81,10 +132,13 @@ int run_delete(const DeleteFlags& flags) {
     const ManagedKind* kind = named.kind;
     std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), named);
     int code = kExitOk;
+    std::vector<DescribedTrainJob> deleted;
     for (const DescribedTrainJob& job : jobs) {
       try {
-        const ManagedKind* job_kind = job.kind.empty() ? kind : find_managed_kind(job.kind);
-        delete_one(flags, &client, job.name_space, job.name, job_kind);
+        const ManagedKind* job_kind = job.kind.empty() ? kind : described_kind(job.kind);
+        for (const std::string& trainjob :
+             delete_one(flags, &client, job.name_space, job.name, job_kind))
+          deleted.push_back({job.name_space, trainjob, ""});
       } catch (const KubeError& e) {
         if (jobs.size() == 1) throw;
         // As kubectl delete -f: say what failed, go on with the others, exit 1.
@@ -92,12 +146,7 @@ int run_delete(const DeleteFlags& flags) {
         code = kExitFailure;
       }
     }
-    for (const DescribedTrainJob& job : jobs) {
-      if (flags.wait &&
-          !wait_until_gone(&client, session.clock(), job.name_space, job.name, *timeout))
-        throw KubeError("timed out waiting for the objects and pods of TrainJob " + job.name +
-                        " to go");
-    }
+    if (flags.wait) wait_for_deleted(&session, deleted, *timeout);
     return code;
   });
 }
@@ -114,8 +163,11 @@ CommandRunner declare_delete(CLI::App* app) {
       "`kubectl apply` is found by render's labels (trainjob-name and\n"
       "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself with\n"
       "only the TrainJob's label are left alone. With -f, every TrainJob and Training\n"
-      "Operator job the files describe is deleted.");
-  add_target_arguments(app, &flags->target)->required(false);
+      "Operator job the files describe is deleted.\n"
+      "An OptimizationJob (NAME when no TrainJob has that name, or optimizationjob/NAME) is\n"
+      "its trials: each trial TrainJob labelled trainer.kubeflow.org/optimizationjob-name=NAME\n"
+      "is deleted as above.");
+  add_target_arguments(app, &flags->target, true)->required(false);
   add_file_flags(app, &flags->files, "describing the TrainJobs to delete");
   app->get_option("-f")->required(false);
   app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");

@@ -18,6 +18,7 @@
 #include "kube/resources.h"
 #include "legacy/legacy_kinds.h"
 #include "model/suggest.h"
+#include "model/vocabulary.h"
 #include "util/steady_condition.h"
 
 namespace trainjob {
@@ -93,15 +94,28 @@ bool names_group(const std::string& rest, const std::string& group) {
          rest.find('.') == dot;
 }
 
-std::string unknown_kind_error(const std::string& word) {
+/// Whether a TYPE word names `kind`: plural, singular or kind, then maybe `.GROUP` or
+/// `.VERSION.GROUP`, in any case.
+bool word_names_kind(const std::string& word, const ManagedKind& kind) {
+  std::string lower = lower_word(word);
+  size_t dot = lower.find('.');
+  std::string head = lower.substr(0, dot);
+  std::string rest = dot == std::string::npos ? "" : lower.substr(dot + 1);
+  bool named = head == kind.plural || head == lower_word(kind.kind);
+  return named && (dot == std::string::npos || names_group(rest, kind.group));
+}
+
+std::string unknown_kind_error(const std::string& word, bool sweeps) {
   std::vector<std::string> words;
   for (const ManagedKind& kind : managed_kinds())
     words.push_back(lower_word(kind.kind));
+  if (sweeps) words.push_back(lower_word(optimization_job_kind().kind));
   std::vector<std::string_view> candidates(words.begin(), words.end());
   std::string hint = closest_match(lower_word(word), candidates);
   return "resource type \"" + word + "\" is not one kubectl trainjob manages" +
          (hint.empty() ? "" : " (did you mean \"" + hint + "\"?)") + "; it accepts " +
-         managed_kind_words() + " (singular, plural or kind), as TYPE/NAME, TYPE NAME or NAME";
+         managed_kind_words() + (sweeps ? ", optimizationjob" : "") +
+         " (singular, plural or kind), as TYPE/NAME, TYPE NAME or NAME";
 }
 
 }  // namespace
@@ -119,15 +133,14 @@ const std::vector<ManagedKind>& managed_kinds() {
 }
 
 const ManagedKind* find_managed_kind(const std::string& word) {
-  std::string lower = lower_word(word);
-  size_t dot = lower.find('.');
-  std::string head = lower.substr(0, dot);
-  std::string rest = dot == std::string::npos ? "" : lower.substr(dot + 1);
-  for (const ManagedKind& kind : managed_kinds()) {
-    bool named = head == kind.plural || head == lower_word(kind.kind);
-    if (named && (dot == std::string::npos || names_group(rest, kind.group))) return &kind;
-  }
+  for (const ManagedKind& kind : managed_kinds())
+    if (word_names_kind(word, kind)) return &kind;
   return nullptr;
+}
+
+const ManagedKind& optimization_job_kind() {
+  static const ManagedKind kind = managed_kind_of(kTrainerApiVersion, kOptimizationJobKind);
+  return kind;
 }
 
 std::string managed_kind_words() {
@@ -138,7 +151,7 @@ std::string managed_kind_words() {
 }
 
 std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::string>& words,
-                                                    std::string* error) {
+                                                    std::string* error, bool sweeps) {
   std::string type;
   TrainJobTarget target;
   if (words.size() == 2) {
@@ -167,8 +180,10 @@ std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::strin
   }
   if (type.empty()) return target;
   target.kind = find_managed_kind(type);
+  if (target.kind == nullptr && sweeps && word_names_kind(type, optimization_job_kind()))
+    target.kind = &optimization_job_kind();
   if (target.kind == nullptr) {
-    *error = unknown_kind_error(type);
+    *error = unknown_kind_error(type, sweeps);
     return std::nullopt;
   }
   return target;

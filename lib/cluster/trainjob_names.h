@@ -54,6 +54,9 @@ const std::vector<ManagedKind>& managed_kinds();
 const ManagedKind* find_managed_kind(const std::string& word);
 /// "trainjob, pytorchjob, tfjob, ..." for messages.
 std::string managed_kind_words();
+/// OptimizationJob: no object on the cluster, but `status` and `delete` take it as a TYPE and
+/// act on its trials (cluster/sweep_status.h).
+const ManagedKind& optimization_job_kind();
 
 /// What status, logs, delete, suspend and resume act on: kubectl's `NAME`, `TYPE/NAME`
 /// or `TYPE NAME`.
@@ -63,9 +66,9 @@ struct TrainJobTarget {
 };
 
 /// Reads the positional words; on a word we cannot use, nullopt and `*error` says why and
-/// what is accepted.
+/// what is accepted. With `sweeps` (status, delete), TYPE may also name optimization_job_kind().
 std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::string>& words,
-                                                    std::string* error);
+                                                    std::string* error, bool sweeps = false);
 
 }  // namespace trainjob
 

@@ -168,7 +168,9 @@ std::vector<DescribedTrainJob> described_trainjobs(const std::vector<Document>& 
                                                    bool namespace_given, std::string* error) {
   std::vector<DescribedTrainJob> out;
   for (const Document& document : documents) {
-    if (!is_trainjob_document(document) && !is_legacy_document(document)) continue;
+    if (!is_trainjob_document(document) && !is_legacy_document(document) &&
+        !is_optimization_job_document(document))
+      continue;
     std::string name_space =
         document.name_space().empty() ? default_namespace : document.name_space();
     if (namespace_given && name_space != default_namespace) {
@@ -181,7 +183,7 @@ std::vector<DescribedTrainJob> described_trainjobs(const std::vector<Document>& 
     out.push_back({name_space, document.name(), document.kind()});
   }
   if (out.empty())
-    *error = "the files describe no TrainJob and no Training Operator job (" +
+    *error = "the files describe no TrainJob, no OptimizationJob and no Training Operator job (" +
              supported_legacy_kinds() + ")";
   return out;
 }

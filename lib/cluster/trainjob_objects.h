@@ -56,10 +56,10 @@ void delete_found(KubeClient* client, const std::string& name_space, const std::
 struct DescribedTrainJob {
   std::string name_space;
   std::string name;
-  std::string kind;  ///< TrainJob, PyTorchJob, ...
+  std::string kind;  ///< TrainJob, OptimizationJob, PyTorchJob, ...
 };
-/// The TrainJobs and Training Operator jobs among `documents`, each in its own namespace
-/// or else `default_namespace`. With `namespace_given` (-n), a document of another
+/// The TrainJobs, OptimizationJobs and Training Operator jobs among `documents`, each in its own
+/// namespace or else `default_namespace`. With `namespace_given` (-n), a document of another
 /// namespace is an error, as in kubectl; so is a file that describes no job. On error,
 /// empty and `*error` says why.
 std::vector<DescribedTrainJob> described_trainjobs(const std::vector<Document>& documents,

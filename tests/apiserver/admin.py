@@ -5,7 +5,10 @@ POST /admin/<action> with a JSON body; pods are chosen by {"job": NAME, "index":
 and has its Job make a new one for the index, as within a backoffLimit. POST /admin/crd
 {"group": G} installs the optional CRDs of G (served and in discovery from then on), POST
 /admin/object {"object": O, "namespace": NS} stores O as it is, and GET /admin/discovery
-lists the discovery requests, which GET /admin/requests leaves out.
+lists the discovery requests, which GET /admin/requests leaves out. POST /admin/autopilot
+{"rules": [...]} has new pods run, print and end by themselves: the first rule whose "job"
+regex matches a pod's Job drives it (cluster.Cluster.schedule lists the keys; "print" lines
+may quote the pod's env as {env:NAME}), so a rule for one Job goes before a catch-all.
 """
 import json
 

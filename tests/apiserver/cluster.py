@@ -29,7 +29,7 @@ class Cluster:
     def __init__(self, store):
         self.store = store
         self.logs = {}  # (namespace, pod, container, instance) -> LogBuffer
-        self.autopilot = []  # rules: {"job": regex, "after": s, "lines": n, "result": ..., ...}
+        self.autopilot = []  # rules, the first whose "job" regex matches drives the pod (see schedule)
         self.last_log_time = 0.0
 
     # --- the Job controller -------------------------------------------------------------
@@ -113,9 +113,10 @@ class Cluster:
                                                  "state": {"waiting": {"reason": "ContainerCreating"}}}
                                                 for c in containers]}}
         self.store.create(PODS, namespace, pod)
-        for rule in self.autopilot:
+        for rule in self.autopilot:  # the first rule that matches: a specific one before a catch-all
             if re.search(rule["job"], job_name):
                 self.schedule(rule, namespace, pod["metadata"]["name"])
+                break
 
     def pods_of(self, namespace, job_name, index=None):
         pods = [p for p in self.store.list(PODS, namespace, f"batch.kubernetes.io/job-name={job_name}")
@@ -259,7 +260,18 @@ class Cluster:
             "involvedObject": {"kind": "Pod", "name": pod["metadata"]["name"], "namespace": namespace}})
 
     # --- autopilot: pods that run, print and finish by themselves -------------------------
+    @staticmethod
+    def expand_env(template, pod):
+        """`{env:NAME}` in a "print" line: the value of NAME in the pod's first container."""
+        containers = pod["spec"].get("containers") or [{}]
+        env = {e.get("name"): e.get("value", "") for e in containers[0].get("env", [])}
+        return re.sub(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: env.get(m.group(1), ""), template)
+
     def schedule(self, rule, namespace, pod_name):
+        """Drives a new pod as `rule` says: {"job": regex (the pod's Job; set by "autopilot"),
+        "start_after": s (then it runs), "lines_after": s, "lines": n generic lines, "interval": s
+        between them, "print": [line templates, {env:NAME} the pod's env] (printed after them),
+        "after": s (then it ends), "result": "Complete" | "Failed", "reason", "exit_code"}."""
         def drive():
             time.sleep(rule.get("start_after", 0.05))
             with self.store.cond:
@@ -278,6 +290,11 @@ class Cluster:
                     if self.store.get(PODS, namespace, pod_name) is None:
                         return
                     self.log(namespace, pod, [f"{pod_name} line {n} of {lines} (index {index})"])
+            if rule.get("print"):
+                with self.store.cond:
+                    if self.store.get(PODS, namespace, pod_name) is None:
+                        return
+                    self.log(namespace, pod, [self.expand_env(line, pod) for line in rule["print"]])
             time.sleep(rule.get("after", 0.1))
             with self.store.cond:
                 pod = self.store.get(PODS, namespace, pod_name)

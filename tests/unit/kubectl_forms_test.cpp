@@ -109,6 +109,16 @@ TEST_CASE("delete -f: the jobs a file describes, in their namespaces") {
   CHECK(error.find("describe no TrainJob") != std::string::npos);
 }
 
+TEST_CASE("delete -f: an OptimizationJob in a file is one job to delete (its trials)") {
+  std::vector<Document> documents = load_forms_yaml(
+      "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: OptimizationJob\nmetadata: {name: s}\n");
+  std::string error;
+  std::vector<trainjob::DescribedTrainJob> jobs =
+      trainjob::described_trainjobs(documents, "ml", false, &error);
+  REQUIRE(jobs.size() == 1);
+  CHECK((jobs[0].name_space == "ml" && jobs[0].name == "s" && jobs[0].kind == "OptimizationJob"));
+}
+
 TEST_CASE("runtime names for did-you-mean include the embedded runtimes a render left unparsed") {
   trainjob::RuntimeRegistry registry;
   trainjob::Diagnostics diagnostics;

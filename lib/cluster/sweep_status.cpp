@@ -1,0 +1,170 @@
+#include "cluster/sweep_status.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "cluster/pod_logs.h"
+#include "cluster/status_progress.h"
+#include "cluster/status_query.h"
+#include "cluster/trainjob_status.h"
+#include "kube/kube_error.h"
+#include "kube/objects.h"
+#include "kube/resources.h"
+#include "model/trainer_progress.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+const Json* sweep_pod_named(const std::vector<Json>& pods, const std::string& name) {
+  for (const Json& pod : pods)
+    if (string_member_ref(json_member(pod, "metadata"), "name") == name) return &pod;
+  return nullptr;
+}
+
+/// Every progress line of `log` merged in order.
+NamedValues metrics_in_log(std::string_view log) {
+  NamedValues metrics;
+  while (!log.empty()) {
+    size_t end = std::min(log.find('\n'), log.size());
+    if (std::optional<TrainerProgress> progress = parse_progress_line(log.substr(0, end)))
+      merge_metrics(progress->metrics, &metrics);
+    log.remove_prefix(std::min(end + 1, log.size()));
+  }
+  return metrics;
+}
+
+/// The body of GET `log_path` with these bounds; empty when it cannot be read (a pod not
+/// started, its node gone): a log only adds metrics.
+std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int lines) {
+  try {
+    ApiResponse response =
+        client->send("GET", log_path + "&tailLines=" + std::to_string(lines) +
+                                "&limitBytes=" + std::to_string(kTrialMetricsLimitBytes));
+    return response.ok() ? response.body : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+/// The metrics in the tail of rank 0's log; none when its pod or log is missing. Whether the
+/// trial is running or done does not matter: a finished pod keeps its log.
+NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
+                          const TrainJobStatus& status, const std::vector<Json>& jobs,
+                          const std::vector<Json>& pods) {
+  const NodeStatus* node = rank0_node(status, jobs);
+  if (node == nullptr || node->pod.empty()) return {};
+  const Json* pod = sweep_pod_named(pods, node->pod);
+  if (pod == nullptr) return {};
+  std::string path = object_path(pod_type(), name_space, node->pod) +
+                     "/log?container=" + url_escape(log_container(*pod, ""));
+  std::string log = sweep_log_tail(client, path, kTrialMetricsTailLines);
+  NamedValues metrics = metrics_in_log(log);
+  // limitBytes keeps the first bytes of the tail: when it cut, the newest lines are read
+  // again from a short tail, their values last.
+  if (log.size() >= static_cast<size_t>(kTrialMetricsLimitBytes))
+    merge_metrics(metrics_in_log(sweep_log_tail(client, path, kProgressTailLines)), &metrics);
+  return metrics;
+}
+
+/// One trial as it stands: its state from its Jobs and pods, its metrics from rank 0's log.
+TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space,
+                               const TrialObject& trial, const std::vector<Json>& events,
+                               std::string* completion_time) {
+  std::string selector = trainjob_selector(trial.trial);
+  std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
+  std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
+  TrainJobStatus status = compute_status(trial.trial, jobs, pods, events);
+  TrialResult result;
+  result.index = trial.index;
+  result.name = trial.trial;
+  result.values = trial.values;
+  result.state = trial_state_of(status.phase);
+  if (result.state == TrialState::kFailed) result.message = status.message;
+  if (jobs.empty()) {  // its Service is left: nothing runs, nothing says how it ended
+    result.state = TrialState::kStopped;
+    result.message = "its Jobs are gone (only its Service is left)";
+  }
+  result.metrics = rank0_metrics(client, name_space, status, jobs, pods);
+  *completion_time = std::max(*completion_time, status.completion_time);
+  return result;
+}
+
+}  // namespace
+
+NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
+                          const std::string& trial) {
+  std::string selector = trainjob_selector(trial);
+  std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
+  if (jobs.empty()) return {};
+  std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
+  TrainJobStatus status = compute_status(trial, jobs, pods, {});
+  return rank0_metrics(client, name_space, status, jobs, pods);
+}
+
+std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string& name_space,
+                                           const std::string& name) {
+  std::string selector = url_escape(std::string(kOptimizationJobNameLabel) + "=" + name);
+  std::vector<Json> objects = list_objects(client, job_type(), name_space, selector).items;
+  // A trial whose Jobs are gone still has its Service, as a TrainJob does.
+  for (Json& service : list_objects(client, service_type(), name_space, selector).items)
+    objects.push_back(std::move(service));
+  return distinct_trials(objects);
+}
+
+SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space,
+                               const std::string& name, const std::vector<TrialObject>& trials) {
+  SweepStatus status;
+  status.name = name;
+  status.objective = {"loss", false};  // what the trainer reports, should no trial say
+  for (const TrialObject& trial : trials) {
+    if (trial.objective) status.objective = *trial.objective;
+    if (!trial.seed.empty()) status.seed = trial.seed;
+  }
+  std::vector<Json> events = pod_events(client, name_space);
+  std::string completion_time;
+  for (const TrialObject& trial : trials)
+    status.trials.push_back(
+        sweep_trial_result(client, name_space, trial, events, &completion_time));
+  if (std::string(sweep_phase(status)) != "Running") status.completion_time = completion_time;
+  return status;
+}
+
+void throw_sweep_not_found(const std::string& name_space, const std::string& name) {
+  throw KubeError("optimizationjob \"" + name + "\" not found in namespace \"" + name_space +
+                  "\": no Job or Service carries the label " + kOptimizationJobNameLabel + "=" +
+                  name + " (what render and submit put on every object of a trial)");
+}
+
+bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name) {
+  std::string selector = trainjob_selector(name);
+  return !list_objects(client, job_type(), name_space, selector).items.empty() ||
+         !list_objects(client, service_type(), name_space, selector).items.empty();
+}
+
+std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
+                                                       const std::string& name_space,
+                                                       const std::string& name) {
+  std::string selector = trainjob_selector(name);
+  std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
+  if (jobs.empty() && list_objects(client, service_type(), name_space, selector).items.empty())
+    return std::nullopt;
+  std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
+  return status_from(client, name_space, name, jobs, pods);
+}
+
+bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::string& name_space,
+                        const std::string& name, double interval,
+                        const std::function<void(const SweepStatus&)>& on_status) {
+  while (true) {
+    std::vector<TrialObject> trials = find_sweep_trials(client, name_space, name);
+    if (trials.empty()) throw_sweep_not_found(name_space, name);
+    SweepStatus status = fetch_sweep_status(client, name_space, name, trials);
+    on_status(status);
+    std::string phase = sweep_phase(status);
+    if (phase != "Running") return phase == "Complete";
+    clock.sleep(interval);
+  }
+}
+
+}  // namespace trainjob

@@ -1,0 +1,65 @@
+// `status` and `delete` of an OptimizationJob on the cluster: its trials found by the
+// optimizationjob-name label, each one's state as `status` computes a TrainJob's, and the
+// metrics rank 0 printed in its log (the TRAINJOB_PROGRESS lines of docs/progress.md).
+#ifndef TRAINJOB_CLUSTER_SWEEP_STATUS_H_
+#define TRAINJOB_CLUSTER_SWEEP_STATUS_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/sweep_trials.h"
+#include "cluster/trainjob_status.h"
+#include "kube/client.h"
+#include "kube/environment.h"
+
+namespace trainjob {
+
+/// How many of the last log lines trial_metrics reads, and at most how many bytes of them:
+/// enough for a run's progress lines, bounded whatever the program printed. (The kubelet
+/// keeps the first bytes of the tail; when that cuts, the last kProgressTailLines lines are
+/// read as well.)
+inline constexpr int kTrialMetricsTailLines = 5000;
+inline constexpr long kTrialMetricsLimitBytes = 8L << 20;
+
+/// The metrics trial TrainJob `trial` reported: every TRAINJOB_PROGRESS line of the tail of
+/// rank 0's log merged in order (a metric printed on epoch lines only survives later step
+/// lines). Empty when there is no such pod or log. Throws KubeError only when the Jobs or
+/// pods cannot be listed.
+NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
+                          const std::string& trial);
+
+/// The trials of OptimizationJob `name` (from its Jobs and Services), by index; empty when
+/// none exists.
+std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string& name_space,
+                                           const std::string& name);
+
+/// The OptimizationJob from `trials` (as find_sweep_trials gives them): each trial's state and
+/// metrics.
+SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space,
+                               const std::string& name, const std::vector<TrialObject>& trials);
+
+/// Throws KubeError, kubectl's "not found", for OptimizationJob `name`.
+[[noreturn]] void throw_sweep_not_found(const std::string& name_space, const std::string& name);
+
+/// Whether `name` is a TrainJob: some Job or Service carries its trainjob-name label. A
+/// TrainJob wins over an OptimizationJob of the same name.
+bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name);
+
+/// `status NAME` without a TYPE: the status of TrainJob NAME, as fetch_status gives it (the
+/// same requests); null when no Job or Service carries its name, so that the caller looks
+/// for an OptimizationJob NAME.
+std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
+                                                       const std::string& name_space,
+                                                       const std::string& name);
+
+/// `status --watch` of an OptimizationJob: `on_status` now and every `interval` seconds
+/// until no trial runs; whether one succeeded.
+bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::string& name_space,
+                        const std::string& name, double interval,
+                        const std::function<void(const SweepStatus&)>& on_status);
+
+}  // namespace trainjob
+
+#endif  // TRAINJOB_CLUSTER_SWEEP_STATUS_H_
