@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/status_query.h"
+#include "cluster/sweep_status.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster_flags.h"
 #include "command.h"
@@ -40,8 +40,7 @@ struct SubmitFlags {
 void connect_sweep(ClusterSession* session, SweepDrive* drive) {
   drive->metrics_after = [session](const TrialResult& trial) {
     try {
-      TrainJobStatus status = fetch_status(&session->client(), session->name_space(), trial.name);
-      return status.progress ? status.progress->metrics : NamedValues{};
+      return trial_metrics(&session->client(), session->name_space(), trial.name);
     } catch (const KubeError& e) {
       std::fprintf(stderr, "warning: %s: its metrics could not be read: %s\n", trial.name.c_str(),
                    e.what());
