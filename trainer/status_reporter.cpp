@@ -17,9 +17,6 @@ namespace {
 
 /// How much of a refusal's body the warning quotes: the server's reason, not a whole page.
 constexpr size_t kStatusAnswerKept = 200;
-/// Each call, connection and TLS included: a server that does not answer costs rank 0's
-/// reporting thread this long, never the training.
-constexpr std::chrono::milliseconds kStatusCallTimeout{2500};
 
 size_t keep_status_answer(char* data, size_t size, size_t count, void* user) {
   auto* answer = static_cast<std::string*>(user);
@@ -54,7 +51,8 @@ curl_slist* status_headers(const std::string& token) {
 }
 
 void set_status_request(CURL* curl, const StatusServer& server, const std::string& body,
-                        curl_slist* headers, std::string* answer, char* error_text) {
+                        std::chrono::milliseconds timeout, curl_slist* headers, std::string* answer,
+                        char* error_text) {
   // reset keeps the connection, so a reachable server costs one TLS handshake in all.
   curl_easy_reset(curl);
   curl_easy_setopt(curl, CURLOPT_URL, server.url.c_str());
@@ -63,7 +61,9 @@ void set_status_request(CURL* curl, const StatusServer& server, const std::strin
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   if (!server.ca_cert_file.empty())
     curl_easy_setopt(curl, CURLOPT_CAINFO, server.ca_cert_file.c_str());
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(kStatusCallTimeout.count()));
+  // The whole call, connection and TLS included (0 would mean none: the reporter never asks).
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<int64_t>(1, timeout.count())));
   // Timeouts without SIGALRM, which a thread beside the training must not raise.
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_status_answer);
@@ -71,8 +71,9 @@ void set_status_request(CURL* curl, const StatusServer& server, const std::strin
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
 }
 
-/// One POST of `body`; empty on a 2xx answer, else why not.
-std::string post_status_once(CURL* curl, const StatusServer& server, const std::string& body) {
+/// One POST of `body` within `timeout`; empty on a 2xx answer, else why not.
+std::string post_status_once(CURL* curl, const StatusServer& server, const std::string& body,
+                             std::chrono::milliseconds timeout) {
   std::string token;
   std::string error;
   if (!server.token_file.empty() && !read_status_token(server.token_file, &token, &error))
@@ -81,7 +82,7 @@ std::string post_status_once(CURL* curl, const StatusServer& server, const std::
                                                                       curl_slist_free_all);
   std::string answer;
   char error_text[CURL_ERROR_SIZE] = "";
-  set_status_request(curl, server, body, headers.get(), &answer, error_text);
+  set_status_request(curl, server, body, timeout, headers.get(), &answer, error_text);
   const CURLcode code = curl_easy_perform(curl);
   if (code != CURLE_OK) return error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
   long status = 0;
@@ -106,9 +107,9 @@ StatusPoster https_status_poster(const StatusServer& server) {
   // Called from the main thread, before the reporter's thread uses libcurl.
   curl_global_init(CURL_GLOBAL_DEFAULT);
   std::shared_ptr<CURL> curl(curl_easy_init(), curl_easy_cleanup);
-  return [curl, server](const std::string& body) -> std::string {
-    if (!curl) return "cannot start libcurl";
-    return post_status_once(curl.get(), server, body);
+  return [curl, server](const std::string& body, std::chrono::milliseconds timeout) {
+    if (!curl) return std::string("cannot start libcurl");
+    return post_status_once(curl.get(), server, body, timeout);
   };
 }
 
@@ -142,6 +143,7 @@ void StatusReporter::finish() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     finishing_ = true;
+    finish_deadline_ = std::chrono::steady_clock::now() + settings_.call_timeout;
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
@@ -175,22 +177,42 @@ void StatusReporter::run() {
     std::string body = std::move(*pending_);
     pending_.reset();
     last_call_ = std::chrono::steady_clock::now();
+    const std::chrono::milliseconds timeout = next_call_timeout();
     lock.unlock();
-    deliver(body);
+    if (timeout.count() > 0) {
+      deliver(body, timeout);
+    } else {
+      record_failure("the last report was not sent: the call before it used up the " +
+                     std::to_string(settings_.call_timeout.count()) +
+                     " ms the exit waits for the server");
+    }
     lock.lock();
   }
 }
 
-void StatusReporter::deliver(const std::string& body) {
-  const std::string error = post_(body);
+std::chrono::milliseconds StatusReporter::next_call_timeout() const {
+  if (!finishing_) return settings_.call_timeout;
+  // A call in flight when finish() came has had part of the exit's wait already.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      finish_deadline_ - std::chrono::steady_clock::now());
+  return std::clamp(left, std::chrono::milliseconds(0), settings_.call_timeout);
+}
+
+void StatusReporter::deliver(const std::string& body, std::chrono::milliseconds timeout) {
+  const std::string error = post_(body, timeout);
+  if (!error.empty()) {
+    record_failure(error);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++sent_;
+}
+
+void StatusReporter::record_failure(const std::string& error) {
   bool first_failure = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (error.empty()) {
-      ++sent_;
-    } else {
-      first_failure = failures_++ == 0;
-    }
+    first_failure = failures_++ == 0;
   }
   // Once: a server that is down stays down, and training goes on regardless.
   if (first_failure) {

@@ -449,7 +449,9 @@ int train(const Options& options, const WorkerIdentity& identity, Communicator& 
   for (int epoch = start_epoch; epoch < options.epochs; ++epoch)
     train_epoch(run, epoch);
   end_run(run);
-  // The last report goes out after training, bounded by the call's timeout.
+  // The last report goes out after training, within kStatusCallTimeout; what the run printed
+  // is out before the exit waits on the network.
+  std::fflush(stdout);
   if (status) status->finish();
   return 0;
 }

@@ -96,6 +96,10 @@ std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
       out.total_steps = whole_number(entry.value());
     else if (key == "remainingSeconds" || key == "estimatedRemainingSeconds")
       out.remaining_seconds = whole_number(entry.value());
+    else if (key == "progressPercentage")
+      out.percentage = whole_number(entry.value());
+    else if (key == "lastUpdatedTime" && entry.value().is_string())
+      out.time = entry.value().get<std::string>();
     else if (key == "metrics" && entry.value().is_array())
       add_named_metrics(entry.value(), &out);
     else if (out.metrics.size() < kMaxMetrics && !entry.value().is_structured())
@@ -122,7 +126,7 @@ std::optional<TrainerProgress> latest_progress(std::string_view log, bool timest
       }
     }
     if (std::optional<TrainerProgress> progress = parse_progress_line(line)) {
-      progress->time = time;
+      if (!time.empty()) progress->time = time;  // the kubelet's clock over the program's
       return progress;
     }
     if (start == 0) break;
@@ -139,6 +143,8 @@ std::optional<int> progress_percentage(const TrainerProgress& progress) {
     return percent(*progress.step, *progress.total_steps);
   if (progress.epoch && progress.epochs && *progress.epochs > 0)
     return percent(*progress.epoch, *progress.epochs);
+  if (progress.percentage)
+    return static_cast<int>(std::clamp<int64_t>(*progress.percentage, 0, 100));
   return std::nullopt;
 }
 

@@ -24,9 +24,13 @@ inline constexpr size_t kMaxProgressLine = 4096;
 struct TrainerProgress {
   std::optional<int64_t> epoch, epochs, step, total_steps;
   std::optional<int64_t> remaining_seconds;
+  /// Upstream's progressPercentage, for a line that carries it rather than steps or epochs.
+  std::optional<int64_t> percentage;
   /// loss, samplesPerSecond and any other field, in the order printed, values as text.
   std::vector<std::pair<std::string, std::string>> metrics;
-  std::string time;  ///< the log line's RFC 3339 timestamp, when the log had them
+  /// The log line's RFC 3339 timestamp when the log had them, else upstream's lastUpdatedTime
+  /// when the line carried one.
+  std::string time;
 };
 
 /// The progress a line reports: the marker anywhere in it (a prefix such as mpirun's
@@ -36,7 +40,8 @@ std::optional<TrainerProgress> parse_progress_line(std::string_view line);
 /// RFC 3339 time and a space.
 std::optional<TrainerProgress> latest_progress(std::string_view log, bool timestamps);
 
-/// 0–100 from steps, else from epochs; null when neither total is known.
+/// 0–100 from steps, else from epochs, else the line's progressPercentage; null when none is
+/// known.
 std::optional<int> progress_percentage(const TrainerProgress& progress);
 /// `epoch 3/10 (30%), loss 0.021, 1,410 samples/s, ~2m left`.
 std::string format_progress(const TrainerProgress& progress);

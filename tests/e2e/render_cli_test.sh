@@ -10,8 +10,9 @@ templates="$source_dir/templates"
 "$binary" render -f "$templates" >"$work/a.yaml"
 "$binary" render -f "$templates" >"$work/b.yaml"
 check "render is deterministic (same bytes twice)" cmp -s "$work/a.yaml" "$work/b.yaml"
-check "a directory renders every TrainJob" \
-  test "$(grep -c '^kind: Job$' "$work/a.yaml")" -eq 5
+# Five TrainJobs of one Job each, and sweep-linear.yaml's eight trials of one Job each.
+check "a directory renders every TrainJob and every trial of the sweep" \
+  test "$(grep -c '^kind: Job$' "$work/a.yaml")" -eq 13
 
 "$binary" render -f - <"$templates/image.yaml" >"$work/stdin.yaml"
 "$binary" render -f "$templates/image.yaml" >"$work/file.yaml"
@@ -22,9 +23,9 @@ check "-o json prints a v1 List" grep -q '"kind": "List"' "$work/list.json"
 
 mkdir "$work/out"
 "$binary" render -f "$templates" --output-dir "$work/out"
-check "--output-dir writes one file per TrainJob" \
+check "--output-dir writes one file per TrainJob, an OptimizationJob's trials in one" \
   test "$(ls "$work/out" | tr '\n' ' ')" = \
-  "configmap-print-env-script.yaml linear-demo.yaml print-env.yaml trainjob-demo-with-configmap.yaml trainjob-demo-with-hostpath.yaml trainjob-demo-with-image.yaml "
+  "configmap-print-env-script.yaml linear-demo.yaml print-env.yaml sweep-linear.yaml trainjob-demo-with-configmap.yaml trainjob-demo-with-hostpath.yaml trainjob-demo-with-image.yaml "
 check "--output-dir files hold the same objects" \
   bash -c "cat '$work/out/trainjob-demo-with-configmap.yaml' | cmp -s - <('$binary' render -f '$templates/configmap.yaml')"
 

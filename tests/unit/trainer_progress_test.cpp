@@ -66,3 +66,53 @@ TEST_CASE("progress: steps alone, durations, percentages kept in 0..100") {
   CHECK_FALSE(progress_percentage(*seconds));
   CHECK(trainer_status_json(*seconds).count("progressPercentage") == 0);
 }
+
+TEST_CASE("progress: upstream's metrics array, with estimatedRemainingSeconds") {
+  // A program that prints what it would POST to the status server, less the wrapper.
+  auto progress = parse_progress_line(
+      R"([rank 0] TRAINJOB_PROGRESS {"epoch":2,"epochs":4,"estimatedRemainingSeconds":75,)"
+      R"("metrics":[{"name":"loss","value":"0.25"},{"name":"accuracy","value":0.9},)"
+      R"({"name":"bad","value":{"x":1}},{"value":"1"},"loose"]})");
+  REQUIRE(progress);
+  CHECK(*progress->remaining_seconds == 75);
+  // Entries without a name or with a structured value are skipped; numbers become text.
+  REQUIRE(progress->metrics.size() == 2);
+  CHECK(progress->metrics[0] == std::pair<std::string, std::string>("loss", "0.25"));
+  CHECK(progress->metrics[1] == std::pair<std::string, std::string>("accuracy", "0.9"));
+  CHECK(format_progress(*progress) == "epoch 2/4 (50%), loss 0.25, ~1m left");
+  Json status = trainer_status_json(*progress);
+  CHECK(status["estimatedRemainingSeconds"] == 75);
+  CHECK(status["metrics"][0] == Json({{"name", "loss"}, {"value", "0.25"}}));
+}
+
+TEST_CASE("progress: a whole trainerStatus body, as the trainer POSTs it, reads back the same") {
+  const std::string body =
+      R"({"trainerStatus":{"progressPercentage":75,"estimatedRemainingSeconds":42,)"
+      R"("metrics":[{"name":"loss","value":"0.333333"},{"name":"accuracy","value":"0.91"}],)"
+      R"("lastUpdatedTime":"2026-11-23T10:00:05Z"}})";
+  auto progress = parse_progress_line("TRAINJOB_PROGRESS " + body);
+  REQUIRE(progress);
+  CHECK(*progress->remaining_seconds == 42);
+  CHECK(*progress_percentage(*progress) == 75);
+  // The percentage and the time are the status's own fields, not metrics.
+  REQUIRE(progress->metrics.size() == 2);
+  CHECK(progress->metrics[1] == std::pair<std::string, std::string>("accuracy", "0.91"));
+  CHECK(progress->time == "2026-11-23T10:00:05Z");
+  CHECK(format_progress(*progress) == "(75%), loss 0.333333, ~42s left");
+  CHECK(trainer_status_json(*progress) == Json::parse(body)["trainerStatus"]);
+  // Its trainerStatus alone reads the same; the kubelet's timestamp wins over the program's.
+  auto inner = latest_progress("2026-11-23T10:00:07.5Z TRAINJOB_PROGRESS " +
+                                   Json::parse(body)["trainerStatus"].dump() + "\n",
+                               true);
+  REQUIRE(inner);
+  CHECK(inner->time == "2026-11-23T10:00:07.5Z");
+  CHECK(inner->metrics == progress->metrics);
+  // Steps and epochs, when a line has them too, decide the percentage.
+  auto both =
+      parse_progress_line(R"(TRAINJOB_PROGRESS {"step":1,"totalSteps":4,"progressPercentage":90})");
+  REQUIRE(both);
+  CHECK(*progress_percentage(*both) == 25);
+  auto over = parse_progress_line(R"(TRAINJOB_PROGRESS {"progressPercentage":250})");
+  REQUIRE(over);
+  CHECK(*progress_percentage(*over) == 100);
+}

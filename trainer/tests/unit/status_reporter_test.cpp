@@ -3,6 +3,7 @@
 // POSTs to a real HTTPS server).
 #include "status_reporter.h"
 
+#include <atomic>
 #include <map>
 #include <thread>
 #include <vector>
@@ -28,7 +29,7 @@ struct RecordingPoster {
   std::shared_ptr<std::vector<std::string>> bodies = std::make_shared<std::vector<std::string>>();
   std::string error;
   StatusPoster poster() const {
-    return [bodies = bodies, error = error](const std::string& body) {
+    return [bodies = bodies, error = error](const std::string& body, std::chrono::milliseconds) {
       bodies->push_back(body);
       return error;
     };
@@ -127,4 +128,78 @@ TEST_CASE("status reporter: destroyed unfinished, it stops without sending") {
     reporter.offer(report_at_epoch(2));
   }
   CHECK(recorder.bodies->size() == 1);
+}
+
+namespace {
+
+/// A server that accepts and never answers: each call takes its whole timeout, then fails as
+/// libcurl's does. Records the timeouts it was given.
+struct SilentPoster {
+  std::shared_ptr<std::vector<std::chrono::milliseconds>> timeouts =
+      std::make_shared<std::vector<std::chrono::milliseconds>>();
+  std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
+  StatusPoster poster() const {
+    return [timeouts = timeouts, started = started](const std::string&,
+                                                    std::chrono::milliseconds timeout) {
+      timeouts->push_back(timeout);
+      ++*started;
+      std::this_thread::sleep_for(timeout);
+      return std::string("Operation timed out");
+    };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("status reporter: against a silent server, finish() waits one call timeout in all") {
+  SilentPoster silent;
+  std::vector<std::string> warnings;
+  const std::chrono::milliseconds call_timeout(500);
+  StatusReporter::Settings settings{
+      std::chrono::milliseconds(60000), "https://silent/status",
+      [&warnings](const std::string& line) { warnings.push_back(line); }, call_timeout};
+  StatusReporter reporter(silent.poster(), settings);
+  reporter.offer(report_at_epoch(1));
+  for (int wait = 0; wait < 400 && *silent.started < 1; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(*silent.started == 1);
+  reporter.offer(report_at_epoch(4));
+  const auto finish_called = std::chrono::steady_clock::now();
+  reporter.finish();
+  const auto waited = std::chrono::steady_clock::now() - finish_called;
+  // The call in flight had the whole timeout; the last one gets what it left, or is dropped:
+  // the two together never make the exit wait two timeouts.
+  REQUIRE(!silent.timeouts->empty());
+  CHECK(silent.timeouts->at(0) == call_timeout);
+  if (silent.timeouts->size() == 2) CHECK(silent.timeouts->at(1) < call_timeout);
+  CHECK(silent.timeouts->size() <= 2);
+  // Generous for a loaded machine, and still short of the two timeouts waited before.
+  CHECK(waited < call_timeout * 9 / 5);
+  CHECK(reporter.failures() == 2);
+  CHECK(reporter.sent() == 0);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("Operation timed out") != std::string::npos);
+}
+
+TEST_CASE("status reporter: with nothing in flight, the last call gets the whole timeout") {
+  RecordingPoster recorder;
+  std::vector<std::chrono::milliseconds> timeouts;
+  StatusPoster poster = [&timeouts, inner = recorder.poster()](const std::string& body,
+                                                               std::chrono::milliseconds timeout) {
+    timeouts.push_back(timeout);
+    return inner(body, timeout);
+  };
+  const std::chrono::milliseconds call_timeout(60000);
+  StatusReporter reporter(poster, {std::chrono::milliseconds(60000), "test", {}, call_timeout});
+  reporter.offer(report_at_epoch(1));
+  for (int wait = 0; wait < 200 && reporter.sent() < 1; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  reporter.offer(report_at_epoch(4));
+  reporter.finish();
+  REQUIRE(timeouts.size() == 2);
+  CHECK(timeouts[0] == call_timeout);
+  // What is left of the exit's wait: all of it but the moment finish() took to get here.
+  CHECK(timeouts[1] > call_timeout - std::chrono::milliseconds(10000));
+  CHECK(timeouts[1] <= call_timeout);
+  CHECK(reporter.sent() == 2);
 }
