@@ -126,7 +126,7 @@ void SweepRunner::finish_trial(size_t i, int status) {
     succeed_trial(i);
   } else if (stopping_) {
     trial.state = TrialState::kStopped;
-    trial.message = stop_code_ == kExitInterrupted ? "stopped by Ctrl-C" : "the search ended";
+    trial.message = stop_code_ == kExitInterrupted ? "interrupted" : "the search ended";
     if (drive_.clean_up) drive_.clean_up(trial);
   } else {
     trial.state = TrialState::kFailed;
@@ -156,8 +156,6 @@ void SweepRunner::stop_search(const std::string& reason, int code) {
 }
 
 int SweepRunner::summary() {
-  for (TrialResult& trial : drive_.trials)
-    if (trial.state == TrialState::kWaiting && stopping_) trial.message = "not started";
   std::optional<size_t> best = best_trial(drive_.trials, drive_.objective);
   display_.finish(drive_.trials, drive_.objective, best, /*say_none=*/stop_code_ == 0);
   if (stop_code_ != 0) return stop_code_;
@@ -166,9 +164,11 @@ int SweepRunner::summary() {
 
 int SweepRunner::run() {
   SignalCatcher catcher;
-  if (!drive_.logs_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(drive_.logs_dir, ec);
+  std::error_code ec;
+  if (!drive_.logs_dir.empty()) std::filesystem::create_directories(drive_.logs_dir, ec);
+  if (ec) {
+    display_.message("error", "--trial-logs " + drive_.logs_dir + ": " + ec.message());
+    return 1;
   }
   display_.heading(drive_.name, drive_.trials.size(), drive_.parallel, drive_.objective,
                    drive_.seed_note);
