@@ -120,6 +120,7 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
   for (const TrialObject& trial : trials) {
     if (trial.objective) status.objective = *trial.objective;
     if (!trial.seed.empty()) status.seed = trial.seed;
+    status.num_trials = std::max(status.num_trials, trial.num_trials);
   }
   std::vector<Json> events = pod_events(client, name_space);
   std::string completion_time;

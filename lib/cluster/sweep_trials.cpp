@@ -50,6 +50,7 @@ void sweep_fill_missing(const TrialObject& from, TrialObject* into) {
   if (into->values.empty()) into->values = from.values;
   if (!into->objective) into->objective = from.objective;
   if (into->seed.empty()) into->seed = from.seed;
+  if (into->num_trials == 0) into->num_trials = from.num_trials;
 }
 
 size_t count_in_state(const SweepStatus& status, TrialState state) {
@@ -57,9 +58,11 @@ size_t count_in_state(const SweepStatus& status, TrialState state) {
                        [&](const TrialResult& trial) { return trial.state == state; });
 }
 
-/// "3 trials: 1 running, 1 succeeded, 1 failed", states without trials left out.
+/// "8 trials: 1 running, 1 succeeded, 1 failed, 5 not created", states without trials left
+/// out.
 std::string sweep_counts(const SweepStatus& status) {
-  size_t total = status.trials.size();
+  size_t created = status.trials.size();
+  size_t total = std::max(created, static_cast<size_t>(status.num_trials));
   std::string out = std::to_string(total) + (total == 1 ? " trial" : " trials");
   std::string parts;
   for (TrialState state :
@@ -70,6 +73,8 @@ std::string sweep_counts(const SweepStatus& status) {
     word[0] = static_cast<char>(word[0] - 'A' + 'a');
     parts += (parts.empty() ? "" : ", ") + std::to_string(count) + " " + word;
   }
+  if (total > created)
+    parts += (parts.empty() ? "" : ", ") + std::to_string(total - created) + " not created";
   return parts.empty() ? out : out + ": " + parts;
 }
 
@@ -96,6 +101,7 @@ std::optional<TrialObject> read_trial_object(const Json& object) {
   out.values = sweep_assignment(annotations);
   out.objective = sweep_objective(annotations);
   out.seed = string_member(annotations, kOptimizationSeedAnnotation);
+  out.num_trials = sweep_trial_index(string_member(annotations, kOptimizationTrialsAnnotation));
   return out;
 }
 

@@ -24,6 +24,7 @@ struct TrialObject {
   NamedValues values;  ///< the optimization-parameters annotation, in its order
   std::optional<SweepObjective> objective;  ///< the optimization-objective annotation
   std::string seed;                         ///< the optimization-seed annotation (random search)
+  int64_t num_trials = 0;  ///< the optimization-trials annotation; 0 when missing
 };
 
 /// The trial `object` belongs to; null when it carries no optimizationjob-name label or names
@@ -44,7 +45,8 @@ struct SweepStatus {
   std::string name;
   SweepObjective objective;
   std::string seed;                 ///< empty for a grid
-  std::vector<TrialResult> trials;  ///< by index
+  int64_t num_trials = 0;           ///< the sweep's, as its trials record it; 0: unknown
+  std::vector<TrialResult> trials;  ///< by index: those created
   std::string completion_time;      ///< the last trial's end, once none runs
 };
 

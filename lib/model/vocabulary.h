@@ -168,6 +168,8 @@ inline constexpr const char* kTrialIndexLabel = "kubectl-trainjob/trial-index";
 inline constexpr const char* kOptimizationObjectiveAnnotation =
     "kubectl-trainjob/optimization-objective";
 inline constexpr const char* kOptimizationSeedAnnotation = "kubectl-trainjob/optimization-seed";
+/// How many trials the sweep has, so that `status` counts those not created yet.
+inline constexpr const char* kOptimizationTrialsAnnotation = "kubectl-trainjob/optimization-trials";
 
 // --- The plugin's own -------------------------------------------------------------------
 // The annotations render writes for the client side (`submit`, `status`, `run --local`) to

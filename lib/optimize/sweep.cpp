@@ -129,7 +129,7 @@ std::vector<Json> compile_optimization_job(const Document& document,
     add_trial_findings(trial_schema, document.name(), num_trials, &seen_schema, schema_findings);
     add_trial_findings(trial_findings, document.name(), num_trials, &seen, diagnostics);
     for (Json& object : compiled) {
-      mark_trial_object(*job, trial, &object);
+      mark_trial_object(*job, trial, num_trials, &object);
       objects.push_back(std::move(object));
     }
   }

@@ -104,7 +104,8 @@ Document trial_document(const Document& optimization_job, const Trial& trial) {
   return trial_doc;
 }
 
-void mark_trial_object(const OptimizationJob& job, const Trial& trial, Json* object) {
+void mark_trial_object(const OptimizationJob& job, const Trial& trial, int64_t num_trials,
+                       Json* object) {
   Json& metadata = (*object)["metadata"];
   merge_map(trial_labels(job.name, trial), &metadata["labels"]);
   Json& annotations = metadata["annotations"];
@@ -112,6 +113,7 @@ void mark_trial_object(const OptimizationJob& job, const Trial& trial, Json* obj
   annotations[kOptimizationObjectiveAnnotation] =
       Json{{"metric", job.metric}, {"direction", job.direction}}.dump();
   if (!job.grid && job.seed) annotations[kOptimizationSeedAnnotation] = std::to_string(*job.seed);
+  annotations[kOptimizationTrialsAnnotation] = std::to_string(num_trials);
   sort_keys(&metadata);
 }
 

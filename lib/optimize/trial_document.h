@@ -32,8 +32,10 @@ Json trial_labels(const std::string& optimization_job, const Trial& trial);
 Document trial_document(const Document& optimization_job, const Trial& trial);
 
 /// Adds the trial's labels and annotations (assignment, objective, the seed of a random
-/// search) to the metadata of `object` (an emitted Job, Service, ...), keys kept sorted.
-void mark_trial_object(const OptimizationJob& job, const Trial& trial, Json* object);
+/// search, the number of trials) to the metadata of `object` (an emitted Job, Service, ...),
+/// keys kept sorted.
+void mark_trial_object(const OptimizationJob& job, const Trial& trial, int64_t num_trials,
+                       Json* object);
 
 }  // namespace trainjob
 

@@ -93,6 +93,9 @@ sweep slow '{grid: {}}' "$targets"
 plugin=$!
 two_running() { [ "$(kubectl get jobs -l trainer.kubeflow.org/optimizationjob-name=slow -o name | wc -l)" = 2 ]; }
 check "two trials run" eventually two_running
+"$bin" status slow > "$work/status"
+check "status while it runs: the trials not created yet are counted" \
+  grep -qx 'OptimizationJob slow: Running (4 trials: 2 running, 2 not created)' "$work/status"
 kill -INT $plugin
 wait $plugin
 check "Ctrl-C: exit 130" [ $? -eq 130 ]

@@ -56,6 +56,7 @@ SweepStatus sweep_of(std::vector<TrialResult> trials) {
 TEST_CASE("a trial is read from any of its objects, values in parameter order") {
   Json job = sweep_object("Job", "sweep-trial-2", "2", R"({"lr":"0.01","batch":"32"})");
   job["metadata"]["annotations"]["kubectl-trainjob/optimization-seed"] = "42";
+  job["metadata"]["annotations"]["kubectl-trainjob/optimization-trials"] = "8";
   std::optional<TrialObject> trial = read_trial_object(job);
   REQUIRE(trial);
   CHECK(trial->optimization_job == "sweep");
@@ -66,6 +67,7 @@ TEST_CASE("a trial is read from any of its objects, values in parameter order") 
   CHECK(trial->objective->metric == "accuracy");
   CHECK(trial->objective->maximize);
   CHECK(trial->seed == "42");
+  CHECK(trial->num_trials == 8);
 }
 
 TEST_CASE("what the cluster holds may be malformed: no error, only less known") {
@@ -115,6 +117,10 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
             "OptimizationJob sweep: Running (3 trials: 1 running, 1 succeeded, 1 failed)\n") == 0);
   CHECK(text.find("best: sweep-trial-1 (lr=0.1, batch=32): loss 0.3 (Minimize)\n") !=
         std::string::npos);
+  status.num_trials = 5;  // two not created yet
+  CHECK(format_sweep_status(status).find(
+            "(5 trials: 1 running, 1 succeeded, 1 failed, 2 not created)\n") != std::string::npos);
+  status.num_trials = 0;
   status.trials[1].state = TrialState::kSucceeded;
   CHECK(std::string(sweep_phase(status)) == "Complete");
   CHECK(format_sweep_status(status).find("best: sweep-trial-2 ") != std::string::npos);
