@@ -66,7 +66,10 @@ std::optional<SweepDrive> plan_sweep(const RenderResult& result, int64_t seed, b
   }
   Diagnostics ignored;  // the render that came first reported them
   std::optional<OptimizationJob> job = read_optimization_job(*unit->source, &ignored);
-  if (!job) return std::nullopt;
+  if (!job) {
+    *error = "OptimizationJob " + unit->source->name() + " could not be read again";
+    return std::nullopt;
+  }
   SweepDrive drive;
   drive.name = job->name;
   drive.objective = objective_of(*job);
