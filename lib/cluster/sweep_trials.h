@@ -24,7 +24,7 @@ struct TrialObject {
   NamedValues values;  ///< the optimization-parameters annotation, in its order
   std::optional<SweepObjective> objective;  ///< the optimization-objective annotation
   std::string seed;                         ///< the optimization-seed annotation (random search)
-  int64_t num_trials = 0;  ///< the optimization-trials annotation; 0 when missing
+  int64_t num_trials = 0;                   ///< the optimization-trials annotation; 0 when missing
 };
 
 /// The trial `object` belongs to; null when it carries no optimizationjob-name label or names
