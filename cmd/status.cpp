@@ -30,16 +30,28 @@ std::string render(const TrainJobStatus& status, const std::string& format,
   return format_one(status_json(status, name_space), format);
 }
 
+/// --watch: prints a status again only when its text changed, tables a blank line apart.
+class ChangePrinter {
+ public:
+  explicit ChangePrinter(const std::string& output) : output_(output) {}
+  void print(const std::string& text) {
+    if (text == last_) return;
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (output_ == "table") std::fputs("\n", stdout);
+    std::fflush(stdout);
+    last_ = text;
+  }
+
+ private:
+  const std::string& output_;
+  std::string last_;
+};
+
 int watch_status(const StatusFlags& flags, ClusterSession* session) {
-  std::string last;
+  ChangePrinter printer(flags.output);
   bool completed = watch_status(
       &session->client(), session->name_space(), flags.name, [&](const TrainJobStatus& status) {
-        std::string text = render(status, flags.output, session->name_space());
-        if (text == last) return;
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        if (flags.output == "table") std::fputs("\n", stdout);
-        std::fflush(stdout);
-        last = text;
+        printer.print(render(status, flags.output, session->name_space()));
       });
   return completed ? kExitOk : kExitFailure;
 }
@@ -62,15 +74,10 @@ int show_sweep(const StatusFlags& flags, ClusterSession* session,
     std::fwrite(text.data(), 1, text.size(), stdout);
     return static_cast<int>(kExitOk);
   }
-  std::string last;
+  ChangePrinter printer(flags.output);
   bool succeeded = watch_sweep_status(
       client, session->clock(), name_space, flags.name, 2.0, [&](const SweepStatus& status) {
-        std::string text = render_sweep(status, flags.output, name_space);
-        if (text == last) return;
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        if (flags.output == "table") std::fputs("\n", stdout);
-        std::fflush(stdout);
-        last = text;
+        printer.print(render_sweep(status, flags.output, name_space));
       });
   return succeeded ? kExitOk : kExitFailure;
 }

@@ -42,6 +42,25 @@ const NodeStatus* rank0_node(const TrainJobStatus& status, const std::vector<Jso
   return nullptr;
 }
 
+std::string rank0_log_path(const std::string& name_space, const TrainJobStatus& status,
+                           const std::vector<Json>& jobs, const std::vector<Json>& pods) {
+  const NodeStatus* node = rank0_node(status, jobs);
+  if (node == nullptr || node->pod.empty()) return "";
+  const Json* pod = find_pod(pods, node->pod);
+  if (pod == nullptr) return "";
+  return object_path(pod_type(), name_space, node->pod) +
+         "/log?container=" + url_escape(log_container(*pod, ""));
+}
+
+std::string read_log_quietly(KubeClient* client, const std::string& path) {
+  try {
+    ApiResponse response = client->send("GET", path);
+    return response.ok() ? response.body : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
                                                     const std::string& name_space,
                                                     const TrainJobStatus& status,
@@ -49,21 +68,13 @@ std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
                                                     const std::vector<Json>& pods) {
   if (status.phase != JobPhase::kRunning) return std::nullopt;
   const NodeStatus* node = rank0_node(status, jobs);
-  if (node == nullptr || node->pod.empty() || node->phase != JobPhase::kRunning)
-    return std::nullopt;
-  const Json* pod = find_pod(pods, node->pod);
-  if (pod == nullptr) return std::nullopt;
-  std::string path = object_path(pod_type(), name_space, node->pod) +
-                     "/log?container=" + url_escape(log_container(*pod, "")) +
-                     "&tailLines=" + std::to_string(kProgressTailLines) + "&timestamps=true";
-  // Progress only adds to the status: a log that cannot be read leaves it out.
-  try {
-    ApiResponse response = client->send("GET", path);
-    if (!response.ok()) return std::nullopt;
-    return latest_progress(response.body, true);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  if (node == nullptr || node->phase != JobPhase::kRunning) return std::nullopt;
+  std::string path = rank0_log_path(name_space, status, jobs, pods);
+  if (path.empty()) return std::nullopt;
+  return latest_progress(
+      read_log_quietly(
+          client, path + "&tailLines=" + std::to_string(kProgressTailLines) + "&timestamps=true"),
+      true);
 }
 
 }  // namespace trainjob

@@ -22,6 +22,15 @@ inline constexpr int kProgressTailLines = 200;
 /// kind the first of master, launcher, chief, worker with index 0. Null when none.
 const NodeStatus* rank0_node(const TrainJobStatus& status, const std::vector<Json>& jobs);
 
+/// The pods/log path of that node's pod (with `?container=`, more parameters to follow);
+/// empty when it has no pod yet.
+std::string rank0_log_path(const std::string& name_space, const TrainJobStatus& status,
+                           const std::vector<Json>& jobs, const std::vector<Json>& pods);
+
+/// The body of GET `path`; empty when it cannot be read (a pod not started, its node gone):
+/// what a log says only adds to a status.
+std::string read_log_quietly(KubeClient* client, const std::string& path);
+
 /// The progress in the last kProgressTailLines lines of that node's log while the job runs;
 /// null when it is not running, prints none, or the log cannot be read.
 std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,

@@ -23,11 +23,28 @@ std::vector<Json> pod_events(KubeClient* client, const std::string& name_space) 
   return events;
 }
 
+namespace {
+
+/// A TrainJob whose Jobs are gone still has its Services.
+bool has_services(KubeClient* client, const std::string& name_space, const std::string& name) {
+  return !list_objects(client, service_type(), name_space, trainjob_selector(name)).items.empty();
+}
+
+[[noreturn]] void throw_trainjob_not_found(const std::string& name_space, const std::string& name) {
+  throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space + "\"");
+}
+
+}  // namespace
+
 void ensure_trainjob_exists(KubeClient* client, const std::string& name_space,
                             const std::string& name, const std::vector<Json>& jobs) {
-  if (!jobs.empty()) return;
-  if (list_objects(client, service_type(), name_space, trainjob_selector(name)).items.empty())
-    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space + "\"");
+  if (jobs.empty() && !has_services(client, name_space, name))
+    throw_trainjob_not_found(name_space, name);
+}
+
+bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name) {
+  return !list_objects(client, job_type(), name_space, trainjob_selector(name)).items.empty() ||
+         has_services(client, name_space, name);
 }
 
 TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
@@ -38,13 +55,21 @@ TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
   return status;
 }
 
-TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
-                            const std::string& name) {
+std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
+                                                       const std::string& name_space,
+                                                       const std::string& name) {
   std::string selector = trainjob_selector(name);
   std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
-  ensure_trainjob_exists(client, name_space, name, jobs);
+  if (jobs.empty() && !has_services(client, name_space, name)) return std::nullopt;
   std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
   return status_from(client, name_space, name, jobs, pods);
+}
+
+TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
+                            const std::string& name) {
+  std::optional<TrainJobStatus> status = fetch_status_if_trainjob(client, name_space, name);
+  if (!status) throw_trainjob_not_found(name_space, name);
+  return std::move(*status);
 }
 
 bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,

@@ -4,6 +4,7 @@
 #define TRAINJOB_CLUSTER_STATUS_QUERY_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,17 @@ void ensure_trainjob_exists(KubeClient* client, const std::string& name_space,
 TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
                            const std::string& name, const std::vector<Json>& jobs,
                            const std::vector<Json>& pods);
+
+/// Whether `name` is a TrainJob: some Job or Service carries its trainjob-name label. A
+/// TrainJob wins over an OptimizationJob of the same name.
+bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name);
+
+/// `status NAME` without a TYPE: the status of TrainJob NAME, as fetch_status gives it (the
+/// same requests); null when no Job or Service carries its name, so that the caller looks
+/// for an OptimizationJob NAME.
+std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
+                                                       const std::string& name_space,
+                                                       const std::string& name);
 
 /// The status of TrainJob `name` now: lists its Jobs and pods, then as status_from.
 TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,

@@ -1,50 +1,22 @@
 #include "cluster/sweep_status.h"
 
 #include <algorithm>
-#include <string_view>
 
-#include "cluster/pod_logs.h"
 #include "cluster/status_progress.h"
 #include "cluster/status_query.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
-#include "model/trainer_progress.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
 
-const Json* sweep_pod_named(const std::vector<Json>& pods, const std::string& name) {
-  for (const Json& pod : pods)
-    if (string_member_ref(json_member(pod, "metadata"), "name") == name) return &pod;
-  return nullptr;
-}
-
-/// Every progress line of `log` merged in order.
-NamedValues metrics_in_log(std::string_view log) {
-  NamedValues metrics;
-  while (!log.empty()) {
-    size_t end = std::min(log.find('\n'), log.size());
-    if (std::optional<TrainerProgress> progress = parse_progress_line(log.substr(0, end)))
-      merge_metrics(progress->metrics, &metrics);
-    log.remove_prefix(std::min(end + 1, log.size()));
-  }
-  return metrics;
-}
-
-/// The body of GET `log_path` with these bounds; empty when it cannot be read (a pod not
-/// started, its node gone): a log only adds metrics.
+/// GET `log_path` with these bounds.
 std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int lines) {
-  try {
-    ApiResponse response =
-        client->send("GET", log_path + "&tailLines=" + std::to_string(lines) +
-                                "&limitBytes=" + std::to_string(kTrialMetricsLimitBytes));
-    return response.ok() ? response.body : "";
-  } catch (const std::exception&) {
-    return "";
-  }
+  return read_log_quietly(client, log_path + "&tailLines=" + std::to_string(lines) +
+                                      "&limitBytes=" + std::to_string(kTrialMetricsLimitBytes));
 }
 
 /// The metrics in the tail of rank 0's log; none when its pod or log is missing. Whether the
@@ -52,18 +24,15 @@ std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int 
 NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
                           const TrainJobStatus& status, const std::vector<Json>& jobs,
                           const std::vector<Json>& pods) {
-  const NodeStatus* node = rank0_node(status, jobs);
-  if (node == nullptr || node->pod.empty()) return {};
-  const Json* pod = sweep_pod_named(pods, node->pod);
-  if (pod == nullptr) return {};
-  std::string path = object_path(pod_type(), name_space, node->pod) +
-                     "/log?container=" + url_escape(log_container(*pod, ""));
+  std::string path = rank0_log_path(name_space, status, jobs, pods);
+  if (path.empty()) return {};
   std::string log = sweep_log_tail(client, path, kTrialMetricsTailLines);
-  NamedValues metrics = metrics_in_log(log);
+  NamedValues metrics;
+  merge_progress_metrics(log, &metrics);
   // limitBytes keeps the first bytes of the tail: when it cut, the newest lines are read
   // again from a short tail, their values last.
   if (log.size() >= static_cast<size_t>(kTrialMetricsLimitBytes))
-    merge_metrics(metrics_in_log(sweep_log_tail(client, path, kProgressTailLines)), &metrics);
+    merge_progress_metrics(sweep_log_tail(client, path, kProgressTailLines), &metrics);
   return metrics;
 }
 
@@ -135,23 +104,6 @@ void throw_sweep_not_found(const std::string& name_space, const std::string& nam
   throw KubeError("optimizationjob \"" + name + "\" not found in namespace \"" + name_space +
                   "\": no Job or Service carries the label " + kOptimizationJobNameLabel + "=" +
                   name + " (what render and submit put on every object of a trial)");
-}
-
-bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name) {
-  std::string selector = trainjob_selector(name);
-  return !list_objects(client, job_type(), name_space, selector).items.empty() ||
-         !list_objects(client, service_type(), name_space, selector).items.empty();
-}
-
-std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
-                                                       const std::string& name_space,
-                                                       const std::string& name) {
-  std::string selector = trainjob_selector(name);
-  std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
-  if (jobs.empty() && list_objects(client, service_type(), name_space, selector).items.empty())
-    return std::nullopt;
-  std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
-  return status_from(client, name_space, name, jobs, pods);
 }
 
 bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::string& name_space,

@@ -5,7 +5,6 @@
 #define TRAINJOB_CLUSTER_SWEEP_STATUS_H_
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,17 +41,6 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
 
 /// Throws KubeError, kubectl's "not found", for OptimizationJob `name`.
 [[noreturn]] void throw_sweep_not_found(const std::string& name_space, const std::string& name);
-
-/// Whether `name` is a TrainJob: some Job or Service carries its trainjob-name label. A
-/// TrainJob wins over an OptimizationJob of the same name.
-bool trainjob_exists(KubeClient* client, const std::string& name_space, const std::string& name);
-
-/// `status NAME` without a TYPE: the status of TrainJob NAME, as fetch_status gives it (the
-/// same requests); null when no Job or Service carries its name, so that the caller looks
-/// for an OptimizationJob NAME.
-std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
-                                                       const std::string& name_space,
-                                                       const std::string& name);
 
 /// `status --watch` of an OptimizationJob: `on_status` now and every `interval` seconds
 /// until no trial runs; whether one succeeded.

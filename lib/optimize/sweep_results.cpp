@@ -1,9 +1,11 @@
 #include "optimize/sweep_results.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 
+#include "model/trainer_progress.h"
 #include "optimize/trial_document.h"
 #include "optimize/trial_generator.h"
 #include "util/columns.h"
@@ -16,12 +18,6 @@ std::string upper_header(const std::string& name) {
   for (char c : name)
     out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
-}
-
-const std::string* metric_named(const NamedValues& metrics, const std::string& name) {
-  for (const auto& [key, value] : metrics)
-    if (key == name) return &value;
-  return nullptr;
 }
 
 std::string joined_names(const NamedValues& values) {
@@ -67,12 +63,27 @@ std::vector<TrialResult> waiting_trials(const OptimizationJob& job, uint64_t see
   return out;
 }
 
+const std::string* metric_named(const NamedValues& metrics, const std::string& name) {
+  for (const auto& [key, value] : metrics)
+    if (key == name) return &value;
+  return nullptr;
+}
+
 void merge_metrics(const NamedValues& reported, NamedValues* metrics) {
   for (const auto& [name, value] : reported) {
     bool replaced = false;
     for (auto& entry : *metrics)
       if (entry.first == name) entry.second = value, replaced = true;
     if (!replaced) metrics->emplace_back(name, value);
+  }
+}
+
+void merge_progress_metrics(std::string_view text, NamedValues* metrics) {
+  while (!text.empty()) {
+    size_t end = std::min(text.find('\n'), text.size());
+    if (std::optional<TrainerProgress> progress = parse_progress_line(text.substr(0, end)))
+      merge_metrics(progress->metrics, metrics);
+    text.remove_prefix(std::min(end + 1, text.size()));
   }
 }
 

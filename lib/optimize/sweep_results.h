@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,9 +41,16 @@ SweepObjective objective_of(const OptimizationJob& job);
 /// Every trial of `job` (a random search drawn with `seed`), waiting to run.
 std::vector<TrialResult> waiting_trials(const OptimizationJob& job, uint64_t seed);
 
+/// The value of metric `name` in `metrics`; null when it is not there.
+const std::string* metric_named(const NamedValues& metrics, const std::string& name);
+
 /// Sets each of `reported` in `metrics`: a value seen before is replaced where it stands, a
 /// new one appended.
 void merge_metrics(const NamedValues& reported, NamedValues* metrics);
+
+/// Merges into `metrics` those of every TRAINJOB_PROGRESS line of `text` (one line of output
+/// or a whole log), in order, so that a metric printed only on some lines keeps its last value.
+void merge_progress_metrics(std::string_view text, NamedValues* metrics);
 
 /// The objective's value in `trial`'s metrics; null when it reported none or it is no number.
 std::optional<double> objective_value(const TrialResult& trial, const SweepObjective& objective);

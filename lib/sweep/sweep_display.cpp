@@ -13,15 +13,13 @@ int line_count(const std::string& text) {
 }
 
 std::string metric_text(const TrialResult& trial, const SweepObjective& objective) {
-  for (const auto& [name, value] : trial.metrics) {
-    if (name != objective.metric) continue;
-    std::string text = ", ";
-    text += name;
-    text += ' ';
-    text += value;
-    return text;
-  }
-  return "";
+  const std::string* value = metric_named(trial.metrics, objective.metric);
+  if (value == nullptr) return "";
+  std::string text = ", ";
+  text += objective.metric;
+  text += ' ';
+  text += *value;
+  return text;
 }
 
 }  // namespace

@@ -139,10 +139,8 @@ void SweepRunner::succeed_trial(size_t i) {
   TrialResult& trial = drive_.trials[i];
   if (drive_.metrics_after) merge_metrics(drive_.metrics_after(trial), &trial.metrics);
   trial.state = TrialState::kSucceeded;
-  bool reported = false;
-  for (const auto& [name, value] : trial.metrics)
-    reported = reported || name == drive_.objective.metric;
-  if (!reported) stop_search(missing_metric_message(trial, drive_.objective), 1);
+  if (metric_named(trial.metrics, drive_.objective.metric) == nullptr)
+    stop_search(missing_metric_message(trial, drive_.objective), 1);
 }
 
 void SweepRunner::stop_search(const std::string& reason, int code) {

@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/trainer_progress.h"
 #include "util/process.h"
 
 namespace trainjob {
@@ -66,8 +65,7 @@ void TrialProcess::take_line(std::string line, NamedValues* metrics) {
     std::fwrite(line.data(), 1, line.size(), log_);
     std::fputc('\n', log_);
   }
-  if (std::optional<TrainerProgress> progress = parse_progress_line(line))
-    merge_metrics(progress->metrics, metrics);
+  merge_progress_metrics(line, metrics);
   last_lines_.push_back(std::move(line));
   if (last_lines_.size() > kKeptLines) last_lines_.pop_front();
 }

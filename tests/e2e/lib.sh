@@ -19,17 +19,16 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
-# write_local_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA [POLICY]: for
-# run --local, a TrainJob, its one-container runtime (with mlPolicy.POLICY when given) and
-# the ConfigMap "code" in one file.
-write_local_case() {
+# local_runtime NAME COMMAND [VOLUMES] [MOUNTS] [POLICY]: for run --local, a one-container
+# ClusterTrainingRuntime NAME running COMMAND (a YAML list), with mlPolicy.POLICY when given.
+local_runtime() {
   local policy=""
-  [ -z "${7:-}" ] || policy="$7: {}"
-  cat >"$1" <<YAML
+  [ -z "${5:-}" ] || policy="$5: {}"
+  cat <<YAML
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: ClusterTrainingRuntime
 metadata:
-  name: local-case
+  name: $1
 spec:
   mlPolicy:
     numNodes: 1
@@ -48,9 +47,18 @@ spec:
                   containers:
                     - name: node
                       image: busybox
-                      command: $3
-                      volumeMounts: $5
-                  volumes: $4
+                      command: $2
+                      volumeMounts: ${4:-[]}
+                  volumes: ${3:-[]}
+YAML
+}
+# write_local_case FILE NUM_NODES COMMAND VOLUMES MOUNTS CONFIG_MAP_DATA [POLICY]: for
+# run --local, a TrainJob, its one-container runtime (with mlPolicy.POLICY when given) and
+# the ConfigMap "code" in one file.
+write_local_case() {
+  {
+    local_runtime local-case "$3" "$4" "$5" "${7:-}"
+    cat <<YAML
 ---
 apiVersion: v1
 kind: ConfigMap
@@ -68,6 +76,7 @@ spec:
   trainer:
     numNodes: $2
 YAML
+  } >"$1"
 }
 # trainjob_stream N PREFIX SPEC_TAIL: N TrainJobs, PREFIX-0 to PREFIX-(N-1), on the
 # torch-distributed runtime; SPEC_TAIL follows `runtimeRef` in each spec. It is an awk printf

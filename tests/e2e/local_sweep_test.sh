@@ -11,29 +11,9 @@ binary=$1
 # sweep FILE NAME ALGORITHM PARAMETERS COMMAND [METRIC] [DIRECTION] [TRIALS] [PARALLEL]:
 # an OptimizationJob on a one-container runtime whose command is COMMAND (a YAML list).
 sweep() {
-  cat >"$1" <<YAML
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: sweep-case
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
-                      command: $5
+  {
+    local_runtime sweep-case "$5"
+    cat <<YAML
 ---
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: OptimizationJob
@@ -52,6 +32,7 @@ spec:
       runtimeRef:
         name: sweep-case
 YAML
+  } >"$1"
 }
 
 # Each trial notes when it starts and ends, so the test can count how many ran at once.
