@@ -61,6 +61,13 @@ targets=(--target kubectl-trainjob trainjob-trainer)
 cmake --build --preset default "${targets[@]}" -- -j"$(nproc)" >&2
 step_done build
 
+# The control-plane tests run on Kubernetes built from source, once per pinned version
+# (tests/cluster/build.sh says what to install when Go is missing or too old).
+if [ "$mode" = test ]; then
+  tests/cluster/build.sh >/dev/null
+  step_done "build control plane"
+fi
+
 case "$mode" in
   run) ./build/kubectl-trainjob run --local -f templates/cpp-trainer-linear.yaml ;;
   test) ctest --preset default -j"$(nproc)" ;;
