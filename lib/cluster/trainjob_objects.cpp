@@ -59,19 +59,60 @@ void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
   }
 }
 
-/// The objects of the usual kinds (and those they record) that `selector` matches.
+/// The recorded kinds of `objects`, in the order they are deleted: the usual kinds first, in
+/// their order, then the others as recorded.
+std::vector<ResourceType> recorded_types(const std::vector<Json>& objects) {
+  std::vector<ResourceType> recorded;
+  for (const Json& object : objects)
+    add_recorded_kinds(object, &recorded);
+  std::vector<ResourceType> types;
+  auto is_recorded = [&](const ResourceType& type) {
+    return std::any_of(recorded.begin(), recorded.end(), [&](const ResourceType& other) {
+      return other.api_version == type.api_version && other.kind == type.kind;
+    });
+  };
+  for (const ResourceType& type : submitted_types()) {
+    if (is_recorded(type)) types.push_back(type);
+  }
+  for (const ResourceType& type : recorded) {
+    bool usual = std::any_of(types.begin(), types.end(), [&](const ResourceType& other) {
+      return other.api_version == type.api_version && other.kind == type.kind;
+    });
+    if (!usual) types.push_back(type);
+  }
+  return types;
+}
+
+/// The objects of the usual kinds (and those they record) that `selector` matches. The Jobs
+/// come first: when they record what submit applied, exactly those kinds are searched, so a
+/// user whose Role covers only what the TrainJob uses (no Secrets, no PodGroups) can delete
+/// it. Otherwise (applied by kubectl, or the Jobs gone) every usual kind is searched, and a
+/// kind beside Jobs and Services that the user may not list, or the cluster does not serve,
+/// is skipped: the user could not have made such objects either.
 std::vector<Json> find_labelled_objects(KubeClient* client, const std::string& name_space,
                                         const std::string& selector) {
-  std::vector<Json> out;
-  std::vector<ResourceType> types = submitted_types();
-  // `types` grows as the objects found name more kinds; an index keeps up with it.
+  std::vector<Json> out = list_objects(client, job_type(), name_space, selector).items;
+  for (Json& item : out) {
+    item["apiVersion"] = job_type().api_version;  // list items may leave these out
+    item["kind"] = job_type().kind;
+  }
+  std::vector<ResourceType> types = recorded_types(out);
+  bool recorded = !types.empty();
+  if (!recorded) types = submitted_types();
+  // `types` grows as the objects found record more kinds; an index keeps up with it.
+  size_t usual = types.size();
   for (size_t i = 0; i < types.size(); ++i) {
     ResourceType type = types[i];
-    bool maybe_missing = !type.group().empty() && type.group() != "batch";  // a CRD's kind
-    maybe_missing = maybe_missing || i >= submitted_types().size();
-    ObjectList list = list_objects(client, type, name_space, selector, maybe_missing);
+    if (type.kind == job_type().kind && type.api_version == job_type().api_version) continue;
+    bool speculative = !recorded && i < usual && type.kind != service_type().kind;
+    ObjectList list;
+    try {
+      list = list_objects(client, type, name_space, selector, speculative || !type.group().empty());
+    } catch (const KubeError& error) {
+      if (!speculative || error.http_status() != 403) throw;
+    }
     for (Json& item : list.items) {
-      item["apiVersion"] = type.api_version;  // list items may leave these out
+      item["apiVersion"] = type.api_version;
       item["kind"] = type.kind;
       add_recorded_kinds(item, &types);
       out.push_back(std::move(item));

@@ -13,7 +13,8 @@
 # DIR/bin/kubectl to the kubectl of the same release, and prints KUBECONFIG=DIR/kubeconfig
 # as its last line once every node is Ready. Stop it with down.sh DIR.
 #
-# FEATURE_GATES and RUNTIME_CONFIG, when set, go to every component (e.g.
+# API_PORT, when set, is the API server's port instead of an ephemeral one. FEATURE_GATES and
+# RUNTIME_CONFIG, when set, go to every component (e.g.
 # FEATURE_GATES=GenericWorkload=true,WorkloadWithJob=true
 # RUNTIME_CONFIG=scheduling.k8s.io/v1beta1=true).
 #
@@ -99,7 +100,7 @@ token=$(cut -d, -f1 "$pki/tokens.csv")
 # --- ports ----------------------------------------------------------------------------
 etcd_port=$(free_port)
 etcd_peer_port=$(free_port)
-api_port=$(free_port)
+api_port=${API_PORT:-$(free_port)}
 kwok_port=$(free_port)
 server=https://127.0.0.1:$api_port
 
