@@ -19,11 +19,11 @@ bool legacy_image_ok(const FieldReader& reader, const std::string& path, const J
 bool legacy_requests_ok(const FieldReader& reader, const std::string& path, const std::string& list,
                         size_t index, const Json& container) {
   bool ok = true;
-  for (const RequestOverLimit& excess : requests_over_limits(json_member(container, "resources"))) {
+  for (const RefusedRequest& refused : refused_requests(json_member(container, "resources"))) {
     std::string job_field =
-        "spec.template.spec." + list + "[" + std::to_string(index) + "].resources.requests";
-    reader.error(field_child(path + ".resources.requests", excess.resource),
-                 request_over_limit_message(excess, "", job_field));
+        "spec.template.spec." + list + "[" + std::to_string(index) + "].resources";
+    reader.error(field_child(path + ".resources.requests", refused.resource),
+                 refused_request_message(refused, "", job_field));
     ok = false;
   }
   return ok;

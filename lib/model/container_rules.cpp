@@ -47,34 +47,69 @@ std::optional<int64_t> rules_count(const std::string& text) {
   return std::stoll(text);
 }
 
+/// Whether the API server lets a request of `resource` stay below its limit (or go without
+/// one): the native resources (no domain, or a `kubernetes.io/` one) but hugepages.
+bool overcommit_allowed(const std::string& resource) {
+  bool native = resource.find('/') == std::string::npos ||
+                resource.find("kubernetes.io/") != std::string::npos;
+  return native && resource.rfind("hugepages-", 0) != 0;
+}
+
 }  // namespace
 
-std::vector<RequestOverLimit> requests_over_limits(const Json& resources) {
-  std::vector<RequestOverLimit> out;
+std::vector<RefusedRequest> refused_requests(const Json& resources) {
+  std::vector<RefusedRequest> out;
   const Json& requests = json_member(resources, "requests");
   const Json& limits = json_member(resources, "limits");
-  if (!requests.is_object() || !limits.is_object()) return out;
+  if (!requests.is_object()) return out;
   for (const auto& entry : requests.items()) {
-    auto limit = limits.find(entry.key());
-    if (limit == limits.end()) continue;
     std::optional<Quantity> asked = rules_quantity(entry.value());
-    std::optional<Quantity> bound = rules_quantity(*limit);
-    if (!asked || !bound || asked->nanos <= bound->nanos) continue;
-    out.push_back({entry.key(), format_quantity(*asked), format_quantity(*bound)});
+    if (!asked) continue;
+    const Json& limit = json_member(limits, entry.key().c_str());
+    if (limit.is_null()) {
+      if (!overcommit_allowed(entry.key()))
+        out.push_back({entry.key(), format_quantity(*asked), ""});
+      continue;
+    }
+    std::optional<Quantity> bound = rules_quantity(limit);
+    if (!bound) continue;
+    bool refused = overcommit_allowed(entry.key()) ? asked->nanos > bound->nanos
+                                                   : asked->nanos != bound->nanos;
+    if (refused) out.push_back({entry.key(), format_quantity(*asked), format_quantity(*bound)});
   }
   return out;
 }
 
-std::string request_over_limit_reason(const RequestOverLimit& excess) {
-  return "Invalid value: \"" + excess.request + "\": must be less than or equal to " +
-         excess.resource + " limit of " + excess.limit;
+std::string refused_request_reason(const RefusedRequest& refused,
+                                   const std::string& resources_field) {
+  if (refused.limit.empty())
+    return resources_field +
+           ".limits: Required value: Limit must be set for non overcommitable resources";
+  const char* relation =
+      overcommit_allowed(refused.resource) ? "less than or equal to" : "equal to";
+  return resources_field + ".requests: Invalid value: \"" + refused.request + "\": must be " +
+         relation + " " + refused.resource + " limit of " + refused.limit;
 }
 
-std::string request_over_limit_message(const RequestOverLimit& excess, const std::string& where,
-                                       const std::string& job_field) {
-  return excess.resource + " request " + excess.request + " is above its limit " + excess.limit +
-         where + ": the API server refuses the Jobs (" + job_field + ": " +
-         request_over_limit_reason(excess) + ")";
+std::string refused_request_message(const RefusedRequest& refused, const std::string& where,
+                                    const std::string& resources_field) {
+  std::string what;
+  if (refused.limit.empty()) {
+    what = refused.resource + " is requested (" + refused.request + ") without a limit" + where +
+           ", and it cannot be overcommitted";
+  } else if (overcommit_allowed(refused.resource)) {
+    what = refused.resource + " request " + refused.request + " is above its limit " +
+           refused.limit + where;
+  } else {
+    what = refused.resource + " request " + refused.request + " differs from its limit " +
+           refused.limit + where + ", and it cannot be overcommitted";
+  }
+  std::string fix = overcommit_allowed(refused.resource)
+                        ? ""
+                        : "; give it a limit equal to the request (" + refused.resource + ": " +
+                              refused.request + " under limits)";
+  return what + ": the API server refuses the Jobs (" +
+         refused_request_reason(refused, resources_field) + ")" + fix;
 }
 
 std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words) {

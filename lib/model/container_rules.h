@@ -14,27 +14,30 @@
 
 namespace trainjob {
 
-/// A resource whose request is above its limit (`cpu: 2` requested, `cpu: 1` the limit).
-struct RequestOverLimit {
+/// A resource request the API server refuses: one above its limit (`cpu: 2` requested,
+/// `cpu: 1` the limit), or one of a resource that cannot be overcommitted (an extended
+/// resource such as `nvidia.com/gpu`, or hugepages) without a limit or with another limit.
+struct RefusedRequest {
   std::string resource;
   std::string request;  ///< as written (a number printed as JSON prints it)
-  std::string limit;
+  std::string limit;    ///< empty when there is none
 };
 
-/// Every resource of a ResourceRequirements (`{requests, limits}`) named in both, whose
-/// request is greater than its limit, in the order of `requests`. Quantities that do not
-/// parse are left to the quantity checks.
-std::vector<RequestOverLimit> requests_over_limits(const Json& resources);
+/// Every such request of a ResourceRequirements (`{requests, limits}`), in the order of
+/// `requests`. Quantities that do not parse are left to the quantity checks.
+std::vector<RefusedRequest> refused_requests(const Json& resources);
 
-/// The API server's words for one: `Invalid value: "2": must be less than or equal to cpu
-/// limit of 1`.
-std::string request_over_limit_reason(const RequestOverLimit& excess);
+/// The API server's words for one, with the field of the Job's container it names (under
+/// `resources_field`, e.g. `spec.template.spec.containers[0].resources`): `…requests:
+/// Invalid value: "2": must be less than or equal to cpu limit of 1`.
+std::string refused_request_reason(const RefusedRequest& refused,
+                                   const std::string& resources_field);
 
 /// The error for one, as render and the legacy kinds report it: `cpu request 2 is above its
-/// limit 1<where>: the API server refuses the Jobs (<job_field>: <reason>)`, where `where` is
-/// empty or names the container (" in container ...") and `job_field` is the field of the Job.
-std::string request_over_limit_message(const RequestOverLimit& excess, const std::string& where,
-                                       const std::string& job_field);
+/// limit 1<where>: the API server refuses the Jobs (<reason>)`, where `where` is empty or
+/// names the container (" in container ...").
+std::string refused_request_message(const RefusedRequest& refused, const std::string& where,
+                                    const std::string& resources_field);
 
 /// `--nnodes` of a torchrun command line (torchrun, or python -m torch.distributed.run or
 /// .launch), when it gives a fixed count.

@@ -81,10 +81,10 @@ Field trainer_resource(const CompileState& state, const PodContainer& c,
 
 bool check_requests(const CompileState& state, const PodContainer& c) {
   bool ok = true;
-  for (const RequestOverLimit& excess : requests_over_limits(json_member(*c.value, "resources"))) {
-    std::string message = request_over_limit_message(excess, " in " + describe_container(state, c),
-                                                     job_field(c, "resources.requests"));
-    Field from_trainer = trainer_resource(state, c, excess.resource);
+  for (const RefusedRequest& refused : refused_requests(json_member(*c.value, "resources"))) {
+    std::string message = refused_request_message(refused, " in " + describe_container(state, c),
+                                                  job_field(c, "resources"));
+    Field from_trainer = trainer_resource(state, c, refused.resource);
     state.trainjob_reader.error(from_trainer ? from_trainer.path() : runtime_anchor(state, c),
                                 message);
     ok = false;

@@ -56,20 +56,37 @@ TEST_CASE("image reference: what it refuses, and why") {
   CHECK(image_reference_problem("${IMAGE}").find("'$'") == 0);
 }
 
-TEST_CASE("requests over limits: compared as quantities") {
+TEST_CASE("refused requests: above the limit, compared as quantities") {
   auto resources = trainjob::Json::parse(
       R"({"requests": {"cpu": "2", "memory": "1Gi", "nvidia.com/gpu": 1},
-          "limits": {"cpu": "1500m", "memory": "1024Mi", "nvidia.com/gpu": 2}})");
-  auto excess = trainjob::requests_over_limits(resources);
-  REQUIRE(excess.size() == 1);
-  CHECK(excess[0].resource == "cpu");
-  CHECK(trainjob::request_over_limit_reason(excess[0]) ==
-        "Invalid value: \"2\": must be less than or equal to cpu limit of 1500m");
-  CHECK(trainjob::requests_over_limits(
+          "limits": {"cpu": "1500m", "memory": "1024Mi", "nvidia.com/gpu": 1}})");
+  auto refused = trainjob::refused_requests(resources);
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].resource == "cpu");
+  CHECK(trainjob::refused_request_reason(refused[0], "r") ==
+        "r.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1500m");
+  CHECK(trainjob::refused_requests(
             trainjob::Json::parse(R"({"requests": {"cpu": 2}, "limits": {"cpu": "bad"}})"))
             .empty());
-  CHECK(
-      trainjob::requests_over_limits(trainjob::Json::parse(R"({"requests": {"cpu": 2}})")).empty());
+  CHECK(trainjob::refused_requests(trainjob::Json::parse(R"({"requests": {"cpu": 2}})")).empty());
+}
+
+TEST_CASE("refused requests: what cannot be overcommitted needs a limit equal to the request") {
+  using trainjob::refused_requests;
+  auto alone = refused_requests(trainjob::Json::parse(
+      R"({"requests": {"nvidia.com/gpu": 1, "hugepages-2Mi": "4Mi", "example.kubernetes.io/x": 1}})"));
+  REQUIRE(alone.size() == 2);
+  CHECK(alone[0].resource == "nvidia.com/gpu");
+  CHECK(alone[0].limit.empty());
+  CHECK(alone[1].resource == "hugepages-2Mi");
+  CHECK(trainjob::refused_request_reason(alone[0], "r") ==
+        "r.limits: Required value: Limit must be set for non overcommitable resources");
+  auto below = refused_requests(
+      trainjob::Json::parse(R"({"requests": {"amd.com/gpu": 1}, "limits": {"amd.com/gpu": 2}})"));
+  REQUIRE(below.size() == 1);
+  CHECK(trainjob::refused_request_reason(below[0], "r") ==
+        "r.requests: Invalid value: \"1\": must be equal to amd.com/gpu limit of 2");
+  CHECK(refused_requests(trainjob::Json::parse(R"({"limits": {"nvidia.com/gpu": 1}})")).empty());
 }
 
 TEST_CASE("torchrun --nnodes: fixed counts only, in any form a command line gives it") {
