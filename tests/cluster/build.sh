@@ -64,7 +64,13 @@ build() {
     tail -20 "$log" >&2
     return 1
   fi
-  if [ "$module" = kwok ]; then kwok_files "$tmp" || { rm -rf "$tmp"; return 1; }; fi
+  local finish=${module}_files  # what the module needs besides the binaries, if anything
+  if declare -F "$finish" >/dev/null && ! (cd "$here/modules/$module" && "$finish" "$tmp") >>"$log" 2>&1; then
+    rm -rf "$tmp"
+    echo "build.sh: preparing $module's files failed; the last lines of $log:" >&2
+    tail -20 "$log" >&2
+    return 1
+  fi
   echo "built in $((SECONDS - started)) s" >>"$log"
   touch "$tmp/.complete"
   rm -rf "$out"
@@ -77,13 +83,32 @@ build() {
 # node made Ready, then its lease renewed) and the Logs custom resource's CRD.
 kwok_files() {
   local source
-  source=$(cd "$here/modules/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+  source=$(go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
   {
     cat "$source/kustomize/stage/node/fast/node-initialize.yaml"
     echo ---
     cat "$source/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml"
   } >"$1/kwok-node-stages.yaml"
   cp "$source/kustomize/crd/bases/kwok.x-k8s.io_logs.yaml" "$1/kwok-logs-crd.yaml"
+}
+
+# crds_files DIR: DIR/crds/, the CRDs of the kinds render emits beyond Kubernetes' own, for
+# the tests that install them: JobSet's and the scheduler-plugins PodGroup's ship in their
+# modules; Volcano's PodGroup CRD ships in no module the proxy serves (it lives in
+# volcano.sh/volcano, which the proxy refuses), so it is generated from the pinned
+# volcano.sh/apis types with controller-gen, with Volcano's own options (the output equals
+# Volcano's file). The versions are those Kubeflow Trainer v2.3.0's go.mod names.
+crds_files() {
+  local dir
+  mkdir -p "$1/crds"
+  dir=$(go list -m -f '{{.Dir}}' sigs.k8s.io/jobset)
+  cp "$dir/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml" "$1/crds/"
+  dir=$(go list -m -f '{{.Dir}}' sigs.k8s.io/scheduler-plugins)
+  cp "$dir/manifests/coscheduling/crd.yaml" "$1/crds/scheduling.x-k8s.io_podgroups.yaml"
+  GOFLAGS=-mod=readonly "$1/controller-gen" crd:crdVersions=v1,generateEmbeddedObjectMeta=true \
+    paths=volcano.sh/apis/pkg/apis/scheduling/v1beta1 output:crd:artifacts:config="$1/gen"
+  mv "$1/gen/scheduling.volcano.sh_podgroups.yaml" "$1/crds/"
+  rm -rf "$1/gen" "$1/controller-gen"
 }
 
 need_go
@@ -107,6 +132,7 @@ dirs+=("$(build kubernetes "$stamp" k8s.io/kubernetes/cmd/kube-apiserver \
   k8s.io/kubernetes/cmd/kubectl)")
 dirs+=("$(build etcd "" go.etcd.io/etcd/server/v3)")
 dirs+=("$(build kwok "" sigs.k8s.io/kwok/cmd/kwok)")
+dirs+=("$(build crds "" sigs.k8s.io/controller-tools/cmd/controller-gen)")
 
 # One directory of links to the current builds, replaced whole.
 bin="$cache/bin"
@@ -115,6 +141,12 @@ for dir in "${dirs[@]}"; do
   for file in "$dir"/*; do ln -s "$file" "$tmp/"; done
 done
 [ -e "$tmp/server" ] && mv "$tmp/server" "$tmp/etcd"
+links() { for file in "$1"/*; do echo "${file##*/} $(readlink "$file")"; done; }
+if [ -d "$bin" ] && [ "$(links "$bin")" = "$(links "$tmp")" ]; then
+  rm -rf "$tmp"  # unchanged: a control plane running from it keeps its paths
+  echo "$bin"
+  exit 0
+fi
 rm -rf "$bin.old"
 [ -e "$bin" ] && mv "$bin" "$bin.old"
 mv "$tmp" "$bin"

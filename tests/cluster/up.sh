@@ -35,6 +35,7 @@ bin=$("$here/build.sh")
 rm -rf "$dir/etcd" "$dir/logs"
 mkdir -p "$dir/logs" "$dir/pids" "$dir/pki" "$dir/bin"
 ln -sfn "$bin/kubectl" "$dir/bin/kubectl"
+ln -sfn "$bin/crds" "$dir/crds"  # for the tests that install them (none is by default)
 
 fail() {  # fail PART MESSAGE: stop what started, name the part and its log
   echo "up.sh: $1 $2; its log: $dir/logs/$1.log (last lines below)" >&2
@@ -178,6 +179,7 @@ start kube-controller-manager "$bin/kube-controller-manager" --kubeconfig="$dir/
   --leader-elect=false --controllers='*' --secure-port=0 \
   --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
   --kube-api-qps=500 --kube-api-burst=1000 --concurrent-job-syncs=10 \
+  --node-monitor-grace-period=30m \
   ${gates[@]+"${gates[@]}"}
 cat >"$dir/scheduler.yaml" <<YAML
 apiVersion: kubescheduler.config.k8s.io/v1
@@ -189,6 +191,8 @@ start kube-scheduler "$bin/kube-scheduler" --config="$dir/scheduler.yaml" --secu
   ${gates[@]+"${gates[@]}"}
 
 # --- kwok: the nodes' kubelet -------------------------------------------------------------
+# Node leases last 10 minutes (renewed every 150 s) and the node controller waits 30 before
+# it calls a node lost: 1,000 fake nodes renewing every 10 s, the default, would take a core.
 # Its Logs custom resource says which file a pod's logs are read from (tests make those).
 kubectl apply --server-side -f "$bin/kwok-logs-crd.yaml" >/dev/null ||
   fail kube-apiserver "refused kwok's Logs CRD"
@@ -196,7 +200,7 @@ kubectl apply --server-side -f "$bin/kwok-logs-crd.yaml" >/dev/null ||
 start kwok "$bin/kwok" --kubeconfig="$dir/kwok.kubeconfig" \
   --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
   --node-ip=127.0.0.1 --node-port="$kwok_port" --server-address="127.0.0.1:$kwok_port" \
-  --node-lease-duration-seconds=40 --enable-crds=Logs -c "$dir/kwok-stages.yaml"
+  --node-lease-duration-seconds=600 --enable-crds=Logs -c "$dir/kwok-stages.yaml"
 
 # --- nodes ------------------------------------------------------------------------------
 python3 - "$nodes" >"$dir/nodes.yaml" <<'PY'
