@@ -82,6 +82,16 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
+    if (result.status == 409 && string_member(object, "kind") == "Job") {
+      // A Job that cleanPodPolicy stopped: our merge patch owns its spec.suspend, which the
+      // apply would take back. Finished, it is left as it is (run_again): no conflict then.
+      std::optional<Json> live = get_object(client_, job_type(), plan.name_space, name_of(object));
+      if (live && job_phase_finished(job_state(*live))) {
+        result = ApplyResult();
+        result.ok = true;
+        result.object = std::move(*live);
+      }
+    }
     if (result.ok && !result.created)
       dry_run_versions_[display_name(object)] = resource_version(result.object);
     if (result.ok && !result.created && string_member(object, "kind") == "Job") {

@@ -413,8 +413,10 @@ JobPhase job_state(const Json& job) {
   if (!annotation_of(job, kStoppedByAnnotation).empty()) return JobPhase::kStopped;
   if (member_or_empty(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
   const Json& status = member_or_empty(job, "status");
-  return status.value("active", 0) > 0 && status.value("ready", 0) > 0 ? JobPhase::kRunning
-                                                                       : JobPhase::kPending;
+  // Pods that succeeded count as running ones (as JobSet counts them ready): between its
+  // pods' end and its Complete condition (SuccessCriteriaMet) a Job has none active.
+  bool running = status.value("active", 0) > 0 && status.value("ready", 0) > 0;
+  return running || status.value("succeeded", 0) > 0 ? JobPhase::kRunning : JobPhase::kPending;
 }
 
 JobPhase pod_phase_of(const Json& pod) {

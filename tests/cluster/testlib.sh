@@ -15,7 +15,7 @@ use_control_plane() {
     "$cluster_lib/up.sh" "$cluster" >/dev/null || exit 1
   fi
   PATH=$cluster/bin:$PATH
-  ns=t-$(basename "$0" _test.sh | tr _ - | cut -c1-40)-$(openssl rand -hex 3)
+  ns=t-$(basename "$0" | sed 's/_test\.sh$//; s/\.sh$//' | tr _ - | cut -c1-40)-$(openssl rand -hex 3)
   cp "$cluster/kubeconfig" "$work/kubeconfig"
   cp "$cluster/developer.kubeconfig" "$work/developer.kubeconfig"
   kubectl --kubeconfig "$work/kubeconfig" config set-context --current --namespace "$ns" >/dev/null
@@ -88,4 +88,229 @@ for line in sys.stdin:
     dry = " dryRun" if "dryRun=All" in e.get("requestURI", "") else ""
     print(e["verb"], resource, ref.get("name", "") + dry)
 ' "${1:-kubectl-trainjob/}" "$ns"
+}
+
+# three_step_runtime [DATASET [MODEL [NODE]]]: on stdout, the ClusterTrainingRuntime
+# "three-step": two initializer Jobs, then the trainer's node Job, which depends on both
+# (under submit --wait); no Job retries a failed pod (backoffLimit 0). Each argument, a YAML
+# flow map, is that step's pod annotations (kwok's test.kubectl-trainjob/duration, exit-code).
+three_step_runtime() {
+  local dataset=${1:-'{}'} model=${2:-'{}'} node=${3:-'{}'}
+  cat <<YAML
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: three-step
+spec:
+  mlPolicy:
+    numNodes: 1
+  template:
+    spec:
+      replicatedJobs:
+        - name: dataset-initializer
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: dataset-initializer
+            spec:
+              backoffLimit: 0
+              template:
+                metadata:
+                  annotations: $dataset
+                spec:
+                  restartPolicy: Never
+                  containers:
+                    - name: dataset-initializer
+                      image: ghcr.io/kubeflow/trainer/dataset-initializer
+        - name: model-initializer
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: model-initializer
+            spec:
+              backoffLimit: 0
+              template:
+                metadata:
+                  annotations: $model
+                spec:
+                  restartPolicy: Never
+                  containers:
+                    - name: model-initializer
+                      image: ghcr.io/kubeflow/trainer/model-initializer
+        - name: node
+          dependsOn:
+            - name: dataset-initializer
+              status: Complete
+            - name: model-initializer
+              status: Complete
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              backoffLimit: 0
+              template:
+                metadata:
+                  annotations: $node
+                spec:
+                  restartPolicy: Never
+                  containers:
+                    - name: node
+                      image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime
+YAML
+}
+
+# one_step_trainjob NAME NODES [ANNOTATIONS [NODE_SELECTOR]]: on stdout, the TrainJob NAME of
+# NODES nodes and its ClusterTrainingRuntime NAME: the torch policy, one `node` step whose
+# Job retries no failed pod (backoffLimit 0), pods with no resource requests. ANNOTATIONS
+# (kwok's test.kubectl-trainjob/duration, exit-code) and NODE_SELECTOR are YAML flow maps.
+one_step_trainjob() {
+  local annotations=${3:-'{}'} selector=${4:-'{}'}
+  cat <<YAML
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: $1
+spec:
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              backoffLimit: 0
+              template:
+                metadata:
+                  annotations: $annotations
+                spec:
+                  nodeSelector: $selector
+                  restartPolicy: Never
+                  containers:
+                    - name: node
+                      image: pytorch-demo
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: $1
+spec:
+  runtimeRef:
+    name: $1
+  trainer:
+    numNodes: $2
+YAML
+}
+
+# job_pod JOB [INDEX]: the name of the newest pod of Job JOB (at completion INDEX if given).
+job_pod() {
+  kubectl get pods -l "job-name=$1${2:+,batch.kubernetes.io/job-completion-index=$2}" \
+    --sort-by=.metadata.creationTimestamp -o jsonpath='{.items[-1:].metadata.name}'
+}
+
+# end_pod POD [EXIT_CODE]: the running pod POD ends now, Succeeded, or Failed with EXIT_CODE
+# (kwok reads a pod's test.kubectl-trainjob annotations again when they change).
+end_pod() {
+  kubectl annotate pod "$1" --overwrite test.kubectl-trainjob/duration=0s \
+    ${2:+test.kubectl-trainjob/exit-code=$2} >/dev/null
+}
+
+# on_new_pods SELECTOR FIELDS HANDLER: from now until the test exits, a background watch runs
+# `HANDLER POD WORD...` once for each pod of the namespace that matches the label SELECTOR,
+# as soon as it appears; the words are FIELDS (a kubectl jsonpath template, such as
+# '{.spec.nodeName}') of that pod, split at spaces. For what a kubelet would do as a pod
+# starts: serve its log (pod_logs), make it fail (end_pod). The processes it starts are
+# killed at exit, with any other whose pid the test adds to $background_pids.
+on_new_pods() {
+  local fifo=$work/pods.$RANDOM$RANDOM
+  mkfifo "$fifo"
+  kubectl get pods -l "$1" --watch -o "jsonpath={.metadata.name} $2{\"\n\"}" >"$fifo" 2>/dev/null &
+  background_pids="${background_pids:-} $!"
+  (
+    seen=" "
+    while read -r pod words; do
+      case $seen in *" $pod "*) continue ;; esac
+      seen="$seen$pod "
+      # shellcheck disable=SC2086 # the fields are words
+      "$3" "$pod" $words
+    done <"$fifo"
+  ) &
+  background_pids="$background_pids $!"
+  trap 'kill $background_pids 2>/dev/null; control_plane_cleanup' EXIT
+}
+
+# crd_dir: a directory holding the CRDs of the kinds render emits beyond Kubernetes' own, from
+# the upstream modules pinned in tests/cluster/modules/crds (the versions Kubeflow Trainer
+# v2.3.0's go.mod names). JobSet and the scheduler-plugins PodGroup ship their CRD YAML in
+# their modules. Volcano's PodGroup CRD ships in no module the Go proxy serves (it lives in
+# volcano.sh/volcano, which is refused); Volcano generates it from the volcano.sh/apis types
+# with controller-gen, so we do the same, with the same options and controller-gen release
+# (its output equals Volcano's own file). Cached like build.sh's builds, keyed by the pins.
+crd_dir() {
+  local module=$cluster_lib/modules/crds
+  local cache=${TRAINJOB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-trainjob}/cluster
+  local options=crd:crdVersions=v1,generateEmbeddedObjectMeta=true
+  local out
+  out=$cache/crds-$({ cat "$module/go.mod" "$module/go.sum"; echo "$options"; } | sha256sum | cut -c1-12)
+  if [ ! -f "$out/.complete" ]; then
+    mkdir -p "$cache"
+    local tmp
+    tmp=$(mktemp -d "$cache/.crds.XXXXXX") && chmod 755 "$tmp"
+    local log=$tmp.log
+    if ! (cd "$module" && export GOFLAGS=-mod=readonly CGO_ENABLED=0 &&
+      dir() { go mod download -json "$1" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; } &&
+      cp "$(dir sigs.k8s.io/jobset)/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml" "$tmp/" &&
+      cp "$(dir sigs.k8s.io/scheduler-plugins)/manifests/coscheduling/crd.yaml" \
+        "$tmp/scheduling.x-k8s.io_podgroups.yaml" &&
+      go build -o "$tmp/bin/" sigs.k8s.io/controller-tools/cmd/controller-gen &&
+      "$tmp/bin/controller-gen" "$options" paths=volcano.sh/apis/pkg/apis/scheduling/v1beta1 \
+        output:crd:artifacts:config="$tmp/gen" &&
+      mv "$tmp/gen/scheduling.volcano.sh_podgroups.yaml" "$tmp/") >"$log" 2>&1; then
+      echo "preparing the CRDs failed; the last lines of its log:" >&2
+      tail -20 "$log" >&2
+      rm -rf "$tmp" "$log"
+      return 1
+    fi
+    rm -rf "$tmp/bin" "$tmp/gen" "$log"
+    touch "$tmp/.complete"
+    # Another test may have made the same directory meanwhile: then its copy stays.
+    mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+  fi
+  echo "$out"
+}
+
+# audit_users: the users (user.username) the API server saw making the plugin's requests in
+# this test's namespace since audit_mark, one per line, each once: which credentials of the
+# kubeconfig the plugin used.
+audit_users() {
+  tail -n +"$audit_from" "$audit_log" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if (e.get("stage") == "ResponseComplete" and e.get("objectRef", {}).get("namespace") == sys.argv[1]
+            and e.get("userAgent", "").startswith("kubectl-trainjob/")):
+        print(e["user"]["username"])
+' "$ns" | sort -u
+}
+
+# record_changes RESOURCE: from now until the test exits, every change of every RESOURCE (pods,
+# jobs) of the namespace, one line each in $work/RESOURCE.changes: "RESOURCE_VERSION NAME
+# TRUE_CONDITION...". The resource versions order the changes of pods and Jobs alike;
+# first_change FILE NAME_REGEX [CONDITION] prints the first one of a matching name (with
+# CONDITION true), for "was X created only after Y was Ready".
+record_changes() {
+  kubectl get "$1" --watch -o jsonpath='{.metadata.resourceVersion} {.metadata.name} {.status.conditions[?(@.status=="True")].type}{"\n"}' \
+    >"$work/$1.changes" 2>/dev/null &
+  background_pids="${background_pids:-} $!"
+  trap 'kill $background_pids 2>/dev/null; control_plane_cleanup' EXIT
+}
+first_change() {
+  awk -v name="$2" -v condition="${3:-}" '$2 ~ name {
+      for (i = 3; i <= NF; i++) if ($i == condition) break
+      if (condition == "" || i <= NF) { print $1; exit } }' "$1"
 }

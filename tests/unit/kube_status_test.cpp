@@ -74,6 +74,15 @@ TEST_CASE("a condition that is not True does not count (a resumed job is not Sus
   CHECK(job_state(resumed) == JobPhase::kPending);
 }
 
+TEST_CASE("a Job whose pods succeeded runs until it is Complete, never back to Pending") {
+  Json finishing = status_job("t-node-0", "node");
+  finishing["status"] = Json::parse(R"({"active": 0, "ready": 0, "succeeded": 2, "conditions":
+    [{"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached"}]})");
+  CHECK(job_state(finishing) == JobPhase::kRunning);
+  finishing["status"]["succeeded"] = 0;
+  CHECK(job_state(finishing) == JobPhase::kPending);
+}
+
 TEST_CASE("the newest pod stands for its node") {
   TrainJobStatus status = compute_status(
       "t", {status_job("t-node-0", "node")},
