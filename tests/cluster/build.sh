@@ -75,6 +75,8 @@ build() {
   touch "$tmp/.complete"
   rm -rf "$out"
   mv "$tmp" "$out"
+  # Builds of older pins go (a control plane running from one keeps its open files).
+  for old in "$cache/$module"-*; do [ "$old" = "$out" ] || rm -rf "$old"; done
   echo "build.sh: built $module in $((SECONDS - started)) s" >&2
   echo "$out"
 }
@@ -98,6 +100,7 @@ kwok_files() {
 # volcano.sh/volcano, which the proxy refuses), so it is generated from the pinned
 # volcano.sh/apis types with controller-gen, with Volcano's own options (the output equals
 # Volcano's file). The versions are those Kubeflow Trainer v2.3.0's go.mod names.
+# DIR/trainer-crds/: Kubeflow Trainer v2.3.0's CRDs.
 crds_files() {
   local dir
   mkdir -p "$1/crds"
@@ -109,6 +112,12 @@ crds_files() {
     paths=volcano.sh/apis/pkg/apis/scheduling/v1beta1 output:crd:artifacts:config="$1/gen"
   mv "$1/gen/scheduling.volcano.sh_podgroups.yaml" "$1/crds/"
   rm -rf "$1/gen" "$1/controller-gen"
+  # Kubeflow Trainer's own (TrainJob and the runtimes), apart: only a test on a control
+  # plane of its own installs them, since with them served every submit also reads the
+  # cluster's runtimes.
+  mkdir -p "$1/trainer-crds"
+  dir=$(go list -m -f '{{.Dir}}' github.com/kubeflow/trainer/v2)
+  cp "$dir"/manifests/base/crds/trainer.kubeflow.org_*.yaml "$1/trainer-crds/"
 }
 
 need_go

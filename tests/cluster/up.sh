@@ -35,7 +35,9 @@ bin=$("$here/build.sh")
 rm -rf "$dir/etcd" "$dir/logs"
 mkdir -p "$dir/logs" "$dir/pids" "$dir/pki" "$dir/bin"
 ln -sfn "$bin/kubectl" "$dir/bin/kubectl"
-ln -sfn "$bin/crds" "$dir/crds"  # for the tests that install them (none is by default)
+# The CRDs tests may install (none is by default): JobSet's and the PodGroups', Trainer's.
+ln -sfn "$bin/crds" "$dir/crds"
+ln -sfn "$bin/trainer-crds" "$dir/trainer-crds"
 
 fail() {  # fail PART MESSAGE: stop what started, name the part and its log
   echo "up.sh: $1 $2; its log: $dir/logs/$1.log (last lines below)" >&2

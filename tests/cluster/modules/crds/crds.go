@@ -10,4 +10,5 @@ import (
 	_ "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	_ "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 	_ "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
+	_ "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"
 )
