@@ -201,7 +201,23 @@ TEST_CASE("submit marks each object as its own and records the kinds it applies"
   CHECK(plan.objects[1]["metadata"]["labels"]["team"] == "a");
 }
 
-TEST_CASE("delete finds by submit's labels the usual kinds and the kinds recorded") {
+namespace {
+
+/// The paths `transport` was asked for, each with the selector of submit's labels for "tune".
+std::vector<std::string> paths_of(const FakeTransport& transport) {
+  std::vector<std::string> paths;
+  for (const HttpRequest& request : transport.requests) {
+    std::string url = request.url.substr(std::string("https://api.example").size());
+    CHECK(url.find("labelSelector=trainer.kubeflow.org%2Ftrainjob-name%3Dtune%2Ckubectl-trainjob"
+                   "%2Fcreated-by-submit%3Dtrue") != std::string::npos);
+    paths.push_back(url.substr(0, url.find('?')));
+  }
+  return paths;
+}
+
+}  // namespace
+
+TEST_CASE("delete finds by submit's labels exactly the kinds the Jobs record") {
   FakeEnvironment env;
   FakeClock clock;
   FakeTransport transport;
@@ -214,20 +230,54 @@ TEST_CASE("delete finds by submit's labels the usual kinds and the kinds recorde
   std::vector<Json> found = find_trainjob_objects(&client, "team", "tune");
   REQUIRE(found.size() == 1);
   CHECK(found[0]["kind"] == "Job");
-  std::vector<std::string> paths;
-  for (const HttpRequest& request : transport.requests) {
-    std::string url = request.url.substr(std::string("https://api.example").size());
-    CHECK(url.find("labelSelector=trainer.kubeflow.org%2Ftrainjob-name%3Dtune%2Ckubectl-trainjob"
-                   "%2Fcreated-by-submit%3Dtrue") != std::string::npos);
-    paths.push_back(url.substr(0, url.find('?')));
-  }
-  CHECK(paths == std::vector<std::string>{
-                     "/apis/batch/v1/namespaces/team/jobs",
-                     "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
-                     "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
-                     "/api/v1/namespaces/team/services", "/api/v1/namespaces/team/configmaps",
-                     "/api/v1/namespaces/team/secrets",
-                     "/api/v1/namespaces/team/persistentvolumeclaims"});
+  // The usual kinds in their order, then the others as recorded; never the bad names.
+  CHECK(paths_of(transport) == std::vector<std::string>{
+                                   "/apis/batch/v1/namespaces/team/jobs",
+                                   "/api/v1/namespaces/team/secrets",
+                                   "/api/v1/namespaces/team/persistentvolumeclaims"});
+}
+
+TEST_CASE("delete without recorded kinds searches the usual ones, skipping those it may not list") {
+  FakeEnvironment env;
+  FakeClock clock;
+  FakeTransport transport;
+  RestConfig config;
+  config.server = "https://api.example";
+  KubeClient client(config, &transport, &env, &clock);
+  const char* forbidden = R"({"kind": "Status", "code": 403, "reason": "Forbidden",
+      "message": "podgroups is forbidden: User \"u\" cannot list resource \"podgroups\""})";
+  transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
+  transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
+  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  transport.responses.push_back(FakeTransport::response(
+      200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
+  transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
+  transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
+  std::vector<Json> found = find_trainjob_objects(&client, "team", "tune");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]["kind"] == "Service");
+  CHECK(paths_of(transport) == std::vector<std::string>{
+                                   "/apis/batch/v1/namespaces/team/jobs",
+                                   "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
+                                   "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
+                                   "/api/v1/namespaces/team/services",
+                                   "/api/v1/namespaces/team/configmaps",
+                                   "/api/v1/namespaces/team/secrets"});
+}
+
+TEST_CASE("delete without recorded kinds still fails when it may not list Services") {
+  FakeEnvironment env;
+  FakeClock clock;
+  FakeTransport transport;
+  RestConfig config;
+  config.server = "https://api.example";
+  KubeClient client(config, &transport, &env, &clock);
+  transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
+  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  transport.responses.push_back(FakeTransport::response(
+      403, {}, R"({"kind": "Status", "code": 403, "reason": "Forbidden", "message": "no"})"));
+  CHECK_THROWS_AS(find_trainjob_objects(&client, "team", "tune"), KubeError);
 }
 
 TEST_CASE("--request-timeout: numbers that do not fit are refused, not thrown") {
