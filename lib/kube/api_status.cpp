@@ -41,12 +41,20 @@ std::string default_reason(int http_status) {
   }
 }
 
-std::string hint(int http_status, const Identity& who) {
+/// A 403 from the authorizer (RBAC's `User "u" cannot patch resource ...`), or one that
+/// does not say; not one from an admission plugin (a quota, PodSecurity, a webhook), which
+/// no Role would lift.
+bool authorization_denied(const std::optional<ApiStatus>& status) {
+  return !status || status->message.empty() ||
+         status->message.find("\" cannot ") != std::string::npos;
+}
+
+std::string hint(int http_status, const Identity& who, const std::optional<ApiStatus>& status) {
   std::string as = "user \"" + who.user + "\" of context \"" + who.context + "\"";
   if (http_status == 401)
     return "\nhint: the server at " + who.server + " did not accept the credentials of " + as +
            "; check the token, client certificate or exec plugin in the kubeconfig";
-  if (http_status == 403)
+  if (http_status == 403 && authorization_denied(status))
     return "\nhint: " + as +
            " is authenticated but not allowed to do this; ask for a Role granting it "
            "(kubectl auth can-i)";
@@ -102,7 +110,7 @@ std::string format_api_error(int http_status, const std::string& body, const Ide
       if (!cause.reason.empty()) out += " (" + cause.reason + ")";
     }
   }
-  return out + hint(http_status, who);
+  return out + hint(http_status, who, status);
 }
 
 std::optional<double> retry_delay(const RetryPolicy& policy, int retry, int http_status,

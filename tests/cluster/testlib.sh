@@ -244,46 +244,6 @@ on_new_pods() {
   trap 'kill $background_pids 2>/dev/null; control_plane_cleanup' EXIT
 }
 
-# crd_dir: a directory holding the CRDs of the kinds render emits beyond Kubernetes' own, from
-# the upstream modules pinned in tests/cluster/modules/crds (the versions Kubeflow Trainer
-# v2.3.0's go.mod names). JobSet and the scheduler-plugins PodGroup ship their CRD YAML in
-# their modules. Volcano's PodGroup CRD ships in no module the Go proxy serves (it lives in
-# volcano.sh/volcano, which is refused); Volcano generates it from the volcano.sh/apis types
-# with controller-gen, so we do the same, with the same options and controller-gen release
-# (its output equals Volcano's own file). Cached like build.sh's builds, keyed by the pins.
-crd_dir() {
-  local module=$cluster_lib/modules/crds
-  local cache=${TRAINJOB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-trainjob}/cluster
-  local options=crd:crdVersions=v1,generateEmbeddedObjectMeta=true
-  local out
-  out=$cache/crds-$({ cat "$module/go.mod" "$module/go.sum"; echo "$options"; } | sha256sum | cut -c1-12)
-  if [ ! -f "$out/.complete" ]; then
-    mkdir -p "$cache"
-    local tmp
-    tmp=$(mktemp -d "$cache/.crds.XXXXXX") && chmod 755 "$tmp"
-    local log=$tmp.log
-    if ! (cd "$module" && export GOFLAGS=-mod=readonly CGO_ENABLED=0 &&
-      dir() { go mod download -json "$1" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; } &&
-      cp "$(dir sigs.k8s.io/jobset)/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml" "$tmp/" &&
-      cp "$(dir sigs.k8s.io/scheduler-plugins)/manifests/coscheduling/crd.yaml" \
-        "$tmp/scheduling.x-k8s.io_podgroups.yaml" &&
-      go build -o "$tmp/bin/" sigs.k8s.io/controller-tools/cmd/controller-gen &&
-      "$tmp/bin/controller-gen" "$options" paths=volcano.sh/apis/pkg/apis/scheduling/v1beta1 \
-        output:crd:artifacts:config="$tmp/gen" &&
-      mv "$tmp/gen/scheduling.volcano.sh_podgroups.yaml" "$tmp/") >"$log" 2>&1; then
-      echo "preparing the CRDs failed; the last lines of its log:" >&2
-      tail -20 "$log" >&2
-      rm -rf "$tmp" "$log"
-      return 1
-    fi
-    rm -rf "$tmp/bin" "$tmp/gen" "$log"
-    touch "$tmp/.complete"
-    # Another test may have made the same directory meanwhile: then its copy stays.
-    mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
-  fi
-  echo "$out"
-}
-
 # audit_users: the users (user.username) the API server saw making the plugin's requests in
 # this test's namespace since audit_mark, one per line, each once: which credentials of the
 # kubeconfig the plugin used.

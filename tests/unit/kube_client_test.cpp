@@ -213,7 +213,7 @@ TEST_CASE("no answer at all: the server is named") {
       KubeError);
 }
 
-TEST_CASE("Status errors: reason, message, every cause, and hints for 401 and 403") {
+TEST_CASE("Status errors: reason, message, every cause, hints for 401 and the authorizer's 403") {
   std::string invalid = R"({"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": 422,
     "reason": "Invalid", "message": "Job.batch \"x\" is invalid",
     "details": {"name": "x", "kind": "jobs", "causes": [
@@ -228,9 +228,17 @@ TEST_CASE("Status errors: reason, message, every cause, and hints for 401 and 40
   REQUIRE(status);
   CHECK(status->causes.size() == 2);
   CHECK(status->name == "x");
-  CHECK(format_api_error(403, status_response(403, "Forbidden", "no").body, who)
-            .find("hint: user \"red\" of context \"dev\" is authenticated but not allowed") !=
-        std::string::npos);
+  // (status_response writes the message into the JSON as it is: quotes escaped here.)
+  std::string rbac =
+      R"(jobs.batch \"x\" is forbidden: User \"red\" cannot patch resource \"jobs\")";
+  CHECK(format_api_error(403, status_response(403, "Forbidden", rbac).body, who) ==
+        "Error from server (Forbidden): jobs.batch \"x\" is forbidden: User \"red\" cannot patch "
+        "resource \"jobs\"\nhint: user \"red\" of context \"dev\" is authenticated but not "
+        "allowed to do this; ask for a Role granting it (kubectl auth can-i)");
+  // An admission plugin's 403 (here the quota's) is no matter of Roles: no hint.
+  std::string quota = R"(jobs.batch \"x\" is forbidden: exceeded quota: one-job)";
+  CHECK(format_api_error(403, status_response(403, "Forbidden", quota).body, who) ==
+        "Error from server (Forbidden): jobs.batch \"x\" is forbidden: exceeded quota: one-job");
   CHECK(format_api_error(401, status_response(401, "Unauthorized", "Unauthorized").body, who)
             .find("did not accept the credentials of user \"red\"") != std::string::npos);
   CHECK(format_api_error(502, "<html>bad gateway</html>", who) ==
