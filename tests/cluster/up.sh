@@ -151,7 +151,7 @@ start etcd "$bin/etcd" --name=test --data-dir="$dir/etcd" --unsafe-no-fsync \
   --listen-peer-urls="http://127.0.0.1:$etcd_peer_port" \
   --initial-advertise-peer-urls="http://127.0.0.1:$etcd_peer_port" \
   --initial-cluster="test=http://127.0.0.1:$etcd_peer_port" --log-level=warn
-wait_for etcd 30 curl -sf "http://127.0.0.1:$etcd_port/health"
+wait_for etcd 30 curl -sf --max-time 2 "http://127.0.0.1:$etcd_port/health"
 
 # --- kube-apiserver ---------------------------------------------------------------------
 # The endpoint reconciler is off: it would publish the loopback address as the `kubernetes`
@@ -170,7 +170,7 @@ start kube-apiserver "$bin/kube-apiserver" --etcd-servers="http://127.0.0.1:$etc
   --audit-policy-file="$here/audit-policy.yaml" --audit-log-path="$dir/logs/audit.log" \
   --audit-log-format=json --audit-log-maxsize=1024 \
   ${gates[@]+"${gates[@]}"} ${runtime_config[@]+"${runtime_config[@]}"}
-wait_for kube-apiserver 90 curl -sf --cacert "$pki/ca.crt" --cert "$pki/kubernetes-admin.crt" --key "$pki/kubernetes-admin.key" \
+wait_for kube-apiserver 90 curl -sf --max-time 2 --cacert "$pki/ca.crt" --cert "$pki/kubernetes-admin.crt" --key "$pki/kubernetes-admin.key" \
   "$server/readyz"
 
 # --- kube-controller-manager and kube-scheduler -----------------------------------------
@@ -210,8 +210,8 @@ import json, sys
 items = [{"apiVersion": "v1", "kind": "Node",
           "metadata": {"name": f"kwok-node-{i}", "annotations": {"kwok.x-k8s.io/node": "fake"},
                        "labels": {"kubernetes.io/hostname": f"kwok-node-{i}", "type": "kwok"}},
-          "status": {"capacity": {"cpu": "32", "memory": "256Gi", "pods": "110"},
-                     "allocatable": {"cpu": "32", "memory": "256Gi", "pods": "110"}}}
+          "status": {"capacity": {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"},
+                     "allocatable": {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"}}}
          for i in range(int(sys.argv[1]))]
 print(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
 PY

@@ -7,7 +7,7 @@ source "$src/tests/e2e/lib.sh"
 python3 -c '
 import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
-print(s.getsockname()[1], flush=True); time.sleep(120)' >"$work/port" &
+print(s.getsockname()[1], flush=True); time.sleep(60)' >"$work/port" &
 listener=$!
 trap 'kill $listener 2>/dev/null; "$src/tests/cluster/down.sh" "$work/cp"; rm -rf "$work"' EXIT
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
