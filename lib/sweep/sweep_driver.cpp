@@ -129,6 +129,8 @@ void SweepRunner::finish_trial(size_t i, int status) {
     trial.message = stop_code_ == kExitInterrupted ? "interrupted" : "the search ended";
     if (drive_.clean_up) drive_.clean_up(trial);
   } else {
+    // What a failed trial reported before it failed is shown too, as status shows it.
+    if (drive_.metrics_after) merge_metrics(drive_.metrics_after(trial), &trial.metrics);
     trial.state = TrialState::kFailed;
     trial.message = failure_message(processes_[i]->last_lines(), status);
   }

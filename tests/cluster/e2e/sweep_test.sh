@@ -101,6 +101,8 @@ check "... and by the Jobs: two unfinished at most, and two at some time" awk '
   END { exit !(most == 2 && length(live) == 4) }' "$work/jobs.changes"
 check "the metrics of each trial, read from its rank 0's log" \
   grep -qE '^grid-trial-3 +0.9 +Succeeded +0.9$' "$work/out"
+check "... a failed trial's too, as far as it got (lower than the best's, yet not the best)" \
+  grep -qE '^grid-trial-4 +0.1 +Failed +0.1$' "$work/out"
 check "the best: the lowest loss among the trials that succeeded" \
   grep -qx 'best: grid-trial-2 (target=0.2): loss 0.2 (Minimize)' "$work/out"
 check "--trial-logs: each trial's submit output" grep -q 'TrainJob grid-trial-1: Complete' "$work/trial-logs/grid-trial-1.log"
