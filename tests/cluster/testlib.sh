@@ -160,12 +160,15 @@ spec:
 YAML
 }
 
-# one_step_trainjob NAME NODES [ANNOTATIONS [NODE_SELECTOR]]: on stdout, the TrainJob NAME of
-# NODES nodes and its ClusterTrainingRuntime NAME: the torch policy, one `node` step whose
-# Job retries no failed pod (backoffLimit 0), pods with no resource requests. ANNOTATIONS
-# (kwok's test.kubectl-trainjob/duration, exit-code) and NODE_SELECTOR are YAML flow maps.
-one_step_trainjob() {
-  local annotations=${3:-'{}'} selector=${4:-'{}'}
+# one_step_runtime NAME [ANNOTATIONS [JOB_SPEC [NODE_SELECTOR]]]: on stdout, the
+# ClusterTrainingRuntime NAME: the torch policy, one `node` step whose Job spec has the lines
+# JOB_SPEC (default `backoffLimit: 0`: no failed pod retried), pods that restart Never with no
+# resource requests. ANNOTATIONS (kwok's test.kubectl-trainjob/duration, exit-code,
+# exit-index) and NODE_SELECTOR are YAML flow maps.
+one_step_runtime() {
+  local annotations="{}" selector="{}"
+  [ -z "${2:-}" ] || annotations=$2
+  [ -z "${4:-}" ] || selector=$4
   cat <<YAML
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: ClusterTrainingRuntime
@@ -184,7 +187,9 @@ spec:
               labels:
                 trainer.kubeflow.org/trainjob-ancestor-step: trainer
             spec:
-              backoffLimit: 0
+YAML
+  printf '%s\n' "${3:-backoffLimit: 0}" | sed 's/^/              /'
+  cat <<YAML
               template:
                 metadata:
                   annotations: $annotations
@@ -193,7 +198,16 @@ spec:
                   restartPolicy: Never
                   containers:
                     - name: node
-                      image: pytorch-demo
+                      image: trainer:1
+                      command: [train]
+YAML
+}
+
+# one_step_trainjob NAME NODES [ANNOTATIONS [NODE_SELECTOR [JOB_SPEC]]]: on stdout, the
+# TrainJob NAME of NODES nodes and its one_step_runtime NAME.
+one_step_trainjob() {
+  one_step_runtime "$1" "${3:-}" "${5:-}" "${4:-}"
+  cat <<YAML
 ---
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob

@@ -11,51 +11,7 @@ use_control_plane
 # indexed NAME ANNOTATIONS RULES: the TrainJob NAME of 3 nodes and its runtime NAME, whose
 # node Job has RULES (YAML lines of a Job spec) and pods that restart Never, annotated
 # ANNOTATIONS (a flow map of kwok's test.kubectl-trainjob/duration, exit-code, exit-index).
-indexed() {
-  {
-    cat <<YAML
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: $1
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-YAML
-    printf '%s\n' "$3" | sed 's/^/              /'
-    cat <<YAML
-              template:
-                metadata:
-                  annotations: $2
-                spec:
-                  restartPolicy: Never
-                  containers:
-                    - name: node
-                      image: trainer:1
-                      command: [train]
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: $1
-spec:
-  runtimeRef:
-    name: $1
-  trainer:
-    numNodes: 3
-YAML
-  } >"$work/$1.yaml"
-}
+indexed() { one_step_trainjob "$1" 3 "$2" "" "$3" >"$work/$1.yaml"; }
 # submit_wait NAME: submit --wait of $work/NAME.yaml in the background, its output in
 # $work/NAME.out and .err, its exit status in $work/NAME.rc.
 submit_wait() {

@@ -34,34 +34,8 @@ spec:
         name: trial-runtime
       trainer:
         numNodes: 2
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: trial-runtime
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              backoffLimit: 0
-              template:
-                metadata:
-                  annotations: {test.kubectl-trainjob/duration: 2s}
-                spec:
-                  containers:
-                    - name: node
-                      image: trainer:1
-                      command: [train]
 YAML
+{ echo ---; one_step_runtime trial-runtime '{test.kubectl-trainjob/duration: 2s}'; } >>"$work/sweep.yaml"
 # serve_trial POD TRIAL TARGET: rank 0's log. The accuracy comes on the epoch line only, the
 # last loss on a later step line: both must survive. Trial 4 reports the lowest loss but
 # fails (exit code 3): the best is trial 2.

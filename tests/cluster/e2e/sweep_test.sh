@@ -33,34 +33,8 @@ spec:
         name: trial-$1
       trainer:
         numNodes: 2
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: trial-$1
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              backoffLimit: 0
-              template:
-                metadata:
-                  annotations: {test.kubectl-trainjob/duration: $5}
-                spec:
-                  containers:
-                    - name: node
-                      image: trainer:1
-                      command: [train]
 YAML
+  { echo ---; one_step_runtime "trial-$1" "{test.kubectl-trainjob/duration: $5}"; } >>"$work/$1.yaml"
 }
 # trial_log TRIAL TARGET: what the trial's rank 0 prints: its loss is its target, and comes
 # last, after a line with accuracy only; trial 4 of the grid prints its loss alone.
