@@ -160,6 +160,25 @@ spec:
 YAML
 }
 
+# tune_trainjob [DATASET [MODEL [NODE]]]: on stdout, three_step_runtime with those arguments
+# and the TrainJob "tune" of two nodes on it.
+tune_trainjob() {
+  three_step_runtime "$@"
+  cat <<'YAML'
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: tune
+spec:
+  runtimeRef:
+    kind: ClusterTrainingRuntime
+    name: three-step
+  trainer:
+    numNodes: 2
+YAML
+}
+
 # one_step_runtime NAME [ANNOTATIONS [JOB_SPEC [NODE_SELECTOR]]]: on stdout, the
 # ClusterTrainingRuntime NAME: the torch policy, one `node` step whose Job spec has the lines
 # JOB_SPEC (default `backoffLimit: 0`: no failed pod retried), pods that restart Never with no

@@ -17,19 +17,8 @@ use_control_plane
         annotations: {test.kubectl-trainjob/duration: 1h}
 YAML
 } >"$work/image.yaml"
-three_step_runtime >"$work/tune.yaml"
+tune_trainjob >"$work/tune.yaml"
 cat >>"$work/tune.yaml" <<'YAML'
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: tune
-spec:
-  runtimeRef:
-    kind: ClusterTrainingRuntime
-    name: three-step
-  trainer:
-    numNodes: 2
   podTemplateOverrides:
     - targetJobs: [{name: dataset-initializer}, {name: model-initializer}, {name: node}]
       spec:

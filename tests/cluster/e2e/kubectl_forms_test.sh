@@ -20,20 +20,7 @@ kubectl config set-context developer --namespace "$ns" >/dev/null
 image=$src/templates/image.yaml
 T=trainjob-demo-with-image
 # tune: two initializers, then two nodes that run for an hour (their logs are read below).
-three_step_runtime '{}' '{}' '{test.kubectl-trainjob/duration: 1h}' >"$work/three.yaml"
-cat >>"$work/three.yaml" <<'YAML'
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: tune
-spec:
-  runtimeRef:
-    kind: ClusterTrainingRuntime
-    name: three-step
-  trainer:
-    numNodes: 2
-YAML
+tune_trainjob '{}' '{}' '{test.kubectl-trainjob/duration: 1h}' >"$work/three.yaml"
 three=$work/three.yaml
 "$bin" submit -f "$three" >/dev/null 2>&1
 "$bin" submit -f "$image" -n "$other" >/dev/null 2>&1

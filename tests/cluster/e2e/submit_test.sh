@@ -110,20 +110,7 @@ check "... and the field is left as the other manager set it" \
 
 # All or nothing against a real quota: one Job at most. Each object's dry run passes (the
 # quota is checked, not charged); the real apply of the second Job, the third object, fails.
-three_step_runtime >"$work/tune.yaml"
-cat >>"$work/tune.yaml" <<'YAML'
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: tune
-spec:
-  runtimeRef:
-    kind: ClusterTrainingRuntime
-    name: three-step
-  trainer:
-    numNodes: 2
-YAML
+tune_trainjob >"$work/tune.yaml"
 kubectl create quota one-job --hard=count/jobs.batch=1 >/dev/null
 # quota_used N: the quota controller has counted N Jobs (admission needs its status).
 quota_used() { [ "$(kubectl get quota one-job -o jsonpath='{.status.used.count/jobs\.batch}')" = "$1" ]; }

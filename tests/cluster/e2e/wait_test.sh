@@ -8,22 +8,7 @@ source "$src/tests/e2e/lib.sh"
 source "$src/tests/cluster/testlib.sh"
 use_control_plane
 # tune RUNTIME-ARGS...: $work/tune.yaml, the TrainJob tune (two nodes) on three_step_runtime.
-tune() {
-  three_step_runtime "$@" >"$work/tune.yaml"
-  cat >>"$work/tune.yaml" <<'YAML'
----
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: tune
-spec:
-  runtimeRef:
-    kind: ClusterTrainingRuntime
-    name: three-step
-  trainer:
-    numNodes: 2
-YAML
-}
+tune() { tune_trainjob "$@" >"$work/tune.yaml"; }
 # real_requests: the plugin's requests since audit_mark that were not dry runs.
 real_requests() { audit_requests | grep -v ' dryRun$'; }
 
