@@ -156,8 +156,7 @@ check "... and leaving the Master running" grep -qx "job.batch/pt-master-0 left 
 # Every other kind, run to completion side by side: each completes when its success rule's
 # Jobs have succeeded (pods of a second; Workers and parameter servers left running as
 # cleanPodPolicy None has it; the MPIJob's workers stopped, as its cleanPodPolicy Running
-# asks). (A v1 MPIJob's launcher cannot be scheduled here: its kubectl-delivery init
-# container requests ephemeral-storage, which kwok's nodes do not report.)
+# asks; the v1 MPIJob's too, its launcher after its kubectl-delivery init container).
 short='{test.kubectl-trainjob/duration: 1s}'
 long='{test.kubectl-trainjob/duration: 1h}'
 cat >"$work/kinds.yaml" <<YAML
@@ -242,10 +241,29 @@ spec:
       template:
         metadata: {annotations: $long}
         spec: {containers: [{name: mpi-worker, image: mpioperator/mpi-pi:openmpi}]}
+---
+apiVersion: kubeflow.org/v1
+kind: MPIJob
+metadata:
+  name: mpi1
+spec:
+  slotsPerWorker: 1
+  runPolicy: {cleanPodPolicy: Running}
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        metadata: {annotations: $short}
+        spec: {containers: [{name: mpi-launcher, image: mpioperator/mpi-pi:openmpi, command: [mpirun, /home/mpiuser/pi]}]}
+    Worker:
+      replicas: 2
+      template:
+        metadata: {annotations: $long}
+        spec: {containers: [{name: mpi-worker, image: mpioperator/mpi-pi:openmpi}]}
 YAML
 record_changes pods
 record_changes jobs
-kinds="TFJob:tf XGBoostJob:xgb PaddleJob:paddle JAXJob:jax MPIJob:mpi"
+kinds="TFJob:tf XGBoostJob:xgb PaddleJob:paddle JAXJob:jax MPIJob:mpi MPIJob:mpi1"
 pids=
 for kind in $kinds; do
   name=${kind#*:}
@@ -278,6 +296,8 @@ check "... WaitForWorkersReady: created only once both workers were Ready" \
 check "... then its workers stopped by cleanPodPolicy Running" bash -c "
   grep -qx 'job.batch/mpi-worker-0 stopped (cleanPodPolicy Running)' '$work/mpi.out' &&
   grep -qx 'job.batch/mpi-worker-1 stopped (cleanPodPolicy Running)' '$work/mpi.out'"
+check "v1 MPIJob: its launcher's service account may exec into the pods, by the real RBAC" \
+  bash -c "[ \"\$(kubectl auth can-i create pods/exec --as=system:serviceaccount:$ns:mpi1-launcher)\" = yes ]"
 workers_gone() { [ -z "$(kubectl get pods -o name | grep '^pod/mpi-worker-')" ]; }
 check "... so no worker pod is left" eventually workers_gone
 finish
