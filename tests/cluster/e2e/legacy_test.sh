@@ -297,7 +297,7 @@ check "... then its workers stopped by cleanPodPolicy Running" bash -c "
   grep -qx 'job.batch/mpi-worker-0 stopped (cleanPodPolicy Running)' '$work/mpi.out' &&
   grep -qx 'job.batch/mpi-worker-1 stopped (cleanPodPolicy Running)' '$work/mpi.out'"
 check "v1 MPIJob: its launcher's service account may exec into the pods, by the real RBAC" \
-  bash -c "[ \"\$(kubectl auth can-i create pods/exec --as=system:serviceaccount:$ns:mpi1-launcher)\" = yes ]"
+  bash -c "[ \"\$(kubectl auth can-i create pods --subresource=exec --as=system:serviceaccount:$ns:mpi1-launcher)\" = yes ]"
 workers_gone() { [ -z "$(kubectl get pods -o name | grep '^pod/mpi-worker-')" ]; }
 check "... so no worker pod is left" eventually workers_gone
 finish
