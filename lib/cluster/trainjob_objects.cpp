@@ -235,7 +235,7 @@ bool wait_until_gone(KubeClient* client, const Clock& clock, const std::string& 
   double delay = 0.1;
   while (true) {
     bool gone = find_deletable_objects(client, name_space, name).objects.empty() &&
-                list_objects(client, pod_type(), name_space, trainjob_selector(name)).items.empty();
+                !any_object(client, pod_type(), name_space, trainjob_selector(name));
     if (gone) return true;
     if (timeout_seconds > 0 && clock.now() >= deadline) return false;
     clock.sleep(delay);

@@ -50,6 +50,18 @@ ObjectList list_objects(KubeClient* client, const ResourceType& type, const std:
   return out;
 }
 
+bool any_object(KubeClient* client, const ResourceType& type, const std::string& name_space,
+                const std::string& selector) {
+  std::string path = collection_path(type, name_space) + "?limit=1";
+  if (!selector.empty()) path += "&labelSelector=" + selector;
+  ApiResponse response = client->send("GET", path);
+  if (!response.ok())
+    throw KubeError(client->error_message(response.status, response.body), response.status);
+  Json list = response.json();
+  const Json& items = json_member(list, "items");
+  return items.is_array() && !items.empty();
+}
+
 std::optional<Json> get_object(KubeClient* client, const ResourceType& type,
                                const std::string& name_space, const std::string& name) {
   ApiResponse response = client->send("GET", object_path(type, name_space, name));

@@ -36,6 +36,11 @@ struct ObjectList {
 ObjectList list_objects(KubeClient* client, const ResourceType& type, const std::string& name_space,
                         const std::string& selector, bool missing_ok = false);
 
+/// Whether any object of the type matches `selector`: a LIST of at most one item, as cheap
+/// for a thousand pods as for one.
+bool any_object(KubeClient* client, const ResourceType& type, const std::string& name_space,
+                const std::string& selector);
+
 /// GET; nullopt on 404.
 std::optional<Json> get_object(KubeClient* client, const ResourceType& type,
                                const std::string& name_space, const std::string& name);
