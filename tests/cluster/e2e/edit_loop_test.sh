@@ -1,14 +1,14 @@
 #!/bin/bash
-# The loop a user goes round, against the test API server: init, edit the script, run again
+# The loop a user goes round, on the real control plane: init, edit the script, run again
 # (--from-file replaces the script in the ConfigMap the job mounts, for run --local and
 # submit), run a finished job again (--rerun, --replace), a changed job (one line), image
 # mode's local run, several jobs in one file, and -n against the file's namespace.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
-source "$src/tests/apiserver/testlib.sh"
+source "$src/tests/cluster/testlib.sh"
+use_control_plane
 cd "$work" || exit 1
-start_apiserver
 
 # init --mode configmap, then edit the script and run it again.
 printf 'echo version-A\n' > train.sh
@@ -23,7 +23,8 @@ check "... and not the old one" bash -c "! grep -q version-A local.out"
 check "submit --from-file fills the ConfigMap init wrote: one ConfigMap, one /workspace mount" \
   bash -c "[ \$(grep -c '^kind: ConfigMap' plan.yaml) -eq 1 ] && [ \$(grep -c 'mountPath: /workspace' plan.yaml) -eq 1 ] && grep -q 'name: demo-script' plan.yaml && grep -q version-B plan.yaml"
 
-# The test API server refuses what a real one refuses: a mount path twice in a container.
+# A mount path twice in a container is refused by the API server's server-side apply, which
+# submit uses: so the Job accepted below has its /workspace once.
 cat > dup.yaml <<'YAML'
 apiVersion: batch/v1
 kind: Job
@@ -43,38 +44,34 @@ spec:
         - {name: a, emptyDir: {}}
         - {name: b, emptyDir: {}}
 YAML
-check "the test API server refuses a repeated mount path with 422" \
-  bash -c "! kubectl apply --server-side --validate=false -f dup.yaml 2> dup.err && grep -q 'mountPath: Invalid value: \"/workspace\": must be unique' dup.err"
+check "the API server refuses a repeated mount path" \
+  bash -c "! kubectl apply --server-side --dry-run=server -f dup.yaml 2> dup.err && grep -qF 'volumeMounts: duplicate entries for key [mountPath=\"/workspace\"]' dup.err"
 
-ctl autopilot '{"rules": [{"job": ".", "after": 0.1}]}' > /dev/null  # pods end by themselves
+# The pods end by themselves (kwok: Succeeded after a second).
 "$bin" submit -f demo.yaml --from-file train.sh > submit.out 2> submit.err
 check "submit --from-file is accepted by the API server (exit 0)" [ $? -eq 0 ]
-check "... the cluster holds one ConfigMap, with the edited script" \
-  bash -c "[ \"\$(kubectl get configmaps -o name)\" = configmap/demo-script ] && kubectl get configmap demo-script -o jsonpath='{.data.train\.sh}' | grep -q version-B"
+# (Every namespace also holds the kube-root-ca.crt the controllers put there.)
+check "... the namespace holds one ConfigMap of ours, with the edited script" \
+  bash -c "[ \"\$(kubectl get configmaps -o name | grep -vx configmap/kube-root-ca.crt)\" = configmap/demo-script ] && kubectl get configmap demo-script -o jsonpath='{.data.train\.sh}' | grep -qx 'echo version-B'"
 check "... and the Job mounts /workspace once" \
   bash -c "[ \"\$(kubectl get job demo-node-0 -o jsonpath='{.spec.template.spec.containers[0].volumeMounts[*].mountPath}')\" = /workspace ]"
 
 # A finished job: submit says so; --rerun and --replace run it again.
-for _ in $(seq 100); do
-  kubectl get jobs --no-headers 2>/dev/null | grep -q Complete && break
-  sleep 0.1
-done
 uid() { kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}'; }
+complete() { [ "$(kubectl get job demo-node-0 -o jsonpath='{.status.conditions[?(@.type=="Complete")].status}' 2>/dev/null)" = True ]; }
+check "the Job controller marks the Job Complete" eventually complete
 first=$(uid)
 "$bin" submit -f demo.yaml --from-file train.sh > again.out 2> again.err
 rc=$?
 check "submit of a finished job exits 0 and runs nothing" \
-  bash -c "[ $rc -eq 0 ] && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" = '$first' ]"
+  bash -c "[ $rc -eq 0 ] && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" = '$first' ] && [ \$(kubectl get pods -l job-name=demo-node-0 -o name | wc -l) -eq 1 ]"
 check "... saying the Jobs have finished and what runs them again" \
   grep -q 'demo: its Jobs have finished.*submit --rerun. (or --replace) deletes and recreates them' again.out
 check "... and leaves the finished Job unapplied" bash -c '! grep -q "job.batch/demo-node-0" again.out'
 "$bin" submit -f demo.yaml --from-file train.sh --rerun > rerun.out 2>&1
 check "submit --rerun deletes and recreates the Job" \
   bash -c "grep -q 'job.batch/demo-node-0 deleted (--rerun)' rerun.out && grep -q 'job.batch/demo-node-0 created' rerun.out && [ \"\$(kubectl get job demo-node-0 -o jsonpath='{.metadata.uid}')\" != '$first' ]"
-for _ in $(seq 100); do
-  kubectl get jobs --no-headers 2>/dev/null | grep -q Complete && break
-  sleep 0.1
-done
+check "... whose pod runs to completion again" eventually complete
 second=$(uid)
 "$bin" submit -f demo.yaml --from-file train.sh --replace > replace.out 2>&1
 check "submit --replace of an unchanged, finished job recreates it too" \
@@ -86,6 +83,8 @@ sed 's/cpu: "1"/cpu: "2"/' demo.yaml > changed.yaml
 rc=$?
 check "a changed job exits 1 with one line saying Jobs are immutable" \
   bash -c "[ $rc -eq 1 ] && [ \$(wc -l < changed.err) -eq 1 ] && grep -q 'Jobs are immutable: use --replace' changed.err && ! grep -q 'field is immutable' changed.err"
+check "... and the Job keeps its cpu" \
+  bash -c "[ \"\$(kubectl get job demo-node-0 -o jsonpath='{.spec.template.spec.containers[0].resources.requests.cpu}')\" = 1 ]"
 "$bin" delete demo --wait > /dev/null
 
 # Image mode: the script is in the image; run --local takes a copy with --from-file.
@@ -102,22 +101,29 @@ check "run --local --from-file DIR takes the directory's files" \
 { "$bin" init one --script train.sh --nodes 1; echo ---; "$bin" init two --script train.sh --nodes 1; } > two.yaml
 "$bin" submit -f two.yaml > two.out 2> two.err
 check "submit takes every job in a file" \
-  bash -c "grep -qx 'job.batch/one-node-0 created' two.out && grep -qx 'job.batch/two-node-0 created' two.out"
+  bash -c "grep -qx 'job.batch/one-node-0 created' two.out && grep -qx 'job.batch/two-node-0 created' two.out && kubectl get job one-node-0 two-node-0 > /dev/null"
 check "... each ConfigMap labelled as its own job's" \
-  bash -c "[ \"\$(kubectl get configmap two-script -o jsonpath='{.metadata.labels.trainer\.kubeflow\.org/trainjob-name}')\" = two ]"
+  bash -c "[ \"\$(kubectl get configmap one-script two-script -o jsonpath='{.items[*].metadata.labels.trainer\.kubeflow\.org/trainjob-name}')\" = 'one two' ]"
 "$bin" submit -f two.yaml --wait > /dev/null 2> wait.err
 rc=$?
 check "--wait with several jobs is a usage error" bash -c "[ $rc -eq 2 ] && grep -q 'the inputs hold 2' wait.err"
-"$bin" init team --script train.sh -n team > team.yaml
-ctl requests/reset > /dev/null
-"$bin" submit -f team.yaml -n other > team.out 2> team.err
-check "-n against the file's namespace: exit 1" [ $? -eq 1 ]
-check "... located, naming both and the flag to pass, before anything is sent" \
-  bash -c "grep -q '^team.yaml:[0-9]*:[0-9]*: error: .*ConfigMap team-script names namespace \"team\", but --namespace says \"other\": pass --namespace=team' team.err && [ \$(request_count) -eq 0 ]"
-"$bin" render -f team.yaml -n other > team.out 2> team.err
+# The file names this test's namespace; --namespace another one of its own.
+other=$ns-other
+"$bin" init team --script train.sh -n "$ns" > team.yaml
+audit_mark
+"$bin" submit -f team.yaml -n "$other" > team.out 2> team.err
+rc=$?
+check "-n against the file's namespace: exit 1" [ $rc -eq 1 ]
+check "... located, naming both and the flag to pass" \
+  grep -q "^team.yaml:[0-9]*:[0-9]*: error: .*ConfigMap team-script names namespace \"$ns\", but --namespace says \"$other\": pass --namespace=$ns" team.err
+check "... before anything is sent to either namespace" \
+  bash -c "[ -z \"\$1\$2\" ]" _ "$(audit_requests)" "$(ns=$other audit_requests)"
+"$bin" render -f team.yaml -n "$other" > team.out 2> team.err
+rc=$?
 check "render -n against the file's namespace: exit 1, nothing written, the same message" \
-  bash -c "[ $? -eq 1 ] && [ ! -s team.out ] && grep -q 'but --namespace says \"other\"' team.err"
-"$bin" run --local -f team.yaml -n other > team.out 2> team.err
+  bash -c "[ $rc -eq 1 ] && [ ! -s team.out ] && grep -q 'but --namespace says \"$other\"' team.err"
+"$bin" run --local -f team.yaml -n "$other" > team.out 2> team.err
+rc=$?
 check "run --local -n against the file's namespace: exit 1, nothing run" \
-  bash -c "[ $? -eq 1 ] && grep -q 'but --namespace says \"other\"' team.err && ! grep -q 'succeeded' team.err"
+  bash -c "[ $rc -eq 1 ] && grep -q 'but --namespace says \"$other\"' team.err && ! grep -q 'succeeded' team.err && ! grep -q version-B team.out team.err"
 finish
