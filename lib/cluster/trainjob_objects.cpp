@@ -35,6 +35,12 @@ bool plain_name(const std::string& text, const char* extra) {
   return true;
 }
 
+bool contains_type(const std::vector<ResourceType>& types, const ResourceType& type) {
+  return std::any_of(types.begin(), types.end(), [&](const ResourceType& other) {
+    return other.api_version == type.api_version && other.kind == type.kind;
+  });
+}
+
 /// Adds the kinds `object` says submit applied (kSubmittedKindsAnnotation) to `types`.
 void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
   const std::string& recorded =
@@ -52,10 +58,8 @@ void add_recorded_kinds(const Json& object, std::vector<ResourceType>* types) {
     if (!plain_name(api_version, "./-") || !plain_name(kind, "") ||
         api_version.find("..") != std::string::npos)
       continue;
-    bool known = std::any_of(types->begin(), types->end(), [&](const ResourceType& type) {
-      return type.api_version == api_version && type.kind == kind;
-    });
-    if (!known) types->push_back(resource_type(api_version, kind));
+    ResourceType type = resource_type(api_version, kind);
+    if (!contains_type(*types, type)) types->push_back(type);
   }
 }
 
@@ -66,19 +70,11 @@ std::vector<ResourceType> recorded_types(const std::vector<Json>& objects) {
   for (const Json& object : objects)
     add_recorded_kinds(object, &recorded);
   std::vector<ResourceType> types;
-  auto is_recorded = [&](const ResourceType& type) {
-    return std::any_of(recorded.begin(), recorded.end(), [&](const ResourceType& other) {
-      return other.api_version == type.api_version && other.kind == type.kind;
-    });
-  };
   for (const ResourceType& type : submitted_types()) {
-    if (is_recorded(type)) types.push_back(type);
+    if (contains_type(recorded, type)) types.push_back(type);
   }
   for (const ResourceType& type : recorded) {
-    bool usual = std::any_of(types.begin(), types.end(), [&](const ResourceType& other) {
-      return other.api_version == type.api_version && other.kind == type.kind;
-    });
-    if (!usual) types.push_back(type);
+    if (!contains_type(types, type)) types.push_back(type);
   }
   return types;
 }
@@ -103,7 +99,7 @@ std::vector<Json> find_labelled_objects(KubeClient* client, const std::string& n
   size_t usual = types.size();
   for (size_t i = 0; i < types.size(); ++i) {
     ResourceType type = types[i];
-    if (type.kind == job_type().kind && type.api_version == job_type().api_version) continue;
+    if (contains_type({job_type()}, type)) continue;  // listed first
     bool speculative = !recorded && i < usual && type.kind != service_type().kind;
     ObjectList list;
     try {
