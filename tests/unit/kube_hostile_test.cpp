@@ -203,6 +203,20 @@ TEST_CASE("submit marks each object as its own and records the kinds it applies"
 
 namespace {
 
+/// A client of https://api.example over a FakeTransport.
+struct FakeApi {
+  FakeEnvironment env;
+  FakeClock clock;
+  FakeTransport transport;
+  KubeClient client{api_config(), &transport, &env, &clock};
+
+  static RestConfig api_config() {
+    RestConfig config;
+    config.server = "https://api.example";
+    return config;
+  }
+};
+
 /// The paths `transport` was asked for, each with the selector of submit's labels for "tune".
 std::vector<std::string> paths_of(const FakeTransport& transport) {
   std::vector<std::string> paths;
@@ -218,12 +232,9 @@ std::vector<std::string> paths_of(const FakeTransport& transport) {
 }  // namespace
 
 TEST_CASE("delete finds by submit's labels exactly the kinds the Jobs record") {
-  FakeEnvironment env;
-  FakeClock clock;
-  FakeTransport transport;
-  RestConfig config;
-  config.server = "https://api.example";
-  KubeClient client(config, &transport, &env, &clock);
+  FakeApi api;
+  FakeTransport& transport = api.transport;
+  KubeClient& client = api.client;
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": [{"metadata": {
       "name": "tune-node-0", "annotations": {"kubectl-trainjob/submitted-kinds":
       "batch/v1/Job,v1/PersistentVolumeClaim,../../x/Evil,v1/Bad kind,v1/Secret"}}}]})"));
@@ -231,47 +242,41 @@ TEST_CASE("delete finds by submit's labels exactly the kinds the Jobs record") {
   REQUIRE(found.size() == 1);
   CHECK(found[0]["kind"] == "Job");
   // The usual kinds in their order, then the others as recorded; never the bad names.
-  CHECK(paths_of(transport) == std::vector<std::string>{
-                                   "/apis/batch/v1/namespaces/team/jobs",
-                                   "/api/v1/namespaces/team/secrets",
-                                   "/api/v1/namespaces/team/persistentvolumeclaims"});
+  CHECK(paths_of(transport) ==
+        std::vector<std::string>{"/apis/batch/v1/namespaces/team/jobs",
+                                 "/api/v1/namespaces/team/secrets",
+                                 "/api/v1/namespaces/team/persistentvolumeclaims"});
 }
 
 TEST_CASE("delete without recorded kinds searches the usual ones, skipping those it may not list") {
-  FakeEnvironment env;
-  FakeClock clock;
-  FakeTransport transport;
-  RestConfig config;
-  config.server = "https://api.example";
-  KubeClient client(config, &transport, &env, &clock);
+  FakeApi api;
+  FakeTransport& transport = api.transport;
+  KubeClient& client = api.client;
   const char* forbidden = R"({"kind": "Status", "code": 403, "reason": "Forbidden",
       "message": "podgroups is forbidden: User \"u\" cannot list resource \"podgroups\""})";
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
-  transport.responses.push_back(FakeTransport::response(
-      200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
+  transport.responses.push_back(
+      FakeTransport::response(200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
   std::vector<Json> found = find_trainjob_objects(&client, "team", "tune");
   REQUIRE(found.size() == 1);
   CHECK(found[0]["kind"] == "Service");
-  CHECK(paths_of(transport) == std::vector<std::string>{
-                                   "/apis/batch/v1/namespaces/team/jobs",
-                                   "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
-                                   "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
-                                   "/api/v1/namespaces/team/services",
-                                   "/api/v1/namespaces/team/configmaps",
-                                   "/api/v1/namespaces/team/secrets"});
+  CHECK(paths_of(transport) ==
+        std::vector<std::string>{"/apis/batch/v1/namespaces/team/jobs",
+                                 "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
+                                 "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
+                                 "/api/v1/namespaces/team/services",
+                                 "/api/v1/namespaces/team/configmaps",
+                                 "/api/v1/namespaces/team/secrets"});
 }
 
 TEST_CASE("delete without recorded kinds still fails when it may not list Services") {
-  FakeEnvironment env;
-  FakeClock clock;
-  FakeTransport transport;
-  RestConfig config;
-  config.server = "https://api.example";
-  KubeClient client(config, &transport, &env, &clock);
+  FakeApi api;
+  FakeTransport& transport = api.transport;
+  KubeClient& client = api.client;
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
