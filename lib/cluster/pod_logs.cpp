@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "cluster/pod_state.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/log_lines.h"

@@ -7,6 +7,7 @@
 
 #include "cluster/cluster_output.h"
 #include "cluster/job_stages.h"
+#include "cluster/pod_state.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "model/operator_labels.h"
@@ -14,48 +15,6 @@
 
 namespace trainjob {
 namespace {
-
-bool condition_true(const Json& object, const char* type) {
-  const Json& status = member_or_empty(object, "status");
-  if (!status.contains("conditions") || !status["conditions"].is_array()) return false;
-  for (const Json& condition : status["conditions"]) {
-    if (string_member(condition, "type") == type && string_member(condition, "status") == "True")
-      return true;
-  }
-  return false;
-}
-
-const Json* condition(const Json& object, const char* type) {
-  const Json& conditions = member_or_empty(member_or_empty(object, "status"), "conditions");
-  if (!conditions.is_array()) return nullptr;
-  for (const Json& c : conditions) {
-    if (string_member(c, "type") == type) return &c;
-  }
-  return nullptr;
-}
-
-std::string exit_text(const Json& terminated) {
-  std::string reason = string_member(terminated, "reason", "Error");
-  return reason + " (exit code " + std::to_string(terminated.value("exitCode", 0)) + ")";
-}
-
-std::string container_reason(const Json& status) {
-  const Json& state = member_or_empty(status, "state");
-  const Json& last = member_or_empty(status, "lastState");
-  if (state.contains("waiting")) {
-    std::string reason = string_member(state["waiting"], "reason");
-    std::string message = string_member(state["waiting"], "message");
-    if (reason == "ContainerCreating" || reason == "PodInitializing" || reason.empty()) return "";
-    std::string out = reason + (message.empty() ? "" : ": " + message);
-    if (last.contains("terminated")) out += "; last exit: " + exit_text(last["terminated"]);
-    return out;
-  }
-  if (state.contains("terminated") && state["terminated"].value("exitCode", 0) != 0)
-    return exit_text(state["terminated"]);
-  if (last.contains("terminated") && state.contains("running"))
-    return "restarted after " + exit_text(last["terminated"]);
-  return "";
-}
 
 std::string pod_key_index(const Json& pod, const char* key) {
   const Json& metadata = member_or_empty(pod, "metadata");
@@ -106,7 +65,7 @@ struct JobsSummary {
 /// The first failed Job is the one the TrainJob failed of: its reason and message are the
 /// TrainJob's.
 void take_failure(const Json& job, TrainJobStatus* out) {
-  const Json* failed = condition(job, kJobFailedCondition);
+  const Json* failed = status_condition(job, kJobFailedCondition);
   out->reason = string_member(*failed, "reason");
   out->completion_time = string_member(*failed, "lastTransitionTime");
   out->message =
@@ -158,20 +117,6 @@ std::map<NodeKey, const Json*> newest_pods(const std::vector<Json>& pods) {
   return newest;
 }
 
-/// The exit code of the first container that ended (its current state, else its last one).
-std::optional<int> last_exit_code(const Json& pod) {
-  const Json& statuses = member_or_empty(member_or_empty(pod, "status"), "containerStatuses");
-  if (!statuses.is_array()) return std::nullopt;
-  for (const char* state : {"state", "lastState"}) {
-    for (const Json& container : statuses) {
-      const Json& terminated = member_or_empty(member_or_empty(container, state), "terminated");
-      if (terminated.contains("exitCode") && terminated["exitCode"].is_number_integer())
-        return terminated["exitCode"].get<int>();
-    }
-  }
-  return std::nullopt;
-}
-
 NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Json>& events) {
   NodeStatus node;
   std::tie(node.step, node.job_index, node.index) = key;
@@ -179,7 +124,7 @@ NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Js
   node.pod = name_of(pod);
   node.node_name = string_member(member_or_empty(pod, "spec"), "nodeName");
   node.phase = pod_phase_of(pod);
-  node.ready = condition_true(pod, "Ready");
+  node.ready = status_condition_true(pod, "Ready");
   const Json& status = member_or_empty(pod, "status");
   if (status.contains("containerStatuses")) {
     for (const Json& container : status["containerStatuses"])
@@ -193,7 +138,7 @@ NodeStatus node_status(const NodeKey& key, const Json& pod, const std::vector<Js
 /// When a Job completed: its completionTime, else its Complete condition's transition.
 std::string completed_at(const Json& job) {
   std::string time = string_member(member_or_empty(job, "status"), "completionTime");
-  const Json* complete = condition(job, kJobCompleteCondition);
+  const Json* complete = status_condition(job, kJobCompleteCondition);
   if (time.empty() && complete != nullptr) time = string_member(*complete, "lastTransitionTime");
   return time;
 }
@@ -367,7 +312,7 @@ void set_times(const std::vector<Json>& jobs, TrainJobStatus* out) {
 
 std::string suspended_since(const std::vector<Json>& jobs) {
   for (const Json& job : jobs)
-    if (const Json* suspended = condition(job, "Suspended"))
+    if (const Json* suspended = status_condition(job, "Suspended"))
       return string_member(*suspended, "lastTransitionTime");
   return "";
 }
@@ -408,8 +353,8 @@ std::string source_api_version_of(const std::vector<Json>& jobs) {
 }
 
 JobPhase job_state(const Json& job) {
-  if (condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
-  if (condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
+  if (status_condition_true(job, kJobFailedCondition)) return JobPhase::kFailed;
+  if (status_condition_true(job, kJobCompleteCondition)) return JobPhase::kComplete;
   if (!annotation_of(job, kStoppedByAnnotation).empty()) return JobPhase::kStopped;
   if (member_or_empty(job, "spec").value("suspend", false)) return JobPhase::kSuspended;
   const Json& status = member_or_empty(job, "status");
@@ -417,42 +362,6 @@ JobPhase job_state(const Json& job) {
   // pods' end and its Complete condition (SuccessCriteriaMet) a Job has none active.
   bool running = status.value("active", 0) > 0 && status.value("ready", 0) > 0;
   return running || status.value("succeeded", 0) > 0 ? JobPhase::kRunning : JobPhase::kPending;
-}
-
-JobPhase pod_phase_of(const Json& pod) {
-  const Json& phase = json_member(json_member(pod, "status"), "phase");
-  if (!phase.is_string()) return JobPhase::kPending;
-  return parse_job_phase(phase.get_ref<const std::string&>()).value_or(JobPhase::kUnknown);
-}
-
-std::string pod_reason(const Json& pod, const std::vector<Json>& events) {
-  const Json& status = member_or_empty(pod, "status");
-  if (const Json* scheduled = condition(pod, "PodScheduled");
-      scheduled != nullptr && string_member(*scheduled, "status") == "False") {
-    return string_member(*scheduled, "reason", "Unschedulable") + ": " +
-           string_member(*scheduled, "message");
-  }
-  for (const char* list : {"initContainerStatuses", "containerStatuses"}) {
-    if (!status.contains(list)) continue;
-    for (const Json& container : status[list]) {
-      std::string reason = container_reason(container);
-      if (!reason.empty()) return reason;
-    }
-  }
-  JobPhase phase = pod_phase_of(pod);
-  if (phase == JobPhase::kRunning || phase == JobPhase::kSucceeded) return "";
-  std::string latest;
-  for (const Json& event : events) {
-    const Json& involved = member_or_empty(event, "involvedObject");
-    std::string reason = string_member(event, "reason");
-    if (string_member(involved, "name") != name_of(pod)) continue;
-    if (reason == "FailedMount" || reason == "FailedAttachVolume" || reason == "FailedScheduling" ||
-        reason == "Failed")
-      latest = reason + ": " + string_member(event, "message");
-  }
-  if (!latest.empty()) return latest;
-  if (phase == JobPhase::kFailed) return string_member(status, "reason", job_phase_name(phase));
-  return "";
 }
 
 TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& jobs,

@@ -75,13 +75,6 @@ std::string source_api_version_of(const std::vector<Json>& jobs);
 /// Job states by their conditions' status (a condition whose status is not True does not count):
 /// Failed, Complete, Suspended, Running (active and ready pods) or Pending.
 JobPhase job_state(const Json& job);
-/// The pod's status.phase: Pending while the server has set none, Unknown for a value that is
-/// no Kubernetes pod phase.
-JobPhase pod_phase_of(const Json& pod);
-/// Why a pod is stuck or failed: Unschedulable (with the scheduler's message), image pull
-/// errors, CrashLoopBackOff with the last exit, OOMKilled, exit codes, mount failures (from
-/// `events`); empty when nothing is wrong.
-std::string pod_reason(const Json& pod, const std::vector<Json>& events);
 
 /// Only the newest pod of each step and index counts (a retried pod replaces the old one).
 /// With a success policy (the Jobs' kubectl-trainjob/success-policy annotation) the TrainJob

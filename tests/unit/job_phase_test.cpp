@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "cluster/pod_state.h"
 #include "cluster/trainjob_status.h"
 
 using namespace trainjob;

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "cluster/pod_state.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_status.h"
 #include "pipeline/config_map_files.h"
