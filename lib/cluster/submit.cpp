@@ -5,6 +5,7 @@
 
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
+#include "kube/api_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
@@ -112,10 +113,9 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
       continue;
     }
     std::fprintf(err_, "error: %s: %s\n", display_name(object).c_str(), result.error.c_str());
-    // The authorizer's Forbidden ("User "u" cannot patch resource ...") is about the user's
-    // rights, not the object: the first names the verb and resource missing, and the objects
-    // after it would only repeat it. (A quota's or a webhook's 403 is the object's own.)
-    if (result.status == 403 && result.error.find("\" cannot ") != std::string::npos) break;
+    // The authorizer's Forbidden is about the user's rights, not the object: the first names
+    // the verb and resource missing, and the objects after it would only repeat it.
+    if (result.status == 403 && authorizer_denied(result.error)) break;
   }
   return ok;
 }

@@ -41,12 +41,10 @@ std::string default_reason(int http_status) {
   }
 }
 
-/// A 403 from the authorizer (RBAC's `User "u" cannot patch resource ...`), or one that
-/// does not say; not one from an admission plugin (a quota, PodSecurity, a webhook), which
-/// no Role would lift.
+/// A 403 from the authorizer, or one that does not say; not one from an admission plugin,
+/// which no Role would lift.
 bool authorization_denied(const std::optional<ApiStatus>& status) {
-  return !status || status->message.empty() ||
-         status->message.find("\" cannot ") != std::string::npos;
+  return !status || status->message.empty() || authorizer_denied(status->message);
 }
 
 std::string hint(int http_status, const Identity& who, const std::optional<ApiStatus>& status) {
@@ -62,6 +60,10 @@ std::string hint(int http_status, const Identity& who, const std::optional<ApiSt
 }
 
 }  // namespace
+
+bool authorizer_denied(const std::string& message) {
+  return message.find("\" cannot ") != std::string::npos;
+}
 
 std::optional<ApiStatus> decode_status(const std::string& body) {
   Json json = Json::parse(body, nullptr, false);

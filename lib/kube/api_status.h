@@ -28,6 +28,10 @@ struct ApiStatus {
 /// A `kind: Status` body; nullopt when the body is something else (HTML from a proxy...).
 std::optional<ApiStatus> decode_status(const std::string& body);
 
+/// Whether a 403's text is the authorizer's (RBAC's `User "u" cannot patch resource ...`):
+/// about the user's rights, unlike an admission plugin's (a quota, PodSecurity, a webhook).
+bool authorizer_denied(const std::string& message);
+
 /// Who was asking, for the hints of 401 and 403.
 struct Identity {
   std::string user;

@@ -122,6 +122,9 @@ void SweepRunner::collect(size_t i) {
 void SweepRunner::finish_trial(size_t i, int status) {
   TrialResult& trial = drive_.trials[i];
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  // What a trial that ran to its end reported, failed or not (status shows both).
+  if ((ok || !stopping_) && drive_.metrics_after)
+    merge_metrics(drive_.metrics_after(trial), &trial.metrics);
   if (ok) {
     succeed_trial(i);
   } else if (stopping_) {
@@ -129,8 +132,6 @@ void SweepRunner::finish_trial(size_t i, int status) {
     trial.message = stop_code_ == kExitInterrupted ? "interrupted" : "the search ended";
     if (drive_.clean_up) drive_.clean_up(trial);
   } else {
-    // What a failed trial reported before it failed is shown too, as status shows it.
-    if (drive_.metrics_after) merge_metrics(drive_.metrics_after(trial), &trial.metrics);
     trial.state = TrialState::kFailed;
     trial.message = failure_message(processes_[i]->last_lines(), status);
   }
@@ -139,7 +140,6 @@ void SweepRunner::finish_trial(size_t i, int status) {
 
 void SweepRunner::succeed_trial(size_t i) {
   TrialResult& trial = drive_.trials[i];
-  if (drive_.metrics_after) merge_metrics(drive_.metrics_after(trial), &trial.metrics);
   trial.state = TrialState::kSucceeded;
   if (metric_named(trial.metrics, drive_.objective.metric) == nullptr)
     stop_search(missing_metric_message(trial, drive_.objective), 1);

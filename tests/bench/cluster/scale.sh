@@ -14,12 +14,9 @@ nodes=${2:-1000}
 bin=$build/kubectl-trainjob
 source "$src/tests/e2e/lib.sh"
 source "$src/tests/cluster/testlib.sh"
-unset TRAINJOB_CLUSTER
+unset TRAINJOB_CLUSTER  # a control plane of its own, stopped at exit
 echo "starting a control plane with $nodes nodes..." >&2
-NODES=$nodes "$src/tests/cluster/up.sh" "$work/cluster" >/dev/null || exit 1
-trap '"$src/tests/cluster/down.sh" "$work/cluster"; rm -rf "$work"' EXIT
-TRAINJOB_CLUSTER=$work/cluster use_control_plane
-trap '"$src/tests/cluster/down.sh" "$work/cluster"; rm -rf "$work"' EXIT
+NODES=$nodes use_control_plane
 
 # The image-mode template, NODES nodes; each pod runs 1 s.
 sed -e "s/numNodes: 2/numNodes: $nodes/" -e "s/name: trainjob-demo-with-image/name: wide/" \
