@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/runtime_policy.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
