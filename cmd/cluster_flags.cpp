@@ -4,6 +4,7 @@
 
 #include "cluster/cluster_output.h"
 #include "cluster/cluster_runtimes.h"
+#include "cluster/job_not_found.h"
 #include "cluster/trainjob_names.h"
 #include "command.h"
 #include "kube/kube_error.h"
@@ -69,6 +70,19 @@ int run_cluster_command(const std::function<int()>& body) {
   }
 }
 
+int run_target_command(const ConnectionFlags& flags, const ManagedKind* kind,
+                       const std::function<int(ClusterSession&)>& body) {
+  return run_cluster_command([&] {
+    ClusterSession session(flags);
+    try {
+      return body(session);
+    } catch (const JobNotFound& e) {
+      throw KubeError(job_not_found_message(
+          e, kind, namespaces_holding(&session.client(), e.label(), e.name(), e.name_space())));
+    }
+  });
+}
+
 CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words, bool sweeps) {
   std::string what = sweeps ? "The TrainJob or OptimizationJob" : "The TrainJob";
   std::string kinds = managed_kind_words() + (sweeps ? ", optimizationjob" : "");
@@ -81,7 +95,7 @@ CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words
       ->type_name("TRAINJOB");  // completion offers the TrainJobs by this type name
 }
 
-std::optional<std::string> target_name(const std::vector<std::string>& words) {
+std::optional<TrainJobTarget> target_of(const std::vector<std::string>& words) {
   std::string error;
   std::optional<TrainJobTarget> target = parse_trainjob_target(words, &error);
   if (!target) {
@@ -90,7 +104,7 @@ std::optional<std::string> target_name(const std::vector<std::string>& words) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return std::nullopt;
   }
-  return target->name;
+  return target;
 }
 
 void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool automatic) {

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cluster/trainjob_names.h"
 #include "kube/client.h"
 #include "kube/curl_transport.h"
 #include "kube/environment.h"
@@ -32,9 +33,9 @@ std::string without_short_option_equals(std::string value);
 /// (with `sweeps`, for status and delete, optimizationjob too).
 CLI::Option* add_target_arguments(CLI::App* app, std::vector<std::string>* words,
                                   bool sweeps = false);
-/// The name the words give; nullopt after printing why they cannot be used (exit 1, as
+/// The job the words name; nullopt after printing why they cannot be used (exit 1, as
 /// kubectl's "doesn't have a resource type").
-std::optional<std::string> target_name(const std::vector<std::string>& words);
+std::optional<TrainJobTarget> target_of(const std::vector<std::string>& words);
 
 /// A resolved connection: the real environment, clock and libcurl transport.
 class ClusterSession {
@@ -53,6 +54,12 @@ class ClusterSession {
 
 /// Runs a cluster command: a KubeError becomes `error: ...` on stderr and exit code 1.
 int run_cluster_command(const std::function<int()>& body);
+
+/// run_cluster_command over a new session for a command pointed at one job (status, logs,
+/// delete, suspend, resume, wait, events): "not found" names `kind`, the TYPE the user gave
+/// (null: none), and the other namespaces that have the job.
+int run_target_command(const ConnectionFlags& flags, const ManagedKind* kind,
+                       const std::function<int(ClusterSession&)>& body);
 
 /// --runtimes-from-cluster: read the (Cluster)TrainingRuntimes installed in the cluster.
 /// `automatic` (submit): a value, auto (the default: when the CRD is served), true or false;

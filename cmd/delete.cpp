@@ -126,8 +126,7 @@ int run_delete(const DeleteFlags& flags) {
     }
     named = *target;
   }
-  return run_cluster_command([&] {
-    ClusterSession session(flags.connection);
+  return run_target_command(flags.connection, named.kind, [&](ClusterSession& session) {
     KubeClient& client = session.client();
     const ManagedKind* kind = named.kind;
     std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), named);

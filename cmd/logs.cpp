@@ -14,6 +14,7 @@ struct LogsFlags {
   ConnectionFlags connection;
   std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
   std::string name;
+  const ManagedKind* kind = nullptr;  ///< the TYPE given, if any
   LogOptions options;
   std::string since;
   long tail = -1;
@@ -30,8 +31,9 @@ int run_logs(const LogsFlags& flags) {
   if (flags.tail >= 0) options.tail_lines = flags.tail;
   if (options.previous && options.follow)
     return usage_error("--previous cannot be combined with -f");
-  return run_cluster_command([&] {
-    ClusterSession session(flags.connection);
+  if (options.all_containers && !options.container.empty())
+    return usage_error("--all-containers cannot be combined with -c");
+  return run_target_command(flags.connection, flags.kind, [&](ClusterSession& session) {
     PodLogs logs(&session.client(), &session.clock(), session.name_space(), flags.name, options,
                  stdout, stderr);
     return logs.run();
@@ -47,7 +49,8 @@ CommandRunner declare_logs(CLI::App* app) {
   app->add_flag("-f,--follow", options.follow,
                 "Stream: wait for pods to start, follow restarts, end when every pod has finished");
   app->add_option("--step", options.step,
-                  "Only this step: node, dataset-initializer, model-initializer...")
+                  "Only this step: node, dataset-initializer, model-initializer...; a legacy job's "
+                  "replica type (Worker: any case, when that names one step)")
       ->type_name("STEP");
   app->add_option("--node", options.node, "Only the pod with this index")->type_name("N");
   app->add_flag("--prefix", options.prefix, "Prefix lines with [step-index] even for one pod");
@@ -60,11 +63,15 @@ CommandRunner declare_logs(CLI::App* app) {
                 "The previous, terminated container of each pod");
   app->add_option("-c,--container", options.container, "Container (default: the step's own)")
       ->type_name("NAME");
+  app->add_flag("--all-containers", options.all_containers,
+                "Every container of each pod, init containers first; lines prefixed with "
+                "[node-0/CONTAINER]");
   add_cluster_flags(app, &flags->connection);
   return [flags] {
-    std::optional<std::string> name = target_name(flags->target);
-    if (!name) return static_cast<int>(kExitFailure);
-    flags->name = *name;
+    std::optional<TrainJobTarget> target = target_of(flags->target);
+    if (!target) return static_cast<int>(kExitFailure);
+    flags->name = target->name;
+    flags->kind = target->kind;
     return run_logs(*flags);
   };
 }

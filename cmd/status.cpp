@@ -99,8 +99,7 @@ int status_of_name(const StatusFlags& flags, ClusterSession* session) {
 }
 
 int run_status(const StatusFlags& flags) {
-  return run_cluster_command([&] {
-    ClusterSession session(flags.connection);
+  return run_target_command(flags.connection, flags.kind, [&](ClusterSession& session) {
     if (flags.kind == &optimization_job_kind())
       return show_sweep(flags, &session,
                         find_sweep_trials(&session.client(), session.name_space(), flags.name));

@@ -25,12 +25,11 @@ CommandRunner declare_suspend_switch(CLI::App* app, bool suspend) {
   add_target_arguments(app, &flags->target);
   add_cluster_flags(app, &flags->connection);
   return [flags, suspend] {
-    std::optional<std::string> name = target_name(flags->target);
-    if (!name) return static_cast<int>(kExitFailure);
-    return run_cluster_command([&] {
-      ClusterSession session(flags->connection);
-      return set_trainjob_suspended(&session.client(), session.name_space(), *name, suspend, stdout,
-                                    stderr);
+    std::optional<TrainJobTarget> target = target_of(flags->target);
+    if (!target) return static_cast<int>(kExitFailure);
+    return run_target_command(flags->connection, target->kind, [&](ClusterSession& session) {
+      return set_trainjob_suspended(&session.client(), session.name_space(), target->name, suspend,
+                                    stdout, stderr);
     });
   };
 }

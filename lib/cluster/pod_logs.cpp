@@ -1,30 +1,21 @@
+// `logs` without -f: each selected container's whole log, read side by side and printed in
+// node order; what --step, -c and --all-containers select. Following is pod_logs_follow.cpp.
 #include "cluster/pod_logs.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "cluster/job_not_found.h"
 #include "cluster/pod_state.h"
+#include "cluster/status_query.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/log_lines.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
-#include "kube/watcher.h"
 #include "model/operator_labels.h"
 
 namespace trainjob {
 namespace {
-
-constexpr int kMaxReconnects = 20;
-
-const Json* container_status(const Json& pod, const std::string& container) {
-  const Json& statuses = member_or_empty(member_or_empty(pod, "status"), "containerStatuses");
-  if (!statuses.is_array()) return nullptr;
-  for (const Json& entry : statuses) {
-    if (string_member(entry, "name") == container) return &entry;
-  }
-  return nullptr;
-}
 
 /// What --node selects: the completion index, or a legacy kind's replica index.
 int node_index(const Json& pod) {
@@ -36,29 +27,8 @@ std::string pod_node_label(const Json& pod) {
   return node_label(step_place_of(pod), label_index(label_of(pod, kCompletionIndexAnnotation)));
 }
 
-/// Why a pod's container does not run: the pod's reason as `status` gives it (Unschedulable,
-/// ImagePullBackOff), else the container's waiting reason (ContainerCreating), after the phase.
-std::string waiting_text(const Json& pod, const Json* status) {
-  std::string reason = pod_reason(pod, {});
-  if (reason.empty() && status != nullptr)
-    reason = string_member(member_or_empty(member_or_empty(*status, "state"), "waiting"), "reason");
-  std::string said = job_phase_name(pod_phase_of(pod));
-  if (!reason.empty()) said.append(": ").append(reason);
-  return said;
-}
-
-/// A container that never ran: no status yet, or waiting without a terminated instance
-/// before (a container in CrashLoopBackOff has logs: those of its last run).
-bool never_started(const Json* status) {
-  if (status == nullptr) return true;
-  return member_or_empty(*status, "state").contains("waiting") &&
-         !member_or_empty(*status, "lastState").contains("terminated");
-}
-
-bool all_finished(const std::vector<const Json*>& jobs) {
-  return !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
-    return job_phase_finished(job_state(*job));
-  });
+const Json& pod_spec(const Json& pod) {
+  return member_or_empty(pod, "spec");
 }
 
 }  // namespace
@@ -72,7 +42,7 @@ void LinePrinter::write(const std::string& block) {
 
 std::string log_container(const Json& pod, const std::string& requested) {
   if (!requested.empty()) return requested;
-  const Json& containers = member_or_empty(pod, "spec").value("containers", Json::array());
+  const Json& containers = pod_spec(pod).value("containers", Json::array());
   for (const std::string& wanted : {step_place_of(pod).step, default_container_of_operator(label_of(
                                                                  pod, kOperatorNameLabel))}) {
     if (wanted.empty()) continue;
@@ -110,6 +80,9 @@ std::vector<std::pair<std::string, const Json*>> PodLogs::selected_pods(
   for (const Json& pod : pods) {
     if (!options_.step.empty() && step_place_of(pod).step != options_.step) continue;
     if (options_.node >= 0 && node_index(pod) != options_.node) continue;
+    // -c names a container of some steps' pods (checked against the Jobs): the others are
+    // not asked for.
+    if (!options_.container.empty() && !has_container(pod_spec(pod), options_.container)) continue;
     const Json*& slot = newest[pod_node_label(pod)];
     auto created = [](const Json* p) {
       return string_member((*p)["metadata"], "creationTimestamp") + name_of(*p);
@@ -117,6 +90,15 @@ std::vector<std::pair<std::string, const Json*>> PodLogs::selected_pods(
     if (slot == nullptr || created(&pod) > created(slot)) slot = &pod;
   }
   return {newest.begin(), newest.end()};
+}
+
+std::vector<PodLogs::Source> PodLogs::sources_of(const std::string& label, const Json& pod) const {
+  if (!options_.all_containers)
+    return {Source{label, name_of(pod), log_container(pod, options_.container)}};
+  std::vector<Source> sources;
+  for (const std::string& container : container_names(pod_spec(pod)))
+    sources.push_back(Source{label + "/" + container, name_of(pod), container});
+  return sources;
 }
 
 std::string PodLogs::query(bool follow, bool first, const std::string& since_time) const {
@@ -140,13 +122,12 @@ std::string PodLogs::line_out(const Source& source, std::string_view line) const
   return out;
 }
 
-void PodLogs::fetch_log(const std::string& label, const Json& pod, std::string* block,
+void PodLogs::fetch_log(const Source& source, const Json& pod, std::string* block,
                         std::string* error) const {
-  Source source{label, name_of(pod), log_container(pod, options_.container)};
   const Json* status = container_status(pod, source.container);
   if (never_started(status)) {
     // As kubectl logs: no log to read yet is an error, with what the pod waits for.
-    *error = "error: " + label + " (pod " + source.pod + ", container " + source.container +
+    *error = "error: " + source.label + " (pod " + source.pod + ", container " + source.container +
              ") is waiting to start: " + waiting_text(pod, status) + "; `logs -f` waits for it";
     return;
   }
@@ -155,7 +136,7 @@ void PodLogs::fetch_log(const std::string& label, const Json& pod, std::string* 
   try {
     ApiResponse response = client_->send("GET", path);
     if (!response.ok()) {
-      *error = label + ": " + client_->error_message(response.status, response.body);
+      *error = source.label + ": " + client_->error_message(response.status, response.body);
       return;
     }
     LineSplitter splitter;
@@ -167,8 +148,21 @@ void PodLogs::fetch_log(const std::string& label, const Json& pod, std::string* 
   }
 }
 
+void PodLogs::suggest_previous(const Source& source, const Json& pod) const {
+  const Json* status = container_status(pod, source.container);
+  if (options_.previous || !crash_looping(status)) return;
+  std::fprintf(err_,
+               "note: %s (pod %s, container %s) is in CrashLoopBackOff after %d restarts: `kubectl "
+               "trainjob logs %s -p` prints the log of the run that crashed\n",
+               source.label.c_str(), source.pod.c_str(), source.container.c_str(),
+               status->value("restartCount", 0), trainjob_.c_str());
+}
+
 int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods) {
-  auto selected = selected_pods(pods);
+  std::vector<std::pair<Source, const Json*>> selected;
+  for (const auto& [label, pod] : selected_pods(pods))
+    for (Source& source : sources_of(label, *pod))
+      selected.emplace_back(std::move(source), pod);
   if (selected.empty()) {
     std::fprintf(err_, "error: %s %s has no pods%s in namespace %s (%zu Jobs)\n",
                  source_kind_of(jobs).c_str(), trainjob_.c_str(),
@@ -195,166 +189,9 @@ int PodLogs::print_once(const std::vector<Json>& jobs, const std::vector<Json>& 
       exit_code = 1;
     }
   }
+  for (const auto& [source, pod] : selected)
+    suggest_previous(source, *pod);
   return exit_code;
-}
-
-bool PodLogs::still_running(const Source& source, int* restart_count) {
-  std::optional<Json> pod = get_object(client_, pod_type(), name_space_, source.pod);
-  if (!pod) return false;
-  const Json* status = container_status(*pod, source.container);
-  if (status == nullptr) return false;
-  *restart_count = status->value("restartCount", 0);
-  return *restart_count == source.instance && member_or_empty(*status, "state").contains("running");
-}
-
-/// One container instance's stream as it is read, and read again after a break.
-struct PodLogs::StreamState {
-  ResumePoint resume;  ///< the last line printed: a stream read again skips what came before
-  LineSplitter splitter;
-  std::string log_path;       ///< the pod's log
-  std::string container;      ///< the query parameter naming the container
-  std::string previous_path;  ///< the log of the instance before
-};
-
-void PodLogs::print_lines(const Source& source, StreamState* state, std::string_view data) {
-  std::string block;
-  for (const std::string& line : state->splitter.feed(data)) {
-    if (state->resume.accept(split_stamp(line).time)) block += line_out(source, line);
-  }
-  printer_.write(block);
-}
-
-void PodLogs::print_partial_line(const Source& source, StreamState* state) {
-  if (!state->splitter.partial().empty())
-    printer_.write(line_out(source, state->splitter.partial()));
-  state->splitter.clear_partial();
-}
-
-void PodLogs::print_previous_instance(const Source& source, StreamState* state) {
-  ApiResponse previous = client_->send("GET", state->previous_path);
-  if (previous.ok()) print_lines(source, state, previous.body);
-  print_partial_line(source, state);
-  state->resume = ResumePoint();  // the next instance's lines are new, whatever their times
-}
-
-void PodLogs::print_rest_of_previous(const Source& source, StreamState* state) {
-  state->resume.restart();
-  state->splitter.clear_partial();
-  std::string path = state->previous_path;
-  if (!state->resume.empty())
-    path.append("&sinceTime=").append(url_escape(format_since_time(state->resume.last())));
-  ApiResponse rest = client_->send("GET", path);
-  if (rest.ok()) print_lines(source, state, rest.body);
-}
-
-HttpResponse PodLogs::read_live(const Source& source, bool first, StreamState* state) {
-  std::string since = state->resume.empty() ? "" : format_since_time(state->resume.last());
-  state->resume.restart();
-  state->splitter.clear_partial();
-  std::string path = state->log_path;
-  path.append(query(true, first, since)).append(state->container);
-  return client_->stream(
-      path,
-      [&](std::string_view data) {
-        print_lines(source, state, data);
-        return true;
-      },
-      &cancel_);
-}
-
-bool PodLogs::read_again(const Source& source, StreamState* state, const HttpResponse& response,
-                         int attempt) {
-  int restarts = source.instance;
-  bool clean = response.status >= 200 && response.status < 300 && response.error.empty();
-  if (still_running(source, &restarts)) {
-    // The stream broke or the kubelet closed it while the container runs: resume.
-    std::this_thread::sleep_for(std::chrono::milliseconds(clean ? 50 : 100 * (attempt + 1)));
-    return true;
-  }
-  if (restarts > source.instance && !clean) {
-    // The container restarted while we were cut off: its last lines are in `previous`.
-    print_rest_of_previous(source, state);
-  } else if (!clean) {
-    return true;  // cut off and finished meanwhile: one more read gets the end
-  }
-  print_partial_line(source, state);
-  return false;
-}
-
-void PodLogs::read_until_done(const Source& source, StreamState* state) {
-  for (int attempt = 0; attempt <= kMaxReconnects && !cancel_; ++attempt) {
-    if (attempt == 0 && source.previous_first) print_previous_instance(source, state);
-    HttpResponse response = read_live(source, attempt == 0, state);
-    if (cancel_) return;
-    if (response.status == 404) return;  // the pod is gone
-    if (response.status >= 300 && response.status != 400) {
-      std::fprintf(err_, "%s: %s\n", source.label.c_str(),
-                   client_->error_message(response.status, response.body).c_str());
-      return;
-    }
-    if (!read_again(source, state, response, attempt)) return;
-  }
-}
-
-void PodLogs::stream_source(Source source) {
-  StreamState state;
-  state.log_path = object_path(pod_type(), name_space_, source.pod) + "/log";
-  state.container = "&container=" + url_escape(source.container);
-  state.previous_path = state.log_path + "?timestamps=true&previous=true" + state.container;
-  try {
-    read_until_done(source, &state);
-  } catch (const KubeError& e) {
-    std::fprintf(err_, "%s: %s\n", source.label.c_str(), e.what());
-  }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    finished_.insert(source.pod + "/" + source.container + "/" + std::to_string(source.instance));
-  }
-  if (watcher_ != nullptr) watcher_->poke();
-}
-
-bool PodLogs::prefix_for(const std::vector<const Json*>& jobs) const {
-  long expected = 0;
-  for (const Json* job : jobs)
-    expected += (*job)["spec"].value("parallelism", 1);
-  return options_.prefix || (options_.node < 0 && expected > 1);
-}
-
-bool PodLogs::report_waiting(const Source& source, const Json& pod, const Json* status) {
-  JobPhase phase = pod_phase_of(pod);
-  std::string said = waiting_text(pod, status);
-  std::string& last_said = waiting_said_[source.label];
-  if (last_said != said) {
-    std::fprintf(err_, "waiting for %s (pod %s): %s\n", source.label.c_str(), source.pod.c_str(),
-                 said.c_str());
-    last_said = said;
-  }
-  // A pod that never started is done only once it ended without running.
-  return phase != JobPhase::kPending && phase != JobPhase::kRunning;
-}
-
-bool PodLogs::start_stream(Source source) {
-  std::string container_key = source.pod + "/" + source.container;
-  std::string key = container_key + "/" + std::to_string(source.instance);
-  std::lock_guard<std::mutex> lock(mutex_);
-  // A container that ran and restarted between two looks: its lines are in `previous`.
-  int first = first_instance_.emplace(container_key, source.instance).first->second;
-  source.previous_first =
-      source.instance > first &&
-      started_.count(container_key + "/" + std::to_string(source.instance - 1)) == 0;
-  if (started_.insert(key).second) threads_.emplace_back([this, source] { stream_source(source); });
-  return finished_.count(key) != 0;
-}
-
-bool PodLogs::follow_pod(const std::string& label, const Json& pod) {
-  Source source{label, name_of(pod), log_container(pod, options_.container)};
-  const Json* status = container_status(pod, source.container);
-  if (status != nullptr)  // only this thread touches first_instance_
-    first_instance_.emplace(source.pod + "/" + source.container, status->value("restartCount", 0));
-  if (status == nullptr || member_or_empty(*status, "state").contains("waiting"))
-    return report_waiting(source, pod, status);
-  source.instance = status->value("restartCount", 0);
-  return start_stream(source);
 }
 
 std::vector<const Json*> PodLogs::selected_jobs(const std::vector<Json>& jobs) const {
@@ -371,50 +208,37 @@ int PodLogs::report_no_jobs() const {
   return 1;
 }
 
-void PodLogs::stop_streams() {
-  if (threads_.empty()) return;
-  cancel_ = true;
-  for (std::thread& thread : threads_)
-    thread.join();
-  threads_.clear();
-  watcher_ = nullptr;
-}
-
-int PodLogs::follow() {
-  TrainJobWatcher watcher(client_, name_space_, trainjob_selector(trainjob_));
-  watcher.start();
-  watcher_ = &watcher;
-  // However this ends, the streams stop before the watcher they poke goes away.
-  struct StopStreams {
-    PodLogs* logs;
-    ~StopStreams() { logs->stop_streams(); }
-  } stopping{this};
-  int seen = 0;
-  bool prefix_decided = false;
-  while (true) {
-    WatchSnapshot snapshot = watcher.wait_newer(seen, 1.0);
-    seen = snapshot.version;
-    std::vector<const Json*> jobs = selected_jobs(snapshot.jobs);
-    if (jobs.empty() && snapshot.pods.empty()) return report_no_jobs();
-    if (!prefix_decided) prefix_ = prefix_for(jobs);
-    prefix_decided = true;
-    bool all_streams_done = true;
-    for (const auto& [label, pod] : selected_pods(snapshot.pods)) {
-      bool done = follow_pod(label, *pod);  // called for every pod: it starts their streams
-      all_streams_done = all_streams_done && done;
-    }
-    if (all_streams_done && all_finished(jobs)) break;
+std::optional<int> PodLogs::check_selection(const std::vector<Json>& jobs) {
+  if (jobs.empty()) {
+    // A TrainJob whose Jobs are gone still has its Service; else it is not here.
+    if (!trainjob_exists(client_, name_space_, trainjob_))
+      throw JobNotFound(name_space_, trainjob_);
+    return report_no_jobs();
   }
-  for (std::thread& thread : threads_)
-    thread.join();
-  threads_.clear();
-  return 0;
+  std::string error;
+  if (!options_.step.empty()) {
+    options_.step = resolve_step(options_.step, job_steps(jobs), &error);
+    if (options_.step.empty()) {
+      std::fprintf(err_, "error: %s %s: %s\n", source_kind_of(jobs).c_str(), trainjob_.c_str(),
+                   error.c_str());
+      return 1;
+    }
+  }
+  if (!options_.container.empty()) {
+    error = check_container(options_.container, selected_jobs(jobs));
+    if (!error.empty()) {
+      std::fprintf(err_, "error: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  return std::nullopt;
 }
 
 int PodLogs::run() {
-  if (options_.follow && !options_.previous) return follow();
   std::string selector = trainjob_selector(trainjob_);
   std::vector<Json> jobs = list_objects(client_, job_type(), name_space_, selector).items;
+  if (std::optional<int> refused = check_selection(jobs)) return *refused;
+  if (options_.follow && !options_.previous) return follow();
   std::vector<Json> pods = list_objects(client_, pod_type(), name_space_, selector).items;
   return print_once(jobs, pods);
 }

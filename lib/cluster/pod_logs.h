@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/log_selection.h"
 #include "kube/client.h"
 #include "kube/environment.h"
 #include "load/json.h"
@@ -30,6 +31,7 @@ struct LogOptions {
   std::optional<long> since_seconds;
   std::optional<long> tail_lines;
   std::string container;
+  bool all_containers = false;  ///< every container of each pod, init containers first
 };
 
 /// Writes blocks of whole lines under one lock, so output of pods never mixes mid-line.
@@ -64,10 +66,14 @@ class PodLogs {
   };
   struct StreamState;
 
+  /// Resolves --step and checks -c against the Jobs; the exit code when one names nothing.
+  std::optional<int> check_selection(const std::vector<Json>& jobs);
   int print_once(const std::vector<Json>& jobs, const std::vector<Json>& pods);
-  /// One pod's whole log as lines to print into *block, or why it could not be read.
-  void fetch_log(const std::string& label, const Json& pod, std::string* block,
+  /// One container's whole log as lines to print into *block, or why it could not be read.
+  void fetch_log(const Source& source, const Json& pod, std::string* block,
                  std::string* error) const;
+  /// After the logs: a pod in CrashLoopBackOff is pointed to `logs -p`.
+  void suggest_previous(const Source& source, const Json& pod) const;
   int follow();
   /// Cancels the streams and waits for their threads.
   void stop_streams();
@@ -80,12 +86,17 @@ class PodLogs {
   /// Starts the stream of the pod's current container instance, or says what the pod waits
   /// for; whether nothing more will come from it.
   bool follow_pod(const std::string& label, const Json& pod);
+  /// follow_pod for one of its containers.
+  bool follow_source(Source source, const Json& pod);
   /// Says, when it changed, why a pod does not run; whether it ended without running.
   bool report_waiting(const Source& source, const Json& pod, const Json* status);
   /// Starts the stream of this instance unless one began; whether that stream has ended.
   bool start_stream(Source source);
   std::vector<std::pair<std::string, const Json*>> selected_pods(
       const std::vector<Json>& pods) const;
+  /// The containers to read of a pod whose node is `label`: -c, the step's own, or all; each
+  /// labelled `node-0`, or `node-0/CONTAINER` with --all-containers.
+  std::vector<Source> sources_of(const std::string& label, const Json& pod) const;
   bool selected_job(const Json& job) const;
   std::string query(bool follow, bool first, const std::string& since_time) const;
   /// A stream's thread: prints the instance's lines until it ends, then tells the watcher.

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "cluster/job_not_found.h"
 #include "cluster/status_progress.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -33,7 +34,7 @@ bool has_services(KubeClient* client, const std::string& name_space, const std::
 }
 
 [[noreturn]] void throw_trainjob_not_found(const std::string& name_space, const std::string& name) {
-  throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space + "\"");
+  throw JobNotFound(name_space, name);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cluster/suspend.h"
 
+#include "cluster/job_not_found.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -27,8 +28,9 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
   std::vector<Json> jobs =
       list_objects(client, job_type(), name_space, trainjob_selector(name)).items;
   if (jobs.empty())
-    throw KubeError("trainjob \"" + name + "\" not found in namespace \"" + name_space +
-                    "\" (no Job carries the label " + kTrainJobNameLabel + "=" + name + ")");
+    throw JobNotFound(
+        name_space, name,
+        std::string(" (no Job carries the label ") + kTrainJobNameLabel + "=" + name + ")");
   for (const Json& job : jobs) {
     std::string queue = label_of(job, kKueueQueueLabel);
     if (queue.empty()) continue;

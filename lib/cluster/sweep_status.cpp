@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cluster/job_not_found.h"
 #include "cluster/status_progress.h"
 #include "cluster/status_query.h"
 #include "cluster/trainjob_status.h"
@@ -101,9 +102,11 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
 }
 
 void throw_sweep_not_found(const std::string& name_space, const std::string& name) {
-  throw KubeError("optimizationjob \"" + name + "\" not found in namespace \"" + name_space +
-                  "\": no Job or Service carries the label " + kOptimizationJobNameLabel + "=" +
-                  name + " (what render and submit put on every object of a trial)");
+  throw JobNotFound(name_space, name,
+                    std::string(": no Job or Service carries the label ") +
+                        kOptimizationJobNameLabel + "=" + name +
+                        " (what render and submit put on every object of a trial)",
+                    "optimizationjob", kOptimizationJobNameLabel);
 }
 
 bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::string& name_space,

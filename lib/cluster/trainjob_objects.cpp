@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "cluster/job_not_found.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -138,9 +139,9 @@ std::string count_kinds(const std::vector<Json>& objects) {
   return text;
 }
 
-std::string not_found_message(const std::string& name_space, const std::string& name) {
-  return "trainjob \"" + name + "\" not found in namespace \"" + name_space +
-         "\": no Job, PodGroup, Service, ConfigMap or Secret carries the labels " +
+/// After `trainjob "NAME" not found in namespace "NS"`: which labels were looked for.
+std::string not_found_detail(const std::string& name_space, const std::string& name) {
+  return std::string(": no Job, PodGroup, Service, ConfigMap or Secret carries the labels ") +
          kTrainJobNameLabel + "=" + name + " and " + kCreatedBySubmitLabel + "=" +
          kCreatedBySubmitValue + " (what submit applies) or " + kManagedByLabel + "=" +
          kManagedByValue +
@@ -193,7 +194,8 @@ void delete_trainjob(KubeClient* client, const std::string& name_space, const st
 
 void delete_found(KubeClient* client, const std::string& name_space, const std::string& name,
                   const FoundTrainJob& found, const std::function<void(const Json&)>& on_deleted) {
-  if (found.objects.empty()) throw KubeError(not_found_message(name_space, name));
+  if (found.objects.empty())
+    throw JobNotFound(name_space, name, not_found_detail(name_space, name));
   for (const Json& object : found.objects) {
     if (delete_object(client, resource_type_of(object), name_space, name_of(object)))
       on_deleted(object);
