@@ -41,6 +41,8 @@ CommandRunner declare_delete(CLI::App* app);
 CommandRunner declare_resume(CLI::App* app);
 CommandRunner declare_suspend(CLI::App* app);
 CommandRunner declare_list(CLI::App* app);
+CommandRunner declare_wait(CLI::App* app);
+CommandRunner declare_events(CLI::App* app);
 CommandRunner declare_completion(CLI::App* app);
 CommandRunner declare_complete(CLI::App* app);
 

@@ -42,6 +42,8 @@ const std::vector<CommandSpec>& command_table() {
       {"suspend", "Suspend a submitted TrainJob's Jobs (their pods are deleted)", declare_suspend},
       {"resume", "Resume a suspended TrainJob's Jobs", declare_resume},
       {"list", "List the TrainJobs submitted to a namespace", declare_list},
+      {"wait", "Wait for a TrainJob's condition (Complete, Failed), as kubectl wait", declare_wait},
+      {"events", "Show the events of a TrainJob's Jobs and pods, oldest first", declare_events},
       {"version", "Print the version and the Trainer API versions understood", declare_version},
       {"completion", "Print a shell completion script (bash, zsh, fish)", declare_completion},
       // Hidden: answers completion scripts and kubectl's plugin completion.
