@@ -2,6 +2,8 @@
 # logs on the real control plane, each pod's log served by kwok through the API server as a
 # kubelet serves it: every pod at once in whole prefixed lines, one node, the filters, -f
 # following lines as they are written, 16 pods at once; kubectl logs reads the same text.
+# A step or container that is not there fails at once naming those that are; --all-containers;
+# a pod in CrashLoopBackOff points to -p.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
@@ -49,8 +51,57 @@ logs lg --since 1h --node 0
 check "--since leaves out older lines, as kubectl logs --since does" \
   bash -c "diff <(kubectl logs '$p0' --since=1h) '$work/out' && diff <(printf 'epoch 1 loss 0.9\nepoch 2 loss 0.5\n') '$work/out'"
 logs lg --step dataset-initializer
-check "a step with no pods is an error" \
-  bash -c "[ $? -eq 1 ] && grep -qx 'error: TrainJob lg has no pods in step dataset-initializer in namespace $ns (1 Jobs)' '$work/err'"
+check "a step the job does not have is an error naming the steps it has" \
+  bash -c "[ $? -eq 1 ] && grep -qx 'error: TrainJob lg: no step \"dataset-initializer\"; its steps are node' '$work/err'"
+logs lg --step NODE --node 1
+check "--step matches the step's name ignoring case" diff <(kubectl logs "$p1") "$work/out"
+
+# --- -c: a container the pods do not have fails at once, with and without -f -------------------
+logs lg -c nosuch
+check "-c NOSUCH: exit 1 at once, naming the containers there are" \
+  bash -c "[ $? -eq 1 ] && grep -qx 'error: container nosuch is not valid for the pods of job.batch/lg-node-0: their containers are node' '$work/err' && [ ! -s '$work/out' ]"
+check "... as kubectl logs refuses it" \
+  bash -c "kubectl logs '$p0' -c nosuch 2>&1 | grep -q 'container nosuch is not valid for pod $p0'"
+timeout 10 "$bin" logs lg -f -c nosuch > "$work/out" 2> "$work/err"
+check "-f -c NOSUCH: the same error, no wait" \
+  bash -c "[ $? -eq 1 ] && grep -q '^error: container nosuch is not valid' '$work/err'"
+
+# --- --all-containers: every container of each pod, init containers first -------------------------
+sed 's/^\(                  containers:\)$/                  initContainers:\n                    - {name: fetch, image: busybox}\n\1\n                    - {name: sidecar, image: busybox}/' \
+  <(one_step_trainjob multi 1 '{test.kubectl-trainjob/duration: 1h}') | "$bin" submit -f - > /dev/null
+eventually running multi-node-0 1
+pm=$(job_pod multi-node-0)
+mkdir -p "$work/logs"
+echo fetched | cri_lines > "$work/logs/fetch.log"
+echo "epoch 1" | cri_lines > "$work/logs/node.log"
+echo "proxy up" | cri_lines > "$work/logs/sidecar.log"
+kubectl apply -f - > /dev/null <<YAML
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: Logs
+metadata:
+  name: $pm
+spec:
+  logs:
+  - {containers: [fetch], logsFile: $work/logs/fetch.log}
+  - {containers: [node], logsFile: $work/logs/node.log}
+  - {containers: [sidecar], logsFile: $work/logs/sidecar.log}
+YAML
+for c in fetch node sidecar; do
+  eventually bash -c "[ -n \"\$(kubectl logs '$pm' -c $c 2> /dev/null)\" ]"
+done
+logs multi --all-containers
+check "--all-containers: each container's lines in the pod's order, init containers first, prefixed node/container" \
+  diff - "$work/out" <<'OUT'
+[node-0/fetch] fetched
+[node-0/sidecar] proxy up
+[node-0/node] epoch 1
+OUT
+check "... the text kubectl logs --all-containers reads" \
+  diff <(kubectl logs "$pm" --all-containers) <(sed 's/^\[[^]]*\] //' "$work/out")
+logs multi -c sidecar
+check "-c names a container of the pods" diff <(printf 'proxy up\n') "$work/out"
+logs multi --all-containers -c node
+check "--all-containers with -c is a usage error" [ $? -eq 2 ]
 
 # --- -f: lines appended to both pods' logs while it follows --------------------------------------
 "$bin" logs lg -f > "$work/follow.out" 2> "$work/follow.err" &
@@ -122,4 +173,12 @@ check "16 pods: 3,200 lines, every one whole, once, prefixed with its own pod's 
   bash -c "[ \$(wc -l < '$work/wide.out') -eq 3200 ] && [ \$(sort -u '$work/wide.out' | wc -l) -eq 3200 ] &&
     [ \$(grep -cE '^\[node-([0-9]|1[0-5])\] wide-node-0-([0-9]|1[0-5])-[a-z0-9]{5} line ([1-9][0-9]?|1[0-9][0-9]|200) of 200 \(index ([0-9]|1[0-5])\)$' '$work/wide.out') -eq 3200 ] &&
     [ -z \"\$(sed -nE 's/^\[node-([0-9]+)\] wide-node-0-([0-9]+)-.* \(index ([0-9]+)\)$/\1 \2 \3/p' '$work/wide.out' | awk '\$1 != \$2 || \$2 != \$3')\" ]"
+# --- a pod in CrashLoopBackOff: its log, and a pointer to -p ---------------------------------------
+kubectl patch pod "$p1" --subresource=status --type=merge -p '{"status":{"containerStatuses":[{"name":"node","image":"trainer:1","ready":false,"restartCount":3,"state":{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 40s"}},"lastState":{"terminated":{"exitCode":1,"reason":"Error"}}}]}}' > /dev/null
+logs lg --node 1
+check "CrashLoopBackOff: the log is printed, and -p suggested" \
+  bash -c "[ $? -eq 0 ] && diff <(kubectl logs '$p1') '$work/out' &&
+    grep -qx 'note: node-1 (pod $p1, container node) is in CrashLoopBackOff after 3 restarts: \`kubectl trainjob logs lg -p\` prints the log of the run that crashed' '$work/err'"
+logs lg --node 1 -p
+check "... not with -p itself" bash -c "! grep -q CrashLoopBackOff '$work/err'"
 finish
