@@ -50,12 +50,12 @@ std::vector<std::string> namespaces_holding(KubeClient* client, const std::strin
 std::string job_not_found_message(const JobNotFound& error, const ManagedKind* kind,
                                   const std::vector<std::string>& elsewhere) {
   std::string word = kind != nullptr ? kind_word_of(*kind) : error.kind_word();
-  std::string head = not_found_head(word, error.name(), error.name_space());
-  if (elsewhere.empty()) return head + error.detail();
+  std::string message = not_found_head(word, error.name(), error.name_space()) + error.detail();
+  if (elsewhere.empty()) return message;
   std::string places;
   for (const std::string& name_space : elsewhere)
     places += (places.empty() ? "" : ", ") + name_space;
-  return head + "; found in " + places + " (use -n " + elsewhere.front() + ")";
+  return message + "; found in " + places + " (use -n " + elsewhere.front() + ")";
 }
 
 }  // namespace trainjob

@@ -37,9 +37,9 @@ class JobNotFound : public KubeError {
 std::vector<std::string> namespaces_holding(KubeClient* client, const std::string& label,
                                             const std::string& name, const std::string& except);
 
-/// `KIND "NAME" not found in namespace "NS"; found in team-a (use -n team-a)`, KIND being the
-/// TYPE the user typed (`kind`; null: the error's own word); without another namespace, the
-/// error's own message under that word.
+/// The error's message under KIND, the TYPE the user typed (`kind`; null: the error's own
+/// word), then where else the job is: `KIND "NAME" not found in namespace "NS"[DETAIL]; found
+/// in team-a (use -n team-a)`.
 std::string job_not_found_message(const JobNotFound& error, const ManagedKind* kind,
                                   const std::vector<std::string>& elsewhere);
 

@@ -161,6 +161,6 @@ TEST_CASE("not found: the TYPE the user gave, and where else the job is") {
         "trainjob \"tj\" not found in namespace \"default\": no Job carries its label");
   CHECK(job_not_found_message(error, nullptr, {}) == error.what());
   CHECK(job_not_found_message(error, find_managed_kind("PyTorchJob"), {"team-a", "team-b"}) ==
-        "pytorchjob \"tj\" not found in namespace \"default\"; found in team-a, team-b (use -n "
-        "team-a)");
+        "pytorchjob \"tj\" not found in namespace \"default\": no Job carries its label; found in "
+        "team-a, team-b (use -n team-a)");
 }

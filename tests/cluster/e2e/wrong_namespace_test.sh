@@ -19,11 +19,13 @@ hint="; found in $other (use -n $other)"
 for command in status logs delete suspend resume events "wait --for=condition=Complete"; do
   # shellcheck disable=SC2086 # the command's words
   "$bin" $command "$tj" > "$work/out" 2> "$work/err"
+  # delete and suspend say which labels they looked for before the hint
   check "$command NAME: exit 1, the namespace it is in" \
-    bash -c "[ $? -eq 1 ] && diff <(echo 'error: trainjob \"$tj\" not found in namespace \"$ns\"$hint') '$work/err'"
+    bash -c "[ $? -eq 1 ] && [ \$(wc -l < '$work/err') -eq 1 ] &&
+      grep -q '^error: trainjob \"$tj\" not found in namespace \"$ns\"' '$work/err' && grep -q -- '$hint\$' '$work/err'"
 done
 "$bin" status pytorchjob/"$tj" > "$work/out" 2> "$work/err"
-check "status pytorchjob/NAME: named as the user typed it" \
+check "status pytorchjob/NAME: named as the user typed it, exactly" \
   diff <(echo "error: pytorchjob \"$tj\" not found in namespace \"$ns\"$hint") "$work/err"
 "$bin" logs pytorchjob/"$tj" > "$work/out" 2> "$work/err"
 check "logs pytorchjob/NAME: the same" \
