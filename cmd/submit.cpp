@@ -38,9 +38,9 @@ struct SubmitFlags {
 /// What the search needs from the cluster: each trial's metrics from its rank 0's log
 /// (submit --wait does not print them), and a stopped trial's objects deleted.
 void connect_sweep(ClusterSession* session, SweepDrive* drive) {
-  drive->metrics_after = [session](const TrialResult& trial) {
+  drive->metrics_after = [session](const TrialResult& trial, BadProgressLines* bad) {
     try {
-      return trial_metrics(&session->client(), session->name_space(), trial.name);
+      return trial_metrics(&session->client(), session->name_space(), trial.name, bad);
     } catch (const KubeError& e) {
       std::fprintf(stderr, "warning: %s: its metrics could not be read: %s\n", trial.name.c_str(),
                    e.what());

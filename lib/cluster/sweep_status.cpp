@@ -23,12 +23,12 @@ std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int 
 /// trial is running or done does not matter: a finished pod keeps its log.
 NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
                           const TrainJobStatus& status, const std::vector<Json>& jobs,
-                          const std::vector<Json>& pods) {
+                          const std::vector<Json>& pods, BadProgressLines* bad) {
   std::string path = rank0_log_path(name_space, status, jobs, pods);
   if (path.empty()) return {};
   std::string log = sweep_log_tail(client, path, kTrialMetricsTailLines);
   NamedValues metrics;
-  merge_progress_metrics(log, &metrics);
+  merge_progress_metrics(log, &metrics, bad);
   // limitBytes keeps the first bytes of the tail: when it cut, the newest lines are read
   // again from a short tail, their values last.
   if (log.size() >= static_cast<size_t>(kTrialMetricsLimitBytes))
@@ -54,7 +54,7 @@ TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space
     result.state = TrialState::kStopped;
     result.message = "its Jobs are gone (only its Service is left)";
   }
-  result.metrics = rank0_metrics(client, name_space, status, jobs, pods);
+  result.metrics = rank0_metrics(client, name_space, status, jobs, pods, &result.bad_progress);
   *completion_time = std::max(*completion_time, status.completion_time);
   return result;
 }
@@ -62,13 +62,13 @@ TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space
 }  // namespace
 
 NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
-                          const std::string& trial) {
+                          const std::string& trial, BadProgressLines* bad) {
   std::string selector = trainjob_selector(trial);
   std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
   if (jobs.empty()) return {};
   std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
   TrainJobStatus status = compute_status(trial, jobs, pods, {});
-  return rank0_metrics(client, name_space, status, jobs, pods);
+  return rank0_metrics(client, name_space, status, jobs, pods, bad);
 }
 
 std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string& name_space,

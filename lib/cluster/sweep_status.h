@@ -24,10 +24,10 @@ inline constexpr long kTrialMetricsLimitBytes = 8L << 20;
 
 /// The metrics trial TrainJob `trial` reported: every TRAINJOB_PROGRESS line of the tail of
 /// rank 0's log merged in order (a metric printed on epoch lines only survives later step
-/// lines). Empty when there is no such pod or log. Throws KubeError only when the Jobs or
-/// pods cannot be listed.
+/// lines), its progress lines that are not JSON counted into `bad` when given. Empty when
+/// there is no such pod or log. Throws KubeError only when the Jobs or pods cannot be listed.
 NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
-                          const std::string& trial);
+                          const std::string& trial, BadProgressLines* bad = nullptr);
 
 /// The trials of OptimizationJob `name` (from its Jobs and Services), by index; empty when
 /// none exists.

@@ -144,6 +144,9 @@ std::string format_sweep_status(const SweepStatus& status) {
     if ((trial.state == TrialState::kFailed || trial.state == TrialState::kStopped) &&
         !trial.message.empty())
       out += trial.name + ": " + trial.message + "\n";
+  for (const TrialResult& trial : status.trials)
+    if (trial.bad_progress.count > 0)
+      out += trial.name + ": " + trial.bad_progress.describe() + "\n";
   std::optional<size_t> best = best_trial(status.trials, status.objective);
   if (best) return out + describe_best(status.trials[*best], status.objective) + "\n";
   bool running = std::string(sweep_phase(status)) == "Running";

@@ -110,10 +110,10 @@ void SweepRunner::wait_for_events() {
 
 void SweepRunner::collect(size_t i) {
   TrialProcess* process = processes_[i].get();
-  process->read_output(&drive_.trials[i].metrics);
+  process->read_output(&drive_.trials[i]);
   int status = 0;
   if (!process->reap(&status)) return;
-  process->read_output(&drive_.trials[i].metrics);
+  process->read_output(&drive_.trials[i]);
   --running_;
   finish_trial(i, status);
   processes_[i].reset();
@@ -123,8 +123,12 @@ void SweepRunner::finish_trial(size_t i, int status) {
   TrialResult& trial = drive_.trials[i];
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   // What a trial that ran to its end reported, failed or not (status shows both).
-  if ((ok || !stopping_) && drive_.metrics_after)
-    merge_metrics(drive_.metrics_after(trial), &trial.metrics);
+  if ((ok || !stopping_) && drive_.metrics_after) {
+    BadProgressLines bad;
+    merge_metrics(drive_.metrics_after(trial, &bad), &trial.metrics);
+    // The pod's log holds every line the trial's own output may have carried too.
+    if (bad.count > trial.bad_progress.count) trial.bad_progress = bad;
+  }
   if (ok) {
     succeed_trial(i);
   } else if (stopping_) {
