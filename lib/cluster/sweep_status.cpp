@@ -4,6 +4,7 @@
 
 #include "cluster/status_progress.h"
 #include "cluster/status_query.h"
+#include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -59,6 +60,10 @@ TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space
   return result;
 }
 
+std::string sweep_selector(const std::string& name) {
+  return url_escape(std::string(kOptimizationJobNameLabel) + "=" + name);
+}
+
 }  // namespace
 
 NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
@@ -73,7 +78,7 @@ NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
 
 std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string& name_space,
                                            const std::string& name) {
-  std::string selector = url_escape(std::string(kOptimizationJobNameLabel) + "=" + name);
+  std::string selector = sweep_selector(name);
   std::vector<Json> objects = list_objects(client, job_type(), name_space, selector).items;
   // A trial whose Jobs are gone still has its Service, as a TrainJob does.
   for (Json& service : list_objects(client, service_type(), name_space, selector).items)
@@ -90,6 +95,7 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
     if (trial.objective) status.objective = *trial.objective;
     if (!trial.seed.empty()) status.seed = trial.seed;
     status.num_trials = std::max(status.num_trials, trial.num_trials);
+    if (!trial.stopped.empty()) status.stopped = trial.stopped;
   }
   std::vector<Json> events = pod_events(client, name_space);
   std::string completion_time;
@@ -98,6 +104,37 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
         sweep_trial_result(client, name_space, trial, events, &completion_time));
   if (std::string(sweep_phase(status)) != "Running") status.completion_time = completion_time;
   return status;
+}
+
+std::string earlier_sweep_trials(KubeClient* client, const std::string& name_space,
+                                 const std::string& name) {
+  std::vector<TrialObject> trials = find_sweep_trials(client, name_space, name);
+  if (trials.empty()) return "";
+  return sweep_counts(fetch_sweep_status(client, name_space, name, trials));
+}
+
+std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::string& name_space,
+                                             const std::string& name) {
+  std::vector<std::string> deleted;
+  for (const TrialObject& trial : find_sweep_trials(client, name_space, name)) {
+    delete_trainjob(client, name_space, trial.trial, [](const Json&) {});
+    deleted.push_back(trial.trial);
+  }
+  return deleted;
+}
+
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space,
+                         const std::string& name, const std::string& reason) {
+  Json patch = {{"metadata", {{"annotations", {{kOptimizationStoppedAnnotation, reason}}}}}};
+  size_t marked = 0;
+  for (const ResourceType* type : {&job_type(), &service_type()}) {
+    for (const Json& object : list_objects(client, *type, name_space, sweep_selector(name)).items) {
+      client->call("PATCH", object_path(*type, name_space, name_of(object)), patch.dump(),
+                   "application/merge-patch+json");
+      ++marked;
+    }
+  }
+  return marked;
 }
 
 void throw_sweep_not_found(const std::string& name_space, const std::string& name) {

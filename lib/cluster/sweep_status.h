@@ -39,6 +39,24 @@ std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string
 SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space,
                                const std::string& name, const std::vector<TrialObject>& trials);
 
+/// Before a search starts: what its trials from an earlier search left on the cluster, as
+/// `3 trials: 2 succeeded, 1 failed` (its status now), or "" when nothing is left. A search
+/// would not run those trials again, only read their old results.
+std::string earlier_sweep_trials(KubeClient* client, const std::string& name_space,
+                                 const std::string& name);
+
+/// `submit --wait --rerun` of a search: deletes every trial an earlier search left, so that
+/// no old trial is read as one of this search (each trial waits until its own objects are
+/// gone before it is created again). Returns the trials deleted.
+std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::string& name_space,
+                                             const std::string& name);
+
+/// A search that stopped before its end: `reason` put on every object its trials left
+/// (kOptimizationStoppedAnnotation), for `status` to say later. Returns how many objects
+/// were marked; throws KubeError when they cannot be listed or marked.
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space,
+                         const std::string& name, const std::string& reason);
+
 /// Throws KubeError, kubectl's "not found", for OptimizationJob `name`.
 [[noreturn]] void throw_sweep_not_found(const std::string& name_space, const std::string& name);
 

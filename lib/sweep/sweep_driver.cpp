@@ -64,6 +64,7 @@ class SweepRunner {
   int running_ = 0;
   bool stopping_ = false;
   int stop_code_ = 0;
+  std::string stop_reason_;
   int signals_ = 0;
 };
 
@@ -153,6 +154,7 @@ void SweepRunner::stop_search(const std::string& reason, int code) {
   if (stopping_) return;
   stopping_ = true;
   stop_code_ = code;
+  stop_reason_ = code == kExitInterrupted ? "interrupted (Ctrl-C or SIGTERM)" : reason;
   display_.message(code == kExitInterrupted ? "note" : "error", reason);
   if (code == kExitInterrupted) return;
   for (const auto& process : processes_)
@@ -162,6 +164,7 @@ void SweepRunner::stop_search(const std::string& reason, int code) {
 int SweepRunner::summary() {
   std::optional<size_t> best = best_trial(drive_.trials, drive_.objective);
   display_.finish(drive_.trials, drive_.objective, best, /*say_none=*/stop_code_ == 0);
+  if (stop_code_ != 0 && drive_.record_stop) drive_.record_stop(stop_reason_);
   if (stop_code_ != 0) return stop_code_;
   return best ? 0 : 1;
 }

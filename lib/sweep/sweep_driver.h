@@ -32,6 +32,9 @@ struct SweepDrive {
   /// A trial stopped before its end (Ctrl-C, or the search ended): removes what it left on a
   /// cluster. Empty: nothing to remove.
   std::function<void(const TrialResult&)> clean_up;
+  /// The search stopped before its end, saying `reason`: recorded where `status` reads it
+  /// later (on the objects a cluster's trials left). Empty: nowhere.
+  std::function<void(const std::string& reason)> record_stop;
 };
 
 /// Runs the search; the exit code: 0 when a best trial was found, 1 when no trial succeeded
