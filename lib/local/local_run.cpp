@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "local/launch_cache.h"
 #include "local/local_checks.h"
 #include "local/local_mpi.h"
 #include "local/local_volumes.h"
@@ -115,6 +116,7 @@ TorchrunSettings torchrun_settings(const LocalRunRequest& request) {
   if (!trainer.empty()) settings.trainer = trainer + "/trainjob-trainer";
   settings.marker = request.settings.marker;
   settings.log = request.log;
+  settings.cache_file = torchrun_trials_file();
   return settings;
 }
 
