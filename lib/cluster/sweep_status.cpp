@@ -123,8 +123,8 @@ std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::stri
   return deleted;
 }
 
-size_t record_sweep_stop(KubeClient* client, const std::string& name_space,
-                         const std::string& name, const std::string& reason) {
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space, const std::string& name,
+                         const std::string& reason) {
   Json patch = {{"metadata", {{"annotations", {{kOptimizationStoppedAnnotation, reason}}}}}};
   size_t marked = 0;
   for (const ResourceType* type : {&job_type(), &service_type()}) {

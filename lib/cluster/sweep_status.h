@@ -54,8 +54,8 @@ std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::stri
 /// A search that stopped before its end: `reason` put on every object its trials left
 /// (kOptimizationStoppedAnnotation), for `status` to say later. Returns how many objects
 /// were marked; throws KubeError when they cannot be listed or marked.
-size_t record_sweep_stop(KubeClient* client, const std::string& name_space,
-                         const std::string& name, const std::string& reason);
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space, const std::string& name,
+                         const std::string& reason);
 
 /// Throws KubeError, kubectl's "not found", for OptimizationJob `name`.
 [[noreturn]] void throw_sweep_not_found(const std::string& name_space, const std::string& name);

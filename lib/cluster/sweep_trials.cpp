@@ -190,7 +190,7 @@ Json sweep_status_json(const SweepStatus& status, const std::string& name_space)
     Json condition = {
         {"type", stopped ? "Failed" : phase},
         {"status", "True"},
-        {"reason", stopped                ? "SearchStopped"
+        {"reason", stopped               ? "SearchStopped"
                    : phase == "Complete" ? "TrialsFinished"
                                          : "NoTrialSucceeded"},
         {"message", sweep_counts(status) + (stopped ? ": " + sweep_stop_reason(status) : "")}};

@@ -135,8 +135,8 @@ std::string unmounted_script_problem(const LocalPlan& plan) {
           if (script.empty()) continue;
           return "pod " + pod.name + " (" + pod.label + "), container " + container.name +
                  ": its command runs " + script + ", which no volume mounts and which is not " +
-                 "on this machine (the image " + container.image + " is not pulled): " +
-                 unmounted_script_hint(script);
+                 "on this machine (the image " + container.image +
+                 " is not pulled): " + unmounted_script_hint(script);
         }
   return "";
 }

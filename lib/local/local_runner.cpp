@@ -409,9 +409,9 @@ class StageRunner {
   std::vector<size_t> succeeded_containers_;  ///< per pod, main containers that exited 0
   std::string first_failure_;                 ///< of a pod the rule looks at
   bool rule_met_ = false;
-  std::string stop_cause_;   ///< what failure_ came from: `--timeout`, `interrupt`
-  std::string stop_reason_;  ///< what stopped the pods still running, for the summary
-  LiveProgress* live_;       ///< on a terminal; null: progress lines stay raw
+  std::string stop_cause_;          ///< what failure_ came from: `--timeout`, `interrupt`
+  std::string stop_reason_;         ///< what stopped the pods still running, for the summary
+  LiveProgress* live_;              ///< on a terminal; null: progress lines stay raw
   BadProgressLines* bad_progress_;  ///< the progress lines that were not JSON, counted
 };
 

@@ -190,14 +190,13 @@ std::optional<std::string> remembered_problem(const std::string& identity,
   if (!problem) return problem;
   std::string torchrun = identity.substr(0, identity.find('\t'));
   std::string remembered = "the host's " + torchrun +
-                           " failed its trial launch before (remembered in " +
-                           settings.cache_file + " until it changes)";
+                           " failed its trial launch before (remembered in " + settings.cache_file +
+                           " until it changes)";
   if (!settings.trainer.empty())
     std::fprintf(settings.log, "torchrun: the builtin launcher %s, as %s\n",
                  settings.trainer.c_str(), remembered.c_str());
   else
-    std::fprintf(settings.log,
-                 "warning: %s; no trainjob-trainer is built to stand in for it\n",
+    std::fprintf(settings.log, "warning: %s; no trainjob-trainer is built to stand in for it\n",
                  remembered.c_str());
   return problem;
 }

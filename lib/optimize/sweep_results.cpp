@@ -159,7 +159,8 @@ std::string missing_metric_message(const TrialResult& trial, const SweepObjectiv
     return head +
            " without reporting any metric: a program reports them in TRAINJOB_PROGRESS "
            "lines (docs/progress.md); the search stops";
-  if (trial.metrics.empty()) return head + " without reporting any metric" + bad + "; the search stops";
+  if (trial.metrics.empty())
+    return head + " without reporting any metric" + bad + "; the search stops";
   return head + "; it reported " + joined_names(trial.metrics) +
          ": set spec.objectives[0].metric to one of them" + bad + "; the search stops";
 }

@@ -31,7 +31,7 @@ TEST_CASE("a failed trial launch is remembered until its torchrun changes") {
   CHECK(remember_failure(file, identity, "exit status 1:\tAttributeError\n"));
   CHECK(*remembered_failure(file, identity) == "exit status 1: AttributeError ");
   CHECK(remember_failure(file, file_identity(file), "other"));  // another torchrun, kept apart
-  std::ofstream(torchrun, std::ios::app) << "exit 0\n";  // upgraded: size and time differ
+  std::ofstream(torchrun, std::ios::app) << "exit 0\n";         // upgraded: size and time differ
   std::string changed = file_identity(torchrun);
   CHECK_FALSE(remembered_failure(file, changed));
   CHECK(remember_failure(file, changed, "exit status 2"));

@@ -141,7 +141,8 @@ TEST_CASE("a search that stopped before its end is Stopped, and says why, not Co
   CHECK(read_trial_object(job)->stopped == "interrupted");
   CHECK(distinct_trials({sweep_object("Service", "sweep-trial-1", "1", ""), job})[0].stopped ==
         "interrupted");
-  SweepStatus status = sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}})});
+  SweepStatus status =
+      sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}})});
   status.num_trials = 3;  // two never created, no reason recorded (its driver was killed)
   CHECK(std::string(sweep_phase(status)) == "Stopped");
   CHECK(format_sweep_status(status).find(
