@@ -32,8 +32,14 @@ TorchrunLauncher launcher_named(const std::string& name) {
   return name == "host" ? TorchrunLauncher::kHost : TorchrunLauncher::kAuto;
 }
 
+/// A run a signal stopped exits as a shell reports a command SIGINT ended (and as a sweep
+/// does).
+constexpr int kExitInterrupted = 130;
+
 int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) {
   LocalRunRequest request;
+  bool interrupted = false;
+  request.settings.interrupted = &interrupted;
   std::string error;
   if (!parse_image_maps(flags.image_maps, &request.options.image_dirs, &error))
     return usage_error(error);
@@ -46,7 +52,7 @@ int run_pods(const RunFlags& flags, const RenderResult& result, double timeout) 
   if (run_rendered_locally(result, flags.from_files, std::move(request), &error)) return kExitOk;
   std::fprintf(stderr, "%s %s\n", paint("error:", Tone::kError, color_enabled(stderr)).c_str(),
                error.c_str());
-  return kExitFailure;
+  return interrupted ? kExitInterrupted : kExitFailure;
 }
 
 int run_local(const RunFlags& flags) {

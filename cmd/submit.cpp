@@ -38,9 +38,9 @@ struct SubmitFlags {
 /// What the search needs from the cluster: each trial's metrics from its rank 0's log
 /// (submit --wait does not print them), and a stopped trial's objects deleted.
 void connect_sweep(ClusterSession* session, SweepDrive* drive) {
-  drive->metrics_after = [session](const TrialResult& trial) {
+  drive->metrics_after = [session](const TrialResult& trial, BadProgressLines* bad) {
     try {
-      return trial_metrics(&session->client(), session->name_space(), trial.name);
+      return trial_metrics(&session->client(), session->name_space(), trial.name, bad);
     } catch (const KubeError& e) {
       std::fprintf(stderr, "warning: %s: its metrics could not be read: %s\n", trial.name.c_str(),
                    e.what());
@@ -54,6 +54,42 @@ void connect_sweep(ClusterSession* session, SweepDrive* drive) {
       std::fprintf(stderr, "warning: %s was not deleted: %s\n", trial.name.c_str(), e.what());
     }
   };
+}
+
+/// The stop of a search, recorded on what its trials left, so that `status` does not call it
+/// Complete.
+void record_stop(ClusterSession* session, SweepDrive* drive) {
+  drive->record_stop = [session, name = drive->name](const std::string& reason) {
+    try {
+      record_sweep_stop(&session->client(), session->name_space(), name, reason);
+    } catch (const KubeError& e) {
+      std::fprintf(stderr, "warning: that the search stopped was not recorded on its trials: %s\n",
+                   e.what());
+    }
+  };
+}
+
+/// Before a search: trials an earlier search left would only have their old results read
+/// again, so they are deleted with --rerun (--replace too: every trial is run again), and
+/// without it the search does not start. False (after saying why) when it must not.
+bool clear_earlier_search(ClusterSession* session, const std::string& name, bool rerun) {
+  std::string earlier = earlier_sweep_trials(&session->client(), session->name_space(), name);
+  if (earlier.empty()) return true;
+  if (!rerun) {
+    std::fprintf(stderr,
+                 "error: OptimizationJob %s: the trials of an earlier search exist (%s), and this "
+                 "search would only read their old results again: pass --rerun to delete them "
+                 "and run every trial again (`kubectl trainjob status %s` shows them, "
+                 "`kubectl trainjob delete %s` removes them); nothing was started\n",
+                 name.c_str(), earlier.c_str(), name.c_str(), name.c_str());
+    return false;
+  }
+  std::vector<std::string> deleted =
+      delete_sweep_trials(&session->client(), session->name_space(), name);
+  std::printf("OptimizationJob %s: %zu trial%s of an earlier search deleted (--rerun)\n",
+              name.c_str(), deleted.size(), deleted.size() == 1 ? "" : "s");
+  std::fflush(stdout);
+  return true;
 }
 
 /// --dry-run=client: the objects that would be applied, as YAML.
@@ -105,8 +141,15 @@ int run_submit(const SubmitFlags& flags) {
             "an OptimizationJob's trials are started by this command as others end (nothing on "
             "the cluster runs OptimizationJobs): pass --wait to run the search, or --trial K to "
             "submit one trial");
-      return *drive_optimization(inputs, sweep, rendered,
-                                 [&](SweepDrive* drive) { connect_sweep(&session, drive); });
+      bool rerun = flags.rerun || flags.replace;
+      if (!clear_earlier_search(&session, find_optimization_unit(rendered)->source->name(), rerun))
+        return static_cast<int>(kExitFailure);
+      return *drive_optimization(inputs, sweep, rendered, [&](SweepDrive* drive) {
+        connect_sweep(&session, drive);
+        record_stop(&session, drive);
+        // Each trial waits until what was deleted is gone, then is created again.
+        if (rerun && !flags.rerun) drive->child_argv.push_back("--rerun");
+      });
     }
     std::vector<SubmitPlan> plans = plan_submit(rendered, flags.from_files, session.name_space());
     if (flags.wait && plans.size() > 1)

@@ -16,7 +16,12 @@ std::string format_status_table(const TrainJobStatus& status) {
   std::string out =
       status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
-  if (status.progress) out += "Progress: " + format_progress(*status.progress) + "\n";
+  if (status.progress || status.bad_progress.count > 0) {
+    // A program that prints its progress wrongly is told so, not shown no progress at all.
+    std::string bad = status.bad_progress.describe();
+    out += "Progress: " + (status.progress ? format_progress(*status.progress) : "none read") +
+           (bad.empty() ? "" : "; " + bad) + "\n";
+  }
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + job_phase_name(step.state) +
            (step.success_policy_target ? "" : " (not a success-policy target)") + "\n";

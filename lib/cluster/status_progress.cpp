@@ -61,11 +61,9 @@ std::string read_log_quietly(KubeClient* client, const std::string& path) {
   }
 }
 
-std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
-                                                    const std::string& name_space,
-                                                    const TrainJobStatus& status,
-                                                    const std::vector<Json>& jobs,
-                                                    const std::vector<Json>& pods) {
+std::optional<TrainerProgress> fetch_rank0_progress(
+    KubeClient* client, const std::string& name_space, const TrainJobStatus& status,
+    const std::vector<Json>& jobs, const std::vector<Json>& pods, BadProgressLines* bad) {
   if (status.phase != JobPhase::kRunning) return std::nullopt;
   const NodeStatus* node = rank0_node(status, jobs);
   if (node == nullptr || node->phase != JobPhase::kRunning) return std::nullopt;
@@ -74,7 +72,7 @@ std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
   return latest_progress(
       read_log_quietly(
           client, path + "&tailLines=" + std::to_string(kProgressTailLines) + "&timestamps=true"),
-      true);
+      true, bad);
 }
 
 }  // namespace trainjob

@@ -32,12 +32,11 @@ std::string rank0_log_path(const std::string& name_space, const TrainJobStatus& 
 std::string read_log_quietly(KubeClient* client, const std::string& path);
 
 /// The progress in the last kProgressTailLines lines of that node's log while the job runs;
-/// null when it is not running, prints none, or the log cannot be read.
-std::optional<TrainerProgress> fetch_rank0_progress(KubeClient* client,
-                                                    const std::string& name_space,
-                                                    const TrainJobStatus& status,
-                                                    const std::vector<Json>& jobs,
-                                                    const std::vector<Json>& pods);
+/// null when it is not running, prints none, or the log cannot be read. The progress lines
+/// among them that are not JSON are counted into `bad`.
+std::optional<TrainerProgress> fetch_rank0_progress(
+    KubeClient* client, const std::string& name_space, const TrainJobStatus& status,
+    const std::vector<Json>& jobs, const std::vector<Json>& pods, BadProgressLines* bad);
 
 }  // namespace trainjob
 

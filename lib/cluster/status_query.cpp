@@ -54,7 +54,8 @@ TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
                            const std::string& name, const std::vector<Json>& jobs,
                            const std::vector<Json>& pods) {
   TrainJobStatus status = compute_status(name, jobs, pods, pod_events(client, name_space));
-  status.progress = fetch_rank0_progress(client, name_space, status, jobs, pods);
+  status.progress =
+      fetch_rank0_progress(client, name_space, status, jobs, pods, &status.bad_progress);
   return status;
 }
 

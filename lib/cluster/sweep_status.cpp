@@ -5,6 +5,7 @@
 #include "cluster/job_not_found.h"
 #include "cluster/status_progress.h"
 #include "cluster/status_query.h"
+#include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
@@ -24,12 +25,12 @@ std::string sweep_log_tail(KubeClient* client, const std::string& log_path, int 
 /// trial is running or done does not matter: a finished pod keeps its log.
 NamedValues rank0_metrics(KubeClient* client, const std::string& name_space,
                           const TrainJobStatus& status, const std::vector<Json>& jobs,
-                          const std::vector<Json>& pods) {
+                          const std::vector<Json>& pods, BadProgressLines* bad) {
   std::string path = rank0_log_path(name_space, status, jobs, pods);
   if (path.empty()) return {};
   std::string log = sweep_log_tail(client, path, kTrialMetricsTailLines);
   NamedValues metrics;
-  merge_progress_metrics(log, &metrics);
+  merge_progress_metrics(log, &metrics, bad);
   // limitBytes keeps the first bytes of the tail: when it cut, the newest lines are read
   // again from a short tail, their values last.
   if (log.size() >= static_cast<size_t>(kTrialMetricsLimitBytes))
@@ -55,26 +56,30 @@ TrialResult sweep_trial_result(KubeClient* client, const std::string& name_space
     result.state = TrialState::kStopped;
     result.message = "its Jobs are gone (only its Service is left)";
   }
-  result.metrics = rank0_metrics(client, name_space, status, jobs, pods);
+  result.metrics = rank0_metrics(client, name_space, status, jobs, pods, &result.bad_progress);
   *completion_time = std::max(*completion_time, status.completion_time);
   return result;
+}
+
+std::string sweep_selector(const std::string& name) {
+  return url_escape(std::string(kOptimizationJobNameLabel) + "=" + name);
 }
 
 }  // namespace
 
 NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
-                          const std::string& trial) {
+                          const std::string& trial, BadProgressLines* bad) {
   std::string selector = trainjob_selector(trial);
   std::vector<Json> jobs = list_objects(client, job_type(), name_space, selector).items;
   if (jobs.empty()) return {};
   std::vector<Json> pods = list_objects(client, pod_type(), name_space, selector).items;
   TrainJobStatus status = compute_status(trial, jobs, pods, {});
-  return rank0_metrics(client, name_space, status, jobs, pods);
+  return rank0_metrics(client, name_space, status, jobs, pods, bad);
 }
 
 std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string& name_space,
                                            const std::string& name) {
-  std::string selector = url_escape(std::string(kOptimizationJobNameLabel) + "=" + name);
+  std::string selector = sweep_selector(name);
   std::vector<Json> objects = list_objects(client, job_type(), name_space, selector).items;
   // A trial whose Jobs are gone still has its Service, as a TrainJob does.
   for (Json& service : list_objects(client, service_type(), name_space, selector).items)
@@ -91,6 +96,7 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
     if (trial.objective) status.objective = *trial.objective;
     if (!trial.seed.empty()) status.seed = trial.seed;
     status.num_trials = std::max(status.num_trials, trial.num_trials);
+    if (!trial.stopped.empty()) status.stopped = trial.stopped;
   }
   std::vector<Json> events = pod_events(client, name_space);
   std::string completion_time;
@@ -99,6 +105,37 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
         sweep_trial_result(client, name_space, trial, events, &completion_time));
   if (std::string(sweep_phase(status)) != "Running") status.completion_time = completion_time;
   return status;
+}
+
+std::string earlier_sweep_trials(KubeClient* client, const std::string& name_space,
+                                 const std::string& name) {
+  std::vector<TrialObject> trials = find_sweep_trials(client, name_space, name);
+  if (trials.empty()) return "";
+  return sweep_counts(fetch_sweep_status(client, name_space, name, trials));
+}
+
+std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::string& name_space,
+                                             const std::string& name) {
+  std::vector<std::string> deleted;
+  for (const TrialObject& trial : find_sweep_trials(client, name_space, name)) {
+    delete_trainjob(client, name_space, trial.trial, [](const Json&) {});
+    deleted.push_back(trial.trial);
+  }
+  return deleted;
+}
+
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space, const std::string& name,
+                         const std::string& reason) {
+  Json patch = {{"metadata", {{"annotations", {{kOptimizationStoppedAnnotation, reason}}}}}};
+  size_t marked = 0;
+  for (const ResourceType* type : {&job_type(), &service_type()}) {
+    for (const Json& object : list_objects(client, *type, name_space, sweep_selector(name)).items) {
+      client->call("PATCH", object_path(*type, name_space, name_of(object)), patch.dump(),
+                   "application/merge-patch+json");
+      ++marked;
+    }
+  }
+  return marked;
 }
 
 void throw_sweep_not_found(const std::string& name_space, const std::string& name) {

@@ -24,10 +24,10 @@ inline constexpr long kTrialMetricsLimitBytes = 8L << 20;
 
 /// The metrics trial TrainJob `trial` reported: every TRAINJOB_PROGRESS line of the tail of
 /// rank 0's log merged in order (a metric printed on epoch lines only survives later step
-/// lines). Empty when there is no such pod or log. Throws KubeError only when the Jobs or
-/// pods cannot be listed.
+/// lines), its progress lines that are not JSON counted into `bad` when given. Empty when
+/// there is no such pod or log. Throws KubeError only when the Jobs or pods cannot be listed.
 NamedValues trial_metrics(KubeClient* client, const std::string& name_space,
-                          const std::string& trial);
+                          const std::string& trial, BadProgressLines* bad = nullptr);
 
 /// The trials of OptimizationJob `name` (from its Jobs and Services), by index; empty when
 /// none exists.
@@ -38,6 +38,24 @@ std::vector<TrialObject> find_sweep_trials(KubeClient* client, const std::string
 /// metrics.
 SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space,
                                const std::string& name, const std::vector<TrialObject>& trials);
+
+/// Before a search starts: what its trials from an earlier search left on the cluster, as
+/// `3 trials: 2 succeeded, 1 failed` (its status now), or "" when nothing is left. A search
+/// would not run those trials again, only read their old results.
+std::string earlier_sweep_trials(KubeClient* client, const std::string& name_space,
+                                 const std::string& name);
+
+/// `submit --wait --rerun` of a search: deletes every trial an earlier search left, so that
+/// no old trial is read as one of this search (each trial waits until its own objects are
+/// gone before it is created again). Returns the trials deleted.
+std::vector<std::string> delete_sweep_trials(KubeClient* client, const std::string& name_space,
+                                             const std::string& name);
+
+/// A search that stopped before its end: `reason` put on every object its trials left
+/// (kOptimizationStoppedAnnotation), for `status` to say later. Returns how many objects
+/// were marked; throws KubeError when they cannot be listed or marked.
+size_t record_sweep_stop(KubeClient* client, const std::string& name_space, const std::string& name,
+                         const std::string& reason);
 
 /// Throws KubeError, kubectl's "not found", for OptimizationJob `name`.
 [[noreturn]] void throw_sweep_not_found(const std::string& name_space, const std::string& name);

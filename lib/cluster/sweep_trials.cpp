@@ -51,6 +51,7 @@ void sweep_fill_missing(const TrialObject& from, TrialObject* into) {
   if (!into->objective) into->objective = from.objective;
   if (into->seed.empty()) into->seed = from.seed;
   if (into->num_trials == 0) into->num_trials = from.num_trials;
+  if (into->stopped.empty()) into->stopped = from.stopped;
 }
 
 size_t count_in_state(const SweepStatus& status, TrialState state) {
@@ -58,8 +59,15 @@ size_t count_in_state(const SweepStatus& status, TrialState state) {
                        [&](const TrialResult& trial) { return trial.state == state; });
 }
 
-/// "8 trials: 1 running, 1 succeeded, 1 failed, 5 not created", states without trials left
-/// out.
+Json named_values_json(const NamedValues& values) {
+  Json out = Json::array();
+  for (const auto& [name, value] : values)
+    out.push_back({{"name", name}, {"value", value}});
+  return out;
+}
+
+}  // namespace
+
 std::string sweep_counts(const SweepStatus& status) {
   size_t created = status.trials.size();
   size_t total = std::max(created, static_cast<size_t>(status.num_trials));
@@ -78,15 +86,6 @@ std::string sweep_counts(const SweepStatus& status) {
   return parts.empty() ? out : out + ": " + parts;
 }
 
-Json named_values_json(const NamedValues& values) {
-  Json out = Json::array();
-  for (const auto& [name, value] : values)
-    out.push_back({{"name", name}, {"value", value}});
-  return out;
-}
-
-}  // namespace
-
 std::optional<TrialObject> read_trial_object(const Json& object) {
   const Json& metadata = json_member(object, "metadata");
   const Json& labels = json_member(metadata, "labels");
@@ -102,6 +101,7 @@ std::optional<TrialObject> read_trial_object(const Json& object) {
   out.objective = sweep_objective(annotations);
   out.seed = string_member(annotations, kOptimizationSeedAnnotation);
   out.num_trials = sweep_trial_index(string_member(annotations, kOptimizationTrialsAnnotation));
+  out.stopped = string_member(annotations, kOptimizationStoppedAnnotation);
   return out;
 }
 
@@ -131,22 +131,38 @@ TrialState trial_state_of(JobPhase phase) {
 
 const char* sweep_phase(const SweepStatus& status) {
   if (count_in_state(status, TrialState::kRunning) > 0) return "Running";
+  // A search that ended early is no Complete one, whatever its trials did.
+  if (!status.stopped.empty() || status.num_trials > static_cast<int64_t>(status.trials.size()))
+    return "Stopped";
   return count_in_state(status, TrialState::kSucceeded) > 0 ? "Complete" : "Failed";
+}
+
+std::string sweep_stop_reason(const SweepStatus& status) {
+  if (!status.stopped.empty()) return status.stopped;
+  int64_t missing = status.num_trials - static_cast<int64_t>(status.trials.size());
+  return std::to_string(missing) + " of " + std::to_string(status.num_trials) +
+         " trials were never created: the search that starts them (submit --wait) ended before "
+         "them and recorded no reason";
 }
 
 std::string format_sweep_status(const SweepStatus& status) {
   std::string out = std::string(kOptimizationJobKind) + " " + status.name + ": " +
                     painted_phase(sweep_phase(status), stdout) + " (" + sweep_counts(status) +
                     ")\n";
+  std::string phase = sweep_phase(status);
+  if (phase == "Stopped") out += "The search stopped: " + sweep_stop_reason(status) + "\n";
   if (!status.seed.empty()) out += "Random search, seed " + status.seed + "\n";
   out += "\n" + format_sweep_table(status.trials, status.objective) + "\n";
   for (const TrialResult& trial : status.trials)
     if ((trial.state == TrialState::kFailed || trial.state == TrialState::kStopped) &&
         !trial.message.empty())
       out += trial.name + ": " + trial.message + "\n";
+  for (const TrialResult& trial : status.trials)
+    if (trial.bad_progress.count > 0)
+      out += trial.name + ": " + trial.bad_progress.describe() + "\n";
   std::optional<size_t> best = best_trial(status.trials, status.objective);
   if (best) return out + describe_best(status.trials[*best], status.objective) + "\n";
-  bool running = std::string(sweep_phase(status)) == "Running";
+  bool running = phase == "Running";
   return out +
          (running ? "best: none yet: no trial has succeeded with a value of "
                   : "best: none: no trial succeeded with a value of ") +
@@ -169,10 +185,15 @@ Json sweep_status_json(const SweepStatus& status, const std::string& name_space)
   Json& body = out["status"];
   std::string phase = sweep_phase(status);
   if (phase != "Running") {
-    Json condition = {{"type", phase},
-                      {"status", "True"},
-                      {"reason", phase == "Complete" ? "TrialsFinished" : "NoTrialSucceeded"},
-                      {"message", sweep_counts(status)}};
+    // Upstream's conditions are Complete and Failed: a search that stopped failed.
+    bool stopped = phase == "Stopped";
+    Json condition = {
+        {"type", stopped ? "Failed" : phase},
+        {"status", "True"},
+        {"reason", stopped               ? "SearchStopped"
+                   : phase == "Complete" ? "TrialsFinished"
+                                         : "NoTrialSucceeded"},
+        {"message", sweep_counts(status) + (stopped ? ": " + sweep_stop_reason(status) : "")}};
     if (!status.completion_time.empty()) condition["lastTransitionTime"] = status.completion_time;
     body["conditions"] = Json::array({condition});
   }

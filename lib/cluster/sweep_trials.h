@@ -25,6 +25,7 @@ struct TrialObject {
   std::optional<SweepObjective> objective;  ///< the optimization-objective annotation
   std::string seed;                         ///< the optimization-seed annotation (random search)
   int64_t num_trials = 0;                   ///< the optimization-trials annotation; 0 when missing
+  std::string stopped;  ///< the optimization-stopped annotation: why its search stopped
 };
 
 /// The trial `object` belongs to; null when it carries no optimizationjob-name label or names
@@ -48,10 +49,20 @@ struct SweepStatus {
   int64_t num_trials = 0;           ///< the sweep's, as its trials record it; 0: unknown
   std::vector<TrialResult> trials;  ///< by index: those created
   std::string completion_time;      ///< the last trial's end, once none runs
+  std::string stopped;              ///< why the search stopped, as its trials record it
 };
 
-/// Running while a trial runs; then Complete when one succeeded, Failed when none did.
+/// Running while a trial runs; then Stopped when the search stopped before its end (it
+/// recorded why, or trials were never created), else Complete when a trial succeeded, Failed
+/// when none did.
 const char* sweep_phase(const SweepStatus& status);
+
+/// Why a Stopped search stopped: what it recorded, else that trials were never created.
+std::string sweep_stop_reason(const SweepStatus& status);
+
+/// "8 trials: 1 running, 1 succeeded, 1 failed, 5 not created", states without trials left
+/// out.
+std::string sweep_counts(const SweepStatus& status);
 
 /// `OptimizationJob NAME: Complete (3 trials: 2 succeeded, 1 failed)`, the table of trials,
 /// why each failed or stopped trial ended, and the best trial (or why there is none yet).

@@ -57,6 +57,7 @@ struct TrainJobStatus {
   std::vector<StepStatus> steps;
   std::vector<NodeStatus> nodes;
   std::optional<TrainerProgress> progress;  ///< rank 0's last progress line while running
+  BadProgressLines bad_progress;            ///< ... and those lines of it that were not JSON
   /// While Running: "pod X: reason" of a node being retried (its pod restarts, or failed and
   /// its Job made a new one); empty otherwise.
   std::string restarting;

@@ -138,4 +138,33 @@ std::string host_path_refusal(std::string_view path) {
   return "";
 }
 
+namespace {
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() > suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string unmounted_script(const std::vector<std::string>& argv,
+                             const std::function<bool(const std::string&)>& exists) {
+  for (const std::string& word : argv) {
+    bool script = ends_with(word, ".py") || ends_with(word, ".sh");
+    if (script && word[0] == '/' && word.find_first_of(" \t$") == std::string::npos &&
+        !exists(word))
+      return word;
+  }
+  return "";
+}
+
+std::string unmounted_script_hint(const std::string& script) {
+  size_t slash = script.rfind('/');
+  std::string dir = script.substr(0, slash);
+  std::string name = script.substr(slash + 1);
+  if (dir == "/workspace")
+    return "pass --from-file " + name + " (your copy; --from-file mounts its files at /workspace)";
+  return "mount a volume that holds it at " + dir + " (hostPath, or a ConfigMap among the inputs)";
+}
+
 }  // namespace trainjob

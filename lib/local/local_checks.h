@@ -6,6 +6,7 @@
 #define TRAINJOB_LOCAL_LOCAL_CHECKS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,17 @@ std::string file_mode_problem(const Json& mode);
 /// normalisation (`//etc/./`, `/etc/../etc`). "" when it is not one of them. Symlinks
 /// are the caller's to resolve (local_volumes does, before it creates anything).
 std::string host_path_refusal(std::string_view path);
+
+/// Image mode run here: the image is not pulled, so a script its command names by an
+/// absolute path (`/workspace/train.py`; a word ending in .py or .sh) that nothing mounts
+/// exists only if this machine has it. The first such word of `argv` (after mount paths
+/// were rewritten) for which `exists` is false; "" when none.
+std::string unmounted_script(const std::vector<std::string>& argv,
+                             const std::function<bool(const std::string&)>& exists);
+
+/// What to do about `script`: `--from-file NAME` when it is under /workspace, where
+/// --from-file mounts its files; else a volume that holds it.
+std::string unmounted_script_hint(const std::string& script);
 
 }  // namespace trainjob
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "local/launch_cache.h"
 #include "local/local_checks.h"
 #include "local/local_mpi.h"
 #include "local/local_volumes.h"
@@ -115,7 +116,29 @@ TorchrunSettings torchrun_settings(const LocalRunRequest& request) {
   if (!trainer.empty()) settings.trainer = trainer + "/trainjob-trainer";
   settings.marker = request.settings.marker;
   settings.log = request.log;
+  settings.cache_file = torchrun_trials_file();
   return settings;
+}
+
+/// Why a container would fail at once for a script nothing mounts (image mode, whose image is
+/// not pulled), naming it and what to pass; "" when every script is there.
+std::string unmounted_script_problem(const LocalPlan& plan) {
+  auto exists = [](const std::string& path) {
+    std::error_code ec;
+    return fs::exists(path, ec);
+  };
+  for (const auto& stage : plan.stages)
+    for (const LocalPod& pod : stage)
+      for (const auto* list : {&pod.init_containers, &pod.containers})
+        for (const LocalContainer& container : *list) {
+          std::string script = unmounted_script(container.argv, exists);
+          if (script.empty()) continue;
+          return "pod " + pod.name + " (" + pod.label + "), container " + container.name +
+                 ": its command runs " + script + ", which no volume mounts and which is not " +
+                 "on this machine (the image " + container.image +
+                 " is not pulled): " + unmounted_script_hint(script);
+        }
+  return "";
 }
 
 /// Plans, writes the volumes and runs, in the work directory the watchdog made.
@@ -128,6 +151,8 @@ bool plan_and_run(LocalRunRequest* request, const ConfigMapIndex& config_maps, s
     return false;
   }
   if (!materialize_volumes(plan, work, request->options.allow_host_path, error)) return false;
+  *error = unmounted_script_problem(plan);  // before any pod starts, not as its exit
+  if (!error->empty()) return false;
   announce(plan, request->options, request->log);
   if (!choose_torchrun_launcher(&plan, torchrun_settings(*request), error)) return false;
   request->settings.prefix = plan.stages.size() > 1 || plan.stages.front().size() > 1;

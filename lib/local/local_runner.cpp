@@ -70,13 +70,14 @@ class StageRunner {
  public:
   StageRunner(const std::vector<LocalPod>& pods, const RunSettings& settings,
               Clock::time_point deadline, std::string marker_prefix, const LocalSuccessRule* rule,
-              LiveProgress* live)
+              LiveProgress* live, BadProgressLines* bad_progress)
       : pods_(pods),
         settings_(settings),
         deadline_(deadline),
         marker_prefix_(std::move(marker_prefix)),
         rule_(rule),
-        live_(live) {
+        live_(live),
+        bad_progress_(bad_progress) {
     for (const LocalPod& pod : pods_)
       results_.push_back({pod.step, pod.job, PodOutcome::kRunning});
     succeeded_containers_.assign(pods_.size(), 0);
@@ -103,6 +104,9 @@ class StageRunner {
     *failure = failure_;
     return failure_.empty();
   }
+
+  /// Whether a signal (SIGINT, SIGTERM, SIGHUP) stopped it.
+  bool interrupted() const { return stop_cause_ == "interrupt"; }
 
   /// How each pod of the stage ended, for the summary.
   std::vector<PodEnd> ends() const {
@@ -213,7 +217,9 @@ class StageRunner {
       size_t stop = newline == std::string::npos || newline >= end ? end : newline + 1;
       std::string_view line(text.data() + start, stop - start);
       start = stop;
-      if (live_ != nullptr && live_->take(label, line)) continue;
+      ProgressLine read = classify_progress_line(line);
+      if (read.kind == ProgressLine::Kind::kNotJson) bad_progress_->add(read.body);
+      if (live_ != nullptr && read.progress && live_->take(label, line)) continue;
       block += prefix;
       block.append(line);
       if (block.back() != '\n') block += '\n';
@@ -403,9 +409,10 @@ class StageRunner {
   std::vector<size_t> succeeded_containers_;  ///< per pod, main containers that exited 0
   std::string first_failure_;                 ///< of a pod the rule looks at
   bool rule_met_ = false;
-  std::string stop_cause_;   ///< what failure_ came from: `--timeout`, `interrupt`
-  std::string stop_reason_;  ///< what stopped the pods still running, for the summary
-  LiveProgress* live_;       ///< on a terminal; null: progress lines stay raw
+  std::string stop_cause_;          ///< what failure_ came from: `--timeout`, `interrupt`
+  std::string stop_reason_;         ///< what stopped the pods still running, for the summary
+  LiveProgress* live_;              ///< on a terminal; null: progress lines stay raw
+  BadProgressLines* bad_progress_;  ///< the progress lines that were not JSON, counted
 };
 
 }  // namespace
@@ -420,6 +427,7 @@ bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::str
   std::optional<LiveProgress> live;
   if (settings.live_progress) live.emplace(settings.out);
   std::vector<PodEnd> ends;
+  BadProgressLines bad_progress;
   bool ok = true;
   for (size_t i = 0; i < plan.stages.size(); ++i) {
     if (!ok) {  // after a failed stage: its pods are named as not started
@@ -431,13 +439,17 @@ bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::str
     }
     StageRunner runner(plan.stages[i], settings, deadline,
                        settings.marker + std::to_string(i) + ".", plan.rule ? &*plan.rule : nullptr,
-                       live ? &*live : nullptr);
+                       live ? &*live : nullptr, &bad_progress);
     ok = runner.run(failure);
+    if (settings.interrupted != nullptr && runner.interrupted()) *settings.interrupted = true;
     std::vector<PodEnd> stage_ends = runner.ends();
     ends.insert(ends.end(), stage_ends.begin(), stage_ends.end());
   }
   if (live) live->finish();
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // Said whatever the end: the program meant to report progress (a sweep's metrics).
+  if (bad_progress.count > 0)
+    std::fprintf(settings.log, "warning: %s\n", bad_progress.describe().c_str());
   std::fprintf(settings.log, "%s\n", format_run_summary(ok, ends, seconds, settings.color).c_str());
   std::fflush(settings.log);
   return ok;

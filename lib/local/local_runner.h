@@ -36,6 +36,8 @@ struct RunSettings {
   /// appended, by which its processes are found after they left its process group.
   std::string marker = "TRAINJOB_LOCAL_PROCESS=run.";
   ProcessGroups* groups = nullptr;
+  /// Set to true when given and a signal (SIGINT, SIGTERM, SIGHUP) stopped the run.
+  bool* interrupted = nullptr;
 };
 
 /// Runs `plan`; true when every pod succeeded, or, with `plan.rule` (a legacy kind's), when
@@ -44,7 +46,8 @@ struct RunSettings {
 /// None) or are stopped (Running, All), their output so far shown first. Otherwise `*failure` says
 /// which pod and container failed and how (exit status, signal), or that the run timed out or was
 /// interrupted (SIGINT, SIGTERM), and every pod still running is stopped. Either way the
-/// summary line (local/run_summary.h) goes to `settings.log` last. The caller should be the
+/// summary line (local/run_summary.h) goes to `settings.log` last, after a warning when
+/// progress lines were not JSON. The caller should be the
 /// child subreaper
 /// (PR_SET_CHILD_SUBREAPER), so that what a container leaves behind is reaped here.
 bool run_local_plan(const LocalPlan& plan, const RunSettings& settings, std::string* failure);

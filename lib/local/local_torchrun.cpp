@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "local/launch_cache.h"
 #include "local/local_process.h"
 #include "local/local_run.h"
 #include "util/process.h"
@@ -72,9 +74,11 @@ bool read_until(int fd, std::chrono::steady_clock::time_point deadline, std::str
 
 /// Launches the host's torchrun with one worker running `python -m site` and says why it
 /// failed ("" when it exited 0). `torchrun --help` proves nothing: Debian's 1.13 prints
-/// its help and then crashes on Python 3.11 as soon as it prepares a worker.
+/// its help and then crashes on Python 3.11 as soon as it prepares a worker. `*ended` tells
+/// a launch that ran and failed (worth remembering) from one that could not start or hung.
 std::string trial_problem(const LocalContainer& container, size_t prefix,
-                          const TorchrunSettings& settings, std::string* shown) {
+                          const TorchrunSettings& settings, std::string* shown, bool* ended) {
+  *ended = false;
   LocalContainer trial;
   trial.name = "torchrun-trial";
   trial.path_prefix = container.path_prefix;
@@ -106,6 +110,7 @@ std::string trial_problem(const LocalContainer& container, size_t prefix,
     return "no answer in " + std::string(seconds) + " s";
   }
   if (status == 0) return "";
+  *ended = true;
   std::string said = last_line(text);
   return describe_status(status) + (said.empty() ? "" : ": " + said);
 }
@@ -171,12 +176,42 @@ std::vector<std::pair<LocalContainer*, size_t>> torchrun_containers(LocalPlan* p
   return found;
 }
 
-/// --launcher auto: a trial launch of the container's torchrun on the host, and a line that
-/// says which launcher runs it. Why the host's cannot run it, or "" when it can.
+/// A `torchrun` command's file and identity, for the cache of failed trial launches; "" for
+/// `python3 -m torch.distributed.run`, whose torch may change while python3 does not.
+std::string torchrun_identity(const LocalContainer& container, size_t prefix) {
+  if (prefix != 1) return "";
+  return file_identity(find_on_path(container.argv[0], container_path(container)));
+}
+
+/// A failure a run before remembered: said in one line that names the cache, not repeated.
+std::optional<std::string> remembered_problem(const std::string& identity,
+                                              const TorchrunSettings& settings) {
+  std::optional<std::string> problem = remembered_failure(settings.cache_file, identity);
+  if (!problem) return problem;
+  std::string torchrun = identity.substr(0, identity.find('\t'));
+  std::string remembered = "the host's " + torchrun +
+                           " failed its trial launch before (remembered in " + settings.cache_file +
+                           " until it changes)";
+  if (!settings.trainer.empty())
+    std::fprintf(settings.log, "torchrun: the builtin launcher %s, as %s\n",
+                 settings.trainer.c_str(), remembered.c_str());
+  else
+    std::fprintf(settings.log, "warning: %s; no trainjob-trainer is built to stand in for it\n",
+                 remembered.c_str());
+  return problem;
+}
+
+/// --launcher auto: a trial launch of the container's torchrun on the host (unless a run
+/// before saw this torchrun fail it), and a line that says which launcher runs it. Why the
+/// host's cannot run it, or "" when it can.
 std::string try_host_torchrun(const LocalContainer& container, size_t prefix,
                               const TorchrunSettings& settings) {
+  std::string identity = torchrun_identity(container, prefix);
+  if (std::optional<std::string> known = remembered_problem(identity, settings)) return *known;
   std::string shown;
-  std::string problem = trial_problem(container, prefix, settings, &shown);
+  bool ended = false;
+  std::string problem = trial_problem(container, prefix, settings, &shown, &ended);
+  if (ended) remember_failure(settings.cache_file, identity, problem);
   std::string said;
   if (problem.empty()) {
     said = "torchrun: the host's " + container.argv[0] + ", which passed a trial launch (" + shown +

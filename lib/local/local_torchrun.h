@@ -23,6 +23,8 @@ struct TorchrunSettings {
   std::string trainer;  ///< the trainjob-trainer to run ("" when none is built)
   std::string marker;   ///< the run's marker, given to the trial launch too
   double trial_timeout_s = 30;
+  /// Where failed trial launches are remembered (local/launch_cache.h); "": nowhere.
+  std::string cache_file;
   std::FILE* log = stderr;  ///< where the choice is said, once
 };
 
@@ -41,7 +43,8 @@ std::string find_on_path(const std::string& program, const std::string& path);
 /// Rewrites every container of `plan` whose command is torchrun to run `settings.trainer`
 /// with the same arguments and the Python the host's torchrun would use, when
 /// `settings.launcher` asks for it or, with kAuto, when a one-worker trial launch of the
-/// host's torchrun fails. Says once on `settings.log` which launcher runs them and why.
+/// host's torchrun fails (or failed before, as `settings.cache_file` remembers). Says once on
+/// `settings.log` which launcher runs them and why.
 /// False with `*error` when kBuiltin is asked for and no trainjob-trainer is built.
 bool choose_torchrun_launcher(LocalPlan* plan, const TorchrunSettings& settings,
                               std::string* error);

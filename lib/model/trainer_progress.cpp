@@ -69,17 +69,8 @@ void add_named_metrics(const Json& metrics, TrainerProgress* out) {
   }
 }
 
-}  // namespace
-
-std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
-  if (line.size() > kMaxProgressLine) return std::nullopt;
-  size_t at = line.rfind(kProgressMarker);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view rest = line.substr(at + kProgressMarker.size());
-  while (!rest.empty() && (rest.back() == '\r' || rest.back() == ' '))
-    rest.remove_suffix(1);
-  Json object = Json::parse(rest.begin(), rest.end(), nullptr, false);
-  if (!object.is_object()) return std::nullopt;
+/// The fields of a progress line's object.
+TrainerProgress progress_of(Json object) {
   // Upstream's body, whole or its trainerStatus alone, reads as well.
   if (object.contains("trainerStatus") && object["trainerStatus"].is_object())
     object = Json(object["trainerStatus"]);
@@ -109,14 +100,40 @@ std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
   return out;
 }
 
-std::optional<TrainerProgress> latest_progress(std::string_view log, bool timestamps) {
+}  // namespace
+
+ProgressLine classify_progress_line(std::string_view line) {
+  ProgressLine out;
+  size_t at = line.rfind(kProgressMarker);
+  if (at == std::string_view::npos) return out;
+  std::string_view rest = line.substr(at + kProgressMarker.size());
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+    rest.remove_prefix(1);
+  while (!rest.empty() && (rest.back() == '\r' || rest.back() == ' ' || rest.back() == '\n'))
+    rest.remove_suffix(1);
+  if (rest.empty() || (rest.front() != '{' && rest.front() != '[')) return out;
+  out.kind = ProgressLine::Kind::kNotJson;
+  out.body = rest;
+  if (line.size() > kMaxProgressLine) return out;
+  Json object = Json::parse(rest.begin(), rest.end(), nullptr, false);
+  if (!object.is_object()) return out;
+  out.kind = ProgressLine::Kind::kProgress;
+  out.body = {};
+  out.progress = progress_of(std::move(object));
+  return out;
+}
+
+std::optional<TrainerProgress> parse_progress_line(std::string_view line) {
+  return classify_progress_line(line).progress;
+}
+
+std::optional<TrainerProgress> latest_progress(std::string_view log, bool timestamps,
+                                               BadProgressLines* bad) {
+  std::optional<TrainerProgress> latest;
   while (!log.empty()) {
-    size_t end = log.size();
-    if (log.back() == '\n') --end;
-    size_t start = log.rfind('\n', end == 0 ? 0 : end - 1);
-    start = start == std::string_view::npos ? 0 : start + 1;
-    std::string_view line = log.substr(start, end - start);
-    log = log.substr(0, start);
+    size_t end = std::min(log.find('\n'), log.size());
+    std::string_view line = log.substr(0, end);
+    log.remove_prefix(std::min(end + 1, log.size()));
     std::string time;
     if (timestamps) {
       size_t space = line.find(' ');
@@ -125,13 +142,30 @@ std::optional<TrainerProgress> latest_progress(std::string_view log, bool timest
         line.remove_prefix(space + 1);
       }
     }
-    if (std::optional<TrainerProgress> progress = parse_progress_line(line)) {
-      if (!time.empty()) progress->time = time;  // the kubelet's clock over the program's
-      return progress;
-    }
-    if (start == 0) break;
+    ProgressLine read = classify_progress_line(line);
+    if (read.kind == ProgressLine::Kind::kNotJson && bad != nullptr) bad->add(read.body);
+    if (read.kind != ProgressLine::Kind::kProgress) continue;
+    latest = std::move(read.progress);
+    if (!time.empty()) latest->time = time;  // the kubelet's clock over the program's
   }
-  return std::nullopt;
+  return latest;
+}
+
+void BadProgressLines::add(std::string_view body) {
+  if (count++ == 0) first = std::string(body.substr(0, kShownBadProgress));
+}
+
+void BadProgressLines::merge(const BadProgressLines& other) {
+  if (count == 0) first = other.first;
+  count += other.count;
+}
+
+std::string BadProgressLines::describe() const {
+  if (count == 0) return "";
+  std::string shown = first.size() == kShownBadProgress ? first + "..." : first;
+  return std::to_string(count) +
+         (count == 1 ? " TRAINJOB_PROGRESS line was" : " TRAINJOB_PROGRESS lines were") +
+         " not JSON: " + shown + " (a program prints json.dumps of its dict, docs/progress.md)";
 }
 
 std::optional<int> progress_percentage(const TrainerProgress& progress) {

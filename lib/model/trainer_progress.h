@@ -33,12 +33,45 @@ struct TrainerProgress {
   std::string time;
 };
 
-/// The progress a line reports: the marker anywhere in it (a prefix such as mpirun's
-/// `[1,0]<stdout>:` or `[rank 0]` is fine), then one JSON object. Null for other lines.
+/// Progress lines a program meant to print but that are no JSON object: the marker then `{`
+/// or `[` and something no JSON parser reads (Python's `print("TRAINJOB_PROGRESS", {...})`
+/// prints a dict, `'loss'` and `nan`). Counted, so that a reader can say why it saw none.
+struct BadProgressLines {
+  size_t count = 0;
+  std::string first;  ///< the first such line from its `{`, cut to kShownBadProgress bytes
+  /// Counts `line`, keeping it when it is the first.
+  void add(std::string_view body);
+  /// Keeps the first of both and adds the counts.
+  void merge(const BadProgressLines& other);
+  /// `3 TRAINJOB_PROGRESS lines were not JSON: {'loss': 0.1} (docs/progress.md)`; "" when
+  /// none. The marker is never followed by `{` here, so the text is no progress line itself.
+  std::string describe() const;
+};
+inline constexpr size_t kShownBadProgress = 120;
+
+/// What one line is to a progress reader.
+struct ProgressLine {
+  enum class Kind { kOther, kProgress, kNotJson } kind = Kind::kOther;
+  std::optional<TrainerProgress> progress;  ///< with kProgress
+  std::string_view body;                    ///< with kNotJson: from its `{` or `[` on
+};
+
+/// Reads `line`: the marker anywhere in it (a prefix such as mpirun's `[1,0]<stdout>:` or
+/// `[rank 0]` is fine), then one JSON object, is progress; the marker then `{` or `[` and
+/// anything else (no JSON, a JSON array, a line over kMaxProgressLine) is kNotJson; any other
+/// line (prose that names the marker too) is kOther. The one reader of progress lines.
+///
+///   classify_progress_line(R"(TRAINJOB_PROGRESS {"loss": 0.5})").kind   == kProgress
+///   classify_progress_line("TRAINJOB_PROGRESS {'loss': 0.5}").kind      == kNotJson
+///   classify_progress_line("prints TRAINJOB_PROGRESS lines").kind        == kOther
+ProgressLine classify_progress_line(std::string_view line);
+
+/// The progress a line reports; null for other lines and lines that are not JSON.
 std::optional<TrainerProgress> parse_progress_line(std::string_view line);
 /// The last progress line of `log`; with `timestamps`, each line starts with the kubelet's
-/// RFC 3339 time and a space.
-std::optional<TrainerProgress> latest_progress(std::string_view log, bool timestamps);
+/// RFC 3339 time and a space. Lines that are not JSON are counted into `bad` when given.
+std::optional<TrainerProgress> latest_progress(std::string_view log, bool timestamps,
+                                               BadProgressLines* bad = nullptr);
 
 /// 0–100 from steps, else from epochs, else the line's progressPercentage; null when none is
 /// known.

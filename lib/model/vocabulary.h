@@ -170,6 +170,10 @@ inline constexpr const char* kOptimizationObjectiveAnnotation =
 inline constexpr const char* kOptimizationSeedAnnotation = "kubectl-trainjob/optimization-seed";
 /// How many trials the sweep has, so that `status` counts those not created yet.
 inline constexpr const char* kOptimizationTrialsAnnotation = "kubectl-trainjob/optimization-trials";
+/// Why the search stopped before its end (Ctrl-C, a metric no trial reports), put on every
+/// object of its trials when it stopped, so that `status` says so later.
+inline constexpr const char* kOptimizationStoppedAnnotation =
+    "kubectl-trainjob/optimization-stopped";
 
 // --- The plugin's own -------------------------------------------------------------------
 // The annotations render writes for the client side (`submit`, `status`, `run --local`) to

@@ -78,11 +78,12 @@ void merge_metrics(const NamedValues& reported, NamedValues* metrics) {
   }
 }
 
-void merge_progress_metrics(std::string_view text, NamedValues* metrics) {
+void merge_progress_metrics(std::string_view text, NamedValues* metrics, BadProgressLines* bad) {
   while (!text.empty()) {
     size_t end = std::min(text.find('\n'), text.size());
-    if (std::optional<TrainerProgress> progress = parse_progress_line(text.substr(0, end)))
-      merge_metrics(progress->metrics, metrics);
+    ProgressLine line = classify_progress_line(text.substr(0, end));
+    if (line.progress) merge_metrics(line.progress->metrics, metrics);
+    if (line.kind == ProgressLine::Kind::kNotJson && bad != nullptr) bad->add(line.body);
     text.remove_prefix(std::min(end + 1, text.size()));
   }
 }
@@ -152,12 +153,16 @@ std::string describe_best(const TrialResult& best, const SweepObjective& objecti
 std::string missing_metric_message(const TrialResult& trial, const SweepObjective& objective) {
   std::string head = "the objective metric \"" + objective.metric + "\" was not reported by " +
                      trial.name + ", which succeeded";
-  if (trial.metrics.empty())
+  std::string bad = trial.bad_progress.describe();
+  if (!bad.empty()) bad = "; " + bad;
+  if (trial.metrics.empty() && bad.empty())
     return head +
            " without reporting any metric: a program reports them in TRAINJOB_PROGRESS "
            "lines (docs/progress.md); the search stops";
+  if (trial.metrics.empty())
+    return head + " without reporting any metric" + bad + "; the search stops";
   return head + "; it reported " + joined_names(trial.metrics) +
-         ": set spec.objectives[0].metric to one of them; the search stops";
+         ": set spec.objectives[0].metric to one of them" + bad + "; the search stops";
 }
 
 }  // namespace trainjob

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/trainer_progress.h"
 #include "optimize/optimization_job.h"
 
 namespace trainjob {
@@ -29,6 +30,7 @@ struct TrialResult {
   TrialState state = TrialState::kWaiting;
   NamedValues metrics;  ///< the last value of each metric reported, in the order first seen
   std::string message;  ///< why it failed or was stopped
+  BadProgressLines bad_progress;  ///< its progress lines that were not JSON
 };
 
 /// The objective as a sweep weighs it: objectives[0].
@@ -49,8 +51,10 @@ const std::string* metric_named(const NamedValues& metrics, const std::string& n
 void merge_metrics(const NamedValues& reported, NamedValues* metrics);
 
 /// Merges into `metrics` those of every TRAINJOB_PROGRESS line of `text` (one line of output
-/// or a whole log), in order, so that a metric printed only on some lines keeps its last value.
-void merge_progress_metrics(std::string_view text, NamedValues* metrics);
+/// or a whole log), in order, so that a metric printed only on some lines keeps its last value;
+/// the progress lines that are not JSON are counted into `bad` when given.
+void merge_progress_metrics(std::string_view text, NamedValues* metrics,
+                            BadProgressLines* bad = nullptr);
 
 /// The objective's value in `trial`'s metrics; null when it reported none or it is no number.
 std::optional<double> objective_value(const TrialResult& trial, const SweepObjective& objective);
@@ -71,7 +75,8 @@ std::string describe_values(const TrialResult& trial);
 std::string describe_best(const TrialResult& best, const SweepObjective& objective);
 
 /// Why the search ends when a trial succeeded without reporting the objective: names the
-/// metrics it did report, or says it reported none and how a program reports them.
+/// metrics it did report, or says it reported none and how a program reports them, and how
+/// many of its progress lines were not JSON.
 std::string missing_metric_message(const TrialResult& trial, const SweepObjective& objective);
 
 }  // namespace trainjob

@@ -29,9 +29,10 @@ SweepDisplay::SweepDisplay(std::FILE* out, std::FILE* err)
 
 void SweepDisplay::heading(const std::string& name, size_t trials, int64_t parallel,
                            const SweepObjective& objective, const std::string& seed_note) {
-  std::fprintf(out_, "OptimizationJob %s: %zu trials, %" PRId64 " at a time, %s %s%s%s\n",
-               name.c_str(), trials, parallel, objective.maximize ? "maximizing" : "minimizing",
-               objective.metric.c_str(), seed_note.empty() ? "" : ", ", seed_note.c_str());
+  std::fprintf(out_, "OptimizationJob %s: %zu trial%s, %" PRId64 " at a time, %s %s%s%s\n",
+               name.c_str(), trials, trials == 1 ? "" : "s", parallel,
+               objective.maximize ? "maximizing" : "minimizing", objective.metric.c_str(),
+               seed_note.empty() ? "" : ", ", seed_note.c_str());
   std::fflush(out_);
 }
 

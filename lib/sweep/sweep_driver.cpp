@@ -64,6 +64,7 @@ class SweepRunner {
   int running_ = 0;
   bool stopping_ = false;
   int stop_code_ = 0;
+  std::string stop_reason_;
   int signals_ = 0;
 };
 
@@ -110,10 +111,10 @@ void SweepRunner::wait_for_events() {
 
 void SweepRunner::collect(size_t i) {
   TrialProcess* process = processes_[i].get();
-  process->read_output(&drive_.trials[i].metrics);
+  process->read_output(&drive_.trials[i]);
   int status = 0;
   if (!process->reap(&status)) return;
-  process->read_output(&drive_.trials[i].metrics);
+  process->read_output(&drive_.trials[i]);
   --running_;
   finish_trial(i, status);
   processes_[i].reset();
@@ -123,8 +124,12 @@ void SweepRunner::finish_trial(size_t i, int status) {
   TrialResult& trial = drive_.trials[i];
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   // What a trial that ran to its end reported, failed or not (status shows both).
-  if ((ok || !stopping_) && drive_.metrics_after)
-    merge_metrics(drive_.metrics_after(trial), &trial.metrics);
+  if ((ok || !stopping_) && drive_.metrics_after) {
+    BadProgressLines bad;
+    merge_metrics(drive_.metrics_after(trial, &bad), &trial.metrics);
+    // The pod's log holds every line the trial's own output may have carried too.
+    if (bad.count > trial.bad_progress.count) trial.bad_progress = bad;
+  }
   if (ok) {
     succeed_trial(i);
   } else if (stopping_) {
@@ -149,6 +154,7 @@ void SweepRunner::stop_search(const std::string& reason, int code) {
   if (stopping_) return;
   stopping_ = true;
   stop_code_ = code;
+  stop_reason_ = code == kExitInterrupted ? "interrupted (Ctrl-C or SIGTERM)" : reason;
   display_.message(code == kExitInterrupted ? "note" : "error", reason);
   if (code == kExitInterrupted) return;
   for (const auto& process : processes_)
@@ -158,6 +164,7 @@ void SweepRunner::stop_search(const std::string& reason, int code) {
 int SweepRunner::summary() {
   std::optional<size_t> best = best_trial(drive_.trials, drive_.objective);
   display_.finish(drive_.trials, drive_.objective, best, /*say_none=*/stop_code_ == 0);
+  if (stop_code_ != 0 && drive_.record_stop) drive_.record_stop(stop_reason_);
   if (stop_code_ != 0) return stop_code_;
   return best ? 0 : 1;
 }

@@ -26,11 +26,15 @@ struct SweepDrive {
   std::string seed_note;                ///< how the heading names the seed ("" for a grid)
   std::string logs_dir;                 ///< each trial's output to DIR/<trial>.log; "": none
   /// After a trial's process succeeded: metrics read elsewhere (a pod's log on the cluster),
-  /// merged over those its output carried. Empty: its output alone.
-  std::function<NamedValues(const TrialResult&)> metrics_after;
+  /// merged over those its output carried, its progress lines that are not JSON counted into
+  /// the second argument. Empty: its output alone.
+  std::function<NamedValues(const TrialResult&, BadProgressLines*)> metrics_after;
   /// A trial stopped before its end (Ctrl-C, or the search ended): removes what it left on a
   /// cluster. Empty: nothing to remove.
   std::function<void(const TrialResult&)> clean_up;
+  /// The search stopped before its end, saying `reason`: recorded where `status` reads it
+  /// later (on the objects a cluster's trials left). Empty: nowhere.
+  std::function<void(const std::string& reason)> record_stop;
 };
 
 /// Runs the search; the exit code: 0 when a best trial was found, 1 when no trial succeeded

@@ -60,17 +60,17 @@ TrialProcess::~TrialProcess() {
   if (log_ != nullptr) std::fclose(log_);
 }
 
-void TrialProcess::take_line(std::string line, NamedValues* metrics) {
+void TrialProcess::take_line(std::string line, TrialResult* trial) {
   if (log_ != nullptr) {
     std::fwrite(line.data(), 1, line.size(), log_);
     std::fputc('\n', log_);
   }
-  merge_progress_metrics(line, metrics);
+  merge_progress_metrics(line, &trial->metrics, &trial->bad_progress);
   last_lines_.push_back(std::move(line));
   if (last_lines_.size() > kKeptLines) last_lines_.pop_front();
 }
 
-void TrialProcess::read_output(NamedValues* metrics) {
+void TrialProcess::read_output(TrialResult* trial) {
   if (output_ < 0) return;
   char buffer[16384];
   for (;;) {
@@ -78,7 +78,7 @@ void TrialProcess::read_output(NamedValues* metrics) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return;  // EAGAIN: all read for now
     if (n == 0) {
-      if (!partial_.empty()) take_line(std::move(partial_), metrics);
+      if (!partial_.empty()) take_line(std::move(partial_), trial);
       partial_.clear();
       ::close(output_);
       output_ = -1;
@@ -88,11 +88,11 @@ void TrialProcess::read_output(NamedValues* metrics) {
     partial_.append(buffer, static_cast<size_t>(n));
     size_t end;
     while ((end = partial_.find('\n')) != std::string::npos) {
-      take_line(partial_.substr(0, end), metrics);
+      take_line(partial_.substr(0, end), trial);
       partial_.erase(0, end + 1);
     }
     if (partial_.size() > kMaxTrialLine) {
-      take_line(partial_.substr(0, kMaxTrialLine), metrics);
+      take_line(partial_.substr(0, kMaxTrialLine), trial);
       partial_.clear();
     }
   }

@@ -27,8 +27,9 @@ class TrialProcess {
 
   /// The pipe to poll; -1 once it reached its end.
   int output_fd() const { return output_; }
-  /// Reads what is there; each whole line's progress metrics are merged into `*metrics`.
-  void read_output(NamedValues* metrics);
+  /// Reads what is there; each whole line's progress metrics are merged into `trial`'s, its
+  /// progress lines that are not JSON counted.
+  void read_output(TrialResult* trial);
   /// Reaps the child when it ended; true then, with its wait status in `*status`.
   bool reap(int* status);
   /// Sends `signal_number` to its process group.
@@ -37,7 +38,7 @@ class TrialProcess {
   const std::deque<std::string>& last_lines() const { return last_lines_; }
 
  private:
-  void take_line(std::string line, NamedValues* metrics);
+  void take_line(std::string line, TrialResult* trial);
 
   pid_t pid_ = -1;
   int output_ = -1;

@@ -57,7 +57,7 @@ remove_work_dirs
 check "SIGTERM: started" start_run
 kill -TERM "$run"
 wait "$run"
-check "SIGTERM: exit 1" test $? -eq 1
+check "SIGTERM: exit 130, as a sweep exits" test $? -eq 130
 check "SIGTERM: says it was interrupted" grep -q "error: interrupted" "$work/err.txt"
 check "SIGTERM: no marked process is left" not marked
 check "SIGTERM: no work dir is left" no_work_dir

@@ -125,4 +125,16 @@ check "terminal: the error is red" grep -q $'\033\[1;31merror:' "$work/tty.txt"
 on_tty NO_COLOR=1 -- "'$binary' validate -f '$work/bad.yaml'" >"$work/tty.txt" 2>&1
 check "terminal with NO_COLOR=1: the error is not coloured" \
   bash -c "grep -q 'error:' '$work/tty.txt' && ! grep -q $'\033\[1;31m' '$work/tty.txt'"
+# Ctrl-C exits 130, as a shell reports a command SIGINT ended and as a sweep exits.
+pytorchjob pt-int "echo started > $work/int-started; sleep 30" 'sleep 30' >"$work/int.yaml"
+rm -f "$work/int-started"
+"$binary" run --local -f "$work/int.yaml" >"$work/out.txt" 2>"$work/err.txt" &
+plugin=$!
+for _ in $(seq 100); do [ -e "$work/int-started" ] && break; sleep 0.1; done
+kill -INT $plugin
+wait $plugin
+check "Ctrl-C: exit 130" test $? -eq 130
+check "... the summary says the interrupt stopped the pods" \
+  grep -q '^failed: 2 pods (master-0 stopped by interrupt, worker-0 stopped by interrupt)' "$work/err.txt"
+
 finish

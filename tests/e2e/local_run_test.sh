@@ -174,4 +174,17 @@ check "and names the variable" grep -q "env TOKEN: secretKeyRef creds/token cann
 check "run without --local is a usage error" test $? -eq 2
 "$binary" run --local -f "$work/report.yaml" --image-map nodir >/dev/null 2>&1
 check "a malformed --image-map is a usage error" test $? -eq 2
+# Image mode: the image is not pulled, so a script its command names that nothing mounts is
+# named before any pod starts, with the --from-file that mounts the user's copy.
+"$binary" run --local -f "$2/templates/image.yaml" >"$work/img.out" 2>"$work/img.err"
+check "image mode without --from-file: exit 1" test $? -eq 1
+check "... naming the script and the --from-file to add" grep -q \
+  '^error: pod trainjob-demo-with-image-node-0-0-local (node-0), container node: its command runs /workspace/pytorch-demo.py, which no volume mounts and which is not on this machine (the image pytorch-demo:latest is not pulled): pass --from-file pytorch-demo.py ' "$work/img.err"
+check "... before any pod started" bash -c "! grep -q '^Running ' '$work/img.err' && [ ! -s '$work/img.out' ]"
+echo 'print("from my copy")' >"$work/pytorch-demo.py"
+"$binary" run --local -f "$2/templates/image.yaml" --from-file "$work/pytorch-demo.py" --launcher host --timeout 30s \
+  >"$work/img.out" 2>"$work/img.err"
+check "... with --from-file the script is mounted: no such error" \
+  bash -c "! grep -q 'no volume mounts' '$work/img.err' && grep -q '^Running 2 pods' '$work/img.err'"
+
 finish

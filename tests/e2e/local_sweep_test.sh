@@ -102,6 +102,21 @@ check "it names the metrics reported" grep -q \
 check "no trial starts after that" bash -c "! grep -q 'missing-trial-2 (' '$work/out'"
 check "and no second error" test "$(grep -c error: "$work/err")" -eq 1
 
+# Python's print("TRAINJOB_PROGRESS", {...}) prints a dict, no JSON: the error counts those
+# lines and shows the first, rather than saying that none was printed; `run --local --trial`
+# warns of them too. One trial: "1 trial", not "1 trials".
+dict='["sh", "-c", "for l in 0.3 0.2 0.1; do echo \"TRAINJOB_PROGRESS {'"'"'loss'"'"': $l}\"; done"]'
+sweep "$work/dict.yaml" dict '{grid: {}}' "$grid" "$dict" loss Minimize 1 1
+"$binary" run --local -f "$work/dict.yaml" >"$work/out" 2>"$work/err"
+check "progress lines that are not JSON: exit 1" test $? -eq 1
+check "... the error counts them and shows the first" grep -q \
+  "error: the objective metric \"loss\" was not reported by dict-trial-1, which succeeded without reporting any metric; 3 TRAINJOB_PROGRESS lines were not JSON: {'loss': 0.3} (a program prints json.dumps of its dict" "$work/err"
+check "one trial is \"1 trial\"" grep -q '^OptimizationJob dict: 1 trial, 1 at a time' "$work/out"
+"$binary" run --local -f "$work/dict.yaml" --trial 1 >"$work/out" 2>"$work/err"
+check "--trial: the run warns of them before its summary" bash -c "
+  grep -q \"^warning: 3 TRAINJOB_PROGRESS lines were not JSON: {'loss': 0.3} \" '$work/err' &&
+  tail -1 '$work/err' | grep -q '^succeeded: '"
+
 # Ctrl-C: the running trials are stopped, their processes gone, the rest never started.
 slow='["sh", "-c", "echo $$ >> '"$work"'/pids; sleep 30"]'
 sweep "$work/slow.yaml" slow '{grid: {}}' "$grid" "$slow" score Maximize 5 2

@@ -145,3 +145,17 @@ TEST_CASE("the progress deadline: a pod Pending with no change for that long is 
   CHECK(progress.stalled({pending}, 1300, 600).size() == 1);
   CHECK(progress.stalled({pending}, 5000, 0).empty());  // 0: no deadline
 }
+
+TEST_CASE("status names progress lines that are not JSON, with or without a progress read") {
+  TrainJobStatus status;
+  status.kind = "TrainJob";
+  status.name = "demo";
+  CHECK(format_status_table(status).find("Progress:") == std::string::npos);
+  status.bad_progress.add("{'loss': 0.1}");
+  CHECK(format_status_table(status).find(
+            "Progress: none read; 1 TRAINJOB_PROGRESS line was not JSON: {'loss': 0.1} (") !=
+        std::string::npos);
+  status.progress = parse_progress_line(R"(TRAINJOB_PROGRESS {"epoch": 1, "epochs": 2})");
+  CHECK(format_status_table(status).find("Progress: epoch 1/2 (50%); 1 TRAINJOB_PROGRESS line") !=
+        std::string::npos);
+}

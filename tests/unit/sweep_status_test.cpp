@@ -135,6 +135,46 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
         std::string::npos);
 }
 
+TEST_CASE("a search that stopped before its end is Stopped, and says why, not Complete") {
+  Json job = sweep_object("Job", "sweep-trial-1", "1", R"({"lr":"0.1"})");
+  job["metadata"]["annotations"]["kubectl-trainjob/optimization-stopped"] = "interrupted";
+  CHECK(read_trial_object(job)->stopped == "interrupted");
+  CHECK(distinct_trials({sweep_object("Service", "sweep-trial-1", "1", ""), job})[0].stopped ==
+        "interrupted");
+  SweepStatus status =
+      sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}})});
+  status.num_trials = 3;  // two never created, no reason recorded (its driver was killed)
+  CHECK(std::string(sweep_phase(status)) == "Stopped");
+  CHECK(format_sweep_status(status).find(
+            "OptimizationJob sweep: Stopped (3 trials: 1 succeeded, 2 not created)\n"
+            "The search stopped: 2 of 3 trials were never created: ") == 0);
+  status.stopped = "the objective metric \"f1\" was not reported";
+  std::string text = format_sweep_status(status);
+  CHECK(text.find("\nThe search stopped: the objective metric \"f1\" was not reported\n") !=
+        std::string::npos);
+  CHECK(text.find("best: sweep-trial-1 ") != std::string::npos);  // the best so far
+  Json json = sweep_status_json(status, "ml");
+  CHECK(json["status"]["conditions"][0]["type"] == "Failed");
+  CHECK(json["status"]["conditions"][0]["reason"] == "SearchStopped");
+  CHECK(json["status"]["conditions"][0]["message"] ==
+        "3 trials: 1 succeeded, 2 not created: the objective metric \"f1\" was not reported");
+  status.trials.push_back(sweep_result(2, "0.2", TrialState::kRunning, {}));
+  CHECK(std::string(sweep_phase(status)) == "Running");  // still running: not stopped yet
+  status.trials[1].state = TrialState::kSucceeded;
+  status.trials.push_back(sweep_result(3, "0.3", TrialState::kSucceeded, {}));
+  CHECK(std::string(sweep_phase(status)) == "Stopped");  // all created, yet it recorded a stop
+  status.stopped.clear();
+  CHECK(std::string(sweep_phase(status)) == "Complete");
+}
+
+TEST_CASE("a trial's progress lines that are not JSON are named in status") {
+  SweepStatus status = sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {})});
+  status.trials[0].bad_progress.add("{'loss': 0.3}");
+  CHECK(format_sweep_status(status).find(
+            "\nsweep-trial-1: 1 TRAINJOB_PROGRESS line was not JSON: {'loss': 0.3} (") !=
+        std::string::npos);
+}
+
 TEST_CASE("-o json: upstream's status.result, conditions once finished, our trials") {
   SweepStatus status = sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}}),
                                  sweep_result(2, "0.2", TrialState::kRunning, {})});

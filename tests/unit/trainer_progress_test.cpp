@@ -116,3 +116,49 @@ TEST_CASE("progress: a whole trainerStatus body, as the trainer POSTs it, reads 
   REQUIRE(over);
   CHECK(*progress_percentage(*over) == 100);
 }
+
+TEST_CASE("a progress line that is no JSON is told from prose that names the marker") {
+  using Kind = ProgressLine::Kind;
+  CHECK(classify_progress_line(R"(TRAINJOB_PROGRESS {"loss": 0.5})").kind == Kind::kProgress);
+  CHECK(classify_progress_line(R"([rank 0] TRAINJOB_PROGRESS{"loss": 0.5})").kind ==
+        Kind::kProgress);
+  // Python's print("TRAINJOB_PROGRESS", {...}) and a number JSON has not.
+  ProgressLine dict = classify_progress_line("TRAINJOB_PROGRESS {'loss': 0.128}\r");
+  CHECK(dict.kind == Kind::kNotJson);
+  CHECK(dict.body == "{'loss': 0.128}");
+  CHECK_FALSE(dict.progress);
+  CHECK(classify_progress_line(R"(TRAINJOB_PROGRESS {"loss": nan})").kind == Kind::kNotJson);
+  CHECK(classify_progress_line("TRAINJOB_PROGRESS [1,2]").kind == Kind::kNotJson);
+  CHECK(classify_progress_line("TRAINJOB_PROGRESS {}" + std::string(kMaxProgressLine, ' ')).kind ==
+        Kind::kNotJson);
+  // Messages that name the marker, ours among them, are no progress line at all.
+  CHECK(classify_progress_line("a program reports them in TRAINJOB_PROGRESS lines").kind ==
+        Kind::kOther);
+  CHECK(classify_progress_line("TRAINJOB_PROGRESS").kind == Kind::kOther);
+  CHECK(classify_progress_line("loss 0.5").kind == Kind::kOther);
+}
+
+TEST_CASE("lines that are not JSON are counted, the first shown, and the text is no such line") {
+  BadProgressLines bad;
+  CHECK(bad.describe().empty());
+  auto latest = latest_progress(
+      "TRAINJOB_PROGRESS {'loss': 0.9}\n"
+      "TRAINJOB_PROGRESS {\"loss\": 0.5}\n"
+      "TRAINJOB_PROGRESS {'loss': 0.1}\n",
+      false, &bad);
+  REQUIRE(latest);
+  CHECK(latest->metrics[0].second == "0.5");
+  CHECK(bad.count == 2);
+  CHECK(bad.describe() ==
+        "2 TRAINJOB_PROGRESS lines were not JSON: {'loss': 0.9} (a program prints json.dumps of "
+        "its dict, docs/progress.md)");
+  CHECK(classify_progress_line(bad.describe()).kind == ProgressLine::Kind::kOther);
+  BadProgressLines one;
+  one.add(std::string(200, '{'));
+  CHECK(one.describe().rfind("1 TRAINJOB_PROGRESS line was not JSON: " +
+                                 std::string(kShownBadProgress, '{') + "... (",
+                             0) == 0);
+  one.merge(bad);
+  CHECK(one.count == 3);
+  CHECK(one.first.size() == kShownBadProgress);
+}

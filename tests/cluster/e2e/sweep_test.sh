@@ -3,8 +3,10 @@
 # its trials' Jobs run under the real Job controller, at most parallelTrials at a time; each
 # trial's metrics are read from rank 0's pod log (served by kwok: a watch here gives each
 # rank-0 pod a log with a loss taken from its KUBEFLOW_TRAINER_OPT_TARGET, and makes trial 4
-# fail). The search goes on past a failed trial and names the best; a random search without a
-# seed gets one, recorded on the trials; a metric never reported and Ctrl-C end it, Ctrl-C
+# fail). The search goes on past a failed trial and names the best; the same search again
+# stops before starting unless --rerun runs every trial again; a random search without a
+# seed gets one, recorded on the trials; a metric never reported (status then says the search
+# stopped, and why), progress lines that are not JSON (named) and Ctrl-C end it, Ctrl-C
 # deleting the running trials. (status and delete of a sweep: sweep_status_test.)
 bin=$1
 src=$2
@@ -39,6 +41,8 @@ YAML
 # trial_log TRIAL TARGET: what the trial's rank 0 prints: its loss is its target, and comes
 # last, after a line with accuracy only; trial 4 of the grid prints its loss alone.
 trial_log() {
+  # Python's print("TRAINJOB_PROGRESS", {...}): a dict, no JSON.
+  case $1 in dict-*) printf "TRAINJOB_PROGRESS {'loss': %s}\n" "$2" "$2"; return ;; esac
   [ "$1" = grid-trial-4 ] || echo 'TRAINJOB_PROGRESS {"epoch": 1, "epochs": 1, "accuracy": 0.75}'
   echo "TRAINJOB_PROGRESS {\"loss\": $2}"
 }
@@ -87,6 +91,26 @@ check "the Job controller ran each trial: 4 Jobs, one Failed by its backoff limi
 "$bin" status grid >"$work/grid.status"
 check "status NAME later: the same best" grep -qx 'best: grid-trial-2 (target=0.2): loss 0.2 (Minimize)' "$work/grid.status"
 
+# The same search again: its trials exist and have finished, and a search would only read
+# their old results (under "started" lines): it stops before starting, naming --rerun.
+uids() { kubectl get jobs -l trainer.kubeflow.org/optimizationjob-name=grid -o jsonpath='{.items[*].metadata.uid}'; }
+before=$(uids)
+"$bin" submit --wait -f "$work/grid.yaml" >"$work/again.out" 2>"$work/again.err"
+check "again without --rerun: exit 1" [ $? -eq 1 ]
+check "... saying what exists and that --rerun runs it again" grep -q \
+  '^error: OptimizationJob grid: the trials of an earlier search exist (4 trials: 3 succeeded, 1 failed), and this search would only read their old results again: pass --rerun to delete them and run every trial again .*; nothing was started$' "$work/again.err"
+check "... no trial shown as started, no best" bash -c "! grep -q 'started\|best:' '$work/again.out'"
+check "... the Jobs are those of the first search" [ "$(uids)" = "$before" ]
+"$bin" submit --wait --rerun -f "$work/grid.yaml" >"$work/rerun.out" 2>"$work/rerun.err"
+check "--rerun: exit 0" [ $? -eq 0 ]
+check "... the earlier trials deleted first" \
+  grep -qx 'OptimizationJob grid: 4 trials of an earlier search deleted (--rerun)' "$work/rerun.out"
+check "... every trial ran again: four new Jobs, the same best" bash -c "
+  [ \$(grep -c '^grid-trial-[1-4] (target=[0-9.]*): started$' '$work/rerun.out') -eq 4 ] &&
+  grep -qx 'best: grid-trial-2 (target=0.2): loss 0.2 (Minimize)' '$work/rerun.out' &&
+  now=\$(kubectl get jobs -l trainer.kubeflow.org/optimizationjob-name=grid -o jsonpath='{.items[*].metadata.uid}') &&
+  [ \$(echo \$now | wc -w) -eq 4 ] && for u in $before; do case \" \$now \" in *\" \$u \"*) exit 1 ;; esac; done"
+
 # A random search without a seed: one is picked, printed and recorded on every trial.
 sweep rnd '{random: {}}' '[{name: target, searchSpace: {uniform: {min: "0.1", max: "0.9"}}}]' loss 2s
 "$bin" submit --wait -f "$work/rnd.yaml" >"$work/rnd.out" 2>"$work/rnd.err"
@@ -109,6 +133,25 @@ check "a metric never reported: exit 1" [ $? -eq 1 ]
 check "... naming the metrics reported" \
   grep -q 'error: the objective metric "f1" was not reported by f1-trial-[12], which succeeded; it reported accuracy, loss' "$work/f1.err"
 check "... no other trial started" bash -c "! grep -q 'f1-trial-3 (' '$work/f1.out' && ! kubectl get job f1-trial-3-node-0 >/dev/null 2>&1"
+
+"$bin" status f1 >"$work/f1.status"
+check "status of the stopped search: Stopped, not Complete, and why" bash -c "
+  grep -qEx 'OptimizationJob f1: Stopped \(4 trials: [12] succeeded, [23] not created\)' '$work/f1.status' &&
+  grep -q '^The search stopped: the objective metric \"f1\" was not reported by f1-trial-' '$work/f1.status'"
+check "... read from what the search recorded on its trials" bash -c "
+  kubectl get services -l trainer.kubeflow.org/optimizationjob-name=f1 \
+    -o jsonpath='{.items[*].metadata.annotations.kubectl-trainjob/optimization-stopped}' |
+  grep -q 'the objective metric \"f1\" was not reported'"
+
+# Progress lines that are not JSON (a Python dict): the error counts them and shows the first.
+sweep dict '{grid: {}}' "$targets" loss 2s
+"$bin" submit --wait -f "$work/dict.yaml" >"$work/dict.out" 2>"$work/dict.err"
+check "progress lines that are not JSON: exit 1" [ $? -eq 1 ]
+check "... the error counts them and shows the first, from the pod's log" grep -q \
+  "error: the objective metric \"loss\" was not reported by dict-trial-[12], which succeeded without reporting any metric; 2 TRAINJOB_PROGRESS lines were not JSON: {'loss': 0\.[52]}" "$work/dict.err"
+"$bin" status dict >"$work/dict.status"
+check "... and status names them for each trial" \
+  grep -q "^dict-trial-[12]: 2 TRAINJOB_PROGRESS lines were not JSON: {'loss': " "$work/dict.status"
 
 # Ctrl-C: the running trials are deleted, the rest never created.
 sweep slow '{grid: {}}' "$targets" loss 1h
