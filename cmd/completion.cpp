@@ -25,18 +25,21 @@ CliFlag flag_model(const CLI::Option& option) {
   if (!option.get_snames().empty()) flag.short_name = option.get_snames().front();
   flag.description = option.get_description();
   flag.takes_value = option.get_type_size() > 0;
+  flag.value_optional = flag.takes_value && option.get_expected_min() == 0;
   flag.repeatable = option.get_expected_max() > 1 ||
                     option.get_multi_option_policy() != CLI::MultiOptionPolicy::Throw;
   split_type_name(option.get_type_name(), &flag.value_type, &flag.choices);
   return flag;
 }
 
-/// The model of `app` and its subcommands, in declaration order.
+}  // namespace
+
 CliCommand command_model(const CLI::App& app) {
   CliCommand command;
   command.name = app.get_name();
   command.description = app.get_description();
   command.hidden = app.get_group().empty();
+  command.raw_words = app.get_prefix_command();
   for (const CLI::Option* option : app.get_options()) {
     if (option->nonpositional()) {
       command.flags.push_back(flag_model(*option));
@@ -54,6 +57,8 @@ CliCommand command_model(const CLI::App& app) {
     command.subcommands.push_back(command_model(*sub));
   return command;
 }
+
+namespace {
 
 /// The connection the command being typed would make, from the cluster flags given.
 ConnectionFlags connection_from(const GivenFlags& given) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "command.h"
+#include "complete/pflag_words.h"
 #include "model/suggest.h"
 #include "util/shared_library.h"
 #include "util/terminal.h"
@@ -118,6 +120,19 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   return trainjob::usage_error(message);
 }
 
+/// KUBECTL_TRAINJOB_PARSE_ONLY=1: the command line is read and the flags printed as read,
+/// and nothing runs. tests/e2e/flag_spellings_test.sh compares kubectl's spellings this way.
+bool parse_only() {
+  const char* value = std::getenv("KUBECTL_TRAINJOB_PARSE_ONLY");
+  return value != nullptr && std::string(value) == "1";
+}
+
+int print_parsed(const CLI::App& command) {
+  std::string text = command.config_to_str(false, false);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return trainjob::kExitOk;
+}
+
 /// cobra's `help [COMMAND]`, which kubectl users type, as the --help it means.
 std::vector<char*> help_words(int argc, char** argv) {
   std::vector<char*> words = {argv[0]};
@@ -159,13 +174,17 @@ int run(int argc, char** argv) {
     std::fputs(app.help().c_str(), stdout);
     return kExitOk;
   }
+  // kubectl's spellings of flags (`-o=json`), read as pflag reads them; CLI11 takes the
+  // words last first.
+  std::vector<std::string> words = pflag_words(command_model(app), {argv + 1, argv + argc});
+  std::reverse(words.begin(), words.end());
   try {
-    app.parse(argc, argv);
+    app.parse(words);
   } catch (const CLI::ParseError& e) {
     return parse_error(app, e);
   }
   for (auto& [sub, command] : commands) {
-    if (sub->parsed()) return command();
+    if (sub->parsed()) return parse_only() ? print_parsed(*sub) : command();
   }
   return kExitUsage;
 }
