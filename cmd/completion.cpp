@@ -3,6 +3,7 @@
 // (through kubectl_complete-trainjob), in cobra's protocol.
 #include "complete/completion.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -77,12 +78,19 @@ ConnectionFlags connection_from(const GivenFlags& given) {
 
 int run_complete(const CLI::App& root, const std::vector<std::string>& words) {
   bool looked_up = false;
-  ClusterLookup cluster = [&](const std::string& value_type, const GivenFlags& given) {
+  // One deadline for every lookup of this TAB (TrainJobs, then OptimizationJobs).
+  auto start = std::chrono::steady_clock::now();
+  ClusterLookup cluster = [&](const std::string& value_type,
+                              const GivenFlags& given) -> std::vector<std::string> {
     ConnectionFlags flags = connection_from(given);
     if (value_type == "CONTEXT") return kubeconfig_context_names(flags);
-    NameLookup lookup = value_type == "NAMESPACE"
-                            ? lookup_namespace_names(flags, kClusterDeadlineSeconds)
-                            : lookup_trainjob_names(flags, kClusterDeadlineSeconds);
+    std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
+    double left = kClusterDeadlineSeconds - spent.count();
+    if (left <= 0) return {};
+    NameLookup lookup = value_type == "NAMESPACE" ? lookup_namespace_names(flags, left)
+                        : value_type == "OPTIMIZATIONJOB"
+                            ? lookup_optimization_job_names(flags, left)
+                            : lookup_trainjob_names(flags, left);
     looked_up = true;
     return lookup.names;
   };
