@@ -11,13 +11,6 @@
 
 namespace trainjob {
 
-std::string without_short_option_equals(std::string value) {
-  // kubectl (pflag) reads `-n=ns` as `ns`; CLI11 hands a short option's `=ns` over whole.
-  // No namespace, context or level starts with '=', so dropping it loses nothing.
-  if (!value.empty() && value[0] == '=') value.erase(0, 1);
-  return value;
-}
-
 void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option("--kubeconfig", flags->kubeconfig,
                   "Path to the kubeconfig file (KUBECONFIG and ~/.kube/config are not read then)")
@@ -28,8 +21,7 @@ void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option("--user", flags->user, "The kubeconfig user to use")->type_name("NAME");
   app->add_option("-n,--namespace", flags->name_space,
                   "Namespace (default: the context's, else \"default\")")
-      ->type_name("NAMESPACE")
-      ->transform(without_short_option_equals);
+      ->type_name("NAMESPACE");
   app->add_option("--request-timeout", flags->request_timeout,
                   "How long to wait for one answer: 0 (no limit), 30 (seconds), 1s, 2m, 3h")
       ->type_name("DURATION")
@@ -37,10 +29,9 @@ void add_cluster_flags(CLI::App* app, ConnectionFlags* flags) {
   app->add_option_function<std::string>(
          "-v,--v",
          [flags](const std::string& text) {
-           std::string digits = without_short_option_equals(text);
-           if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+           if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
              throw CLI::ValidationError("-v", "expected a level 0-9, found \"" + text + "\"");
-           flags->verbosity = std::stoi(digits);
+           flags->verbosity = std::stoi(text);
          },
          "Log level: 6 traces each request and its status, 7 headers (secrets masked), 8 bodies")
       ->type_name("N");

@@ -25,9 +25,6 @@ namespace trainjob {
 /// and -v/--v on `app`, with kubectl's names and meanings.
 void add_cluster_flags(CLI::App* app, ConnectionFlags* flags);
 
-/// `-n=ns` as kubectl reads it: a short option's value loses the '=' CLI11 leaves on it.
-std::string without_short_option_equals(std::string value);
-
 /// Declares the positional words naming the TrainJob of status, logs, delete, suspend and
 /// resume: NAME, TYPE/NAME or TYPE NAME, with kubectl's TYPE words for the kinds we manage
 /// (with `sweeps`, for status and delete, optimizationjob too).

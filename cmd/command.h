@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "complete/cli_model.h"
 #include "diag/diagnostic.h"
 
 namespace trainjob {
@@ -45,6 +46,10 @@ CommandRunner declare_wait(CLI::App* app);
 CommandRunner declare_events(CLI::App* app);
 CommandRunner declare_completion(CLI::App* app);
 CommandRunner declare_complete(CLI::App* app);
+
+/// The model of `app` and its subcommands, in declaration order: what completion offers and
+/// how kubectl's flag spellings are read (complete/pflag_words.h).
+CliCommand command_model(const CLI::App& app);
 
 /// The plugin itself and the arguments it was started with, as a sweep's trials run it
 /// again (`--trial K` added): set once by main.

@@ -3,6 +3,7 @@
 // (through kubectl_complete-trainjob), in cobra's protocol.
 #include "complete/completion.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -25,18 +26,21 @@ CliFlag flag_model(const CLI::Option& option) {
   if (!option.get_snames().empty()) flag.short_name = option.get_snames().front();
   flag.description = option.get_description();
   flag.takes_value = option.get_type_size() > 0;
+  flag.value_optional = flag.takes_value && option.get_expected_min() == 0;
   flag.repeatable = option.get_expected_max() > 1 ||
                     option.get_multi_option_policy() != CLI::MultiOptionPolicy::Throw;
   split_type_name(option.get_type_name(), &flag.value_type, &flag.choices);
   return flag;
 }
 
-/// The model of `app` and its subcommands, in declaration order.
+}  // namespace
+
 CliCommand command_model(const CLI::App& app) {
   CliCommand command;
   command.name = app.get_name();
   command.description = app.get_description();
   command.hidden = app.get_group().empty();
+  command.raw_words = app.get_prefix_command();
   for (const CLI::Option* option : app.get_options()) {
     if (option->nonpositional()) {
       command.flags.push_back(flag_model(*option));
@@ -55,6 +59,8 @@ CliCommand command_model(const CLI::App& app) {
   return command;
 }
 
+namespace {
+
 /// The connection the command being typed would make, from the cluster flags given.
 ConnectionFlags connection_from(const GivenFlags& given) {
   auto value = [&](const char* name) {
@@ -72,12 +78,19 @@ ConnectionFlags connection_from(const GivenFlags& given) {
 
 int run_complete(const CLI::App& root, const std::vector<std::string>& words) {
   bool looked_up = false;
-  ClusterLookup cluster = [&](const std::string& value_type, const GivenFlags& given) {
+  // One deadline for every lookup of this TAB (TrainJobs, then OptimizationJobs).
+  auto start = std::chrono::steady_clock::now();
+  ClusterLookup cluster = [&](const std::string& value_type,
+                              const GivenFlags& given) -> std::vector<std::string> {
     ConnectionFlags flags = connection_from(given);
     if (value_type == "CONTEXT") return kubeconfig_context_names(flags);
-    NameLookup lookup = value_type == "NAMESPACE"
-                            ? lookup_namespace_names(flags, kClusterDeadlineSeconds)
-                            : lookup_trainjob_names(flags, kClusterDeadlineSeconds);
+    std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
+    double left = kClusterDeadlineSeconds - spent.count();
+    if (left <= 0) return {};
+    NameLookup lookup = value_type == "NAMESPACE" ? lookup_namespace_names(flags, left)
+                        : value_type == "OPTIMIZATIONJOB"
+                            ? lookup_optimization_job_names(flags, left)
+                            : lookup_trainjob_names(flags, left);
     looked_up = true;
     return lookup.names;
   };

@@ -90,8 +90,7 @@ CommandRunner declare_init(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--memory", options.memory, "Memory of each pod (requests and limits)")
       ->capture_default_str();
-  app->add_option("-n,--namespace", options.name_space, "Namespace to write into the objects")
-      ->transform(without_short_option_equals);
+  app->add_option("-n,--namespace", options.name_space, "Namespace to write into the objects");
   return [flags] { return run_init(*flags); };
 }
 

@@ -30,9 +30,9 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
                       dialect_info(kDefaultDialect).version + " when nothing pins one")
       ->type_name("VERSION");
   if (!declare_namespace) return;
-  app->add_option("-n,--namespace", flags->name_space,
-                  "Namespace for TrainJobs that do not set one (one that sets another is an error)")
-      ->transform(without_short_option_equals);
+  app->add_option(
+      "-n,--namespace", flags->name_space,
+      "Namespace for TrainJobs that do not set one (one that sets another is an error)");
 }
 
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {

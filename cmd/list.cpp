@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cluster/cluster_output.h"
+#include "cluster/list_watch.h"
 #include "cluster/trainjob_list.h"
 #include "cluster_flags.h"
 #include "command.h"
@@ -14,14 +15,25 @@ struct ListFlags {
   ConnectionFlags connection;
   std::string output = "table";
   bool all_namespaces = false;
+  std::string selector;
+  bool no_headers = false;
+  bool watch = false;
 };
 
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);  // --watch: each change as it comes
+}
+
 int run_list(const ListFlags& flags) {
+  if (flags.watch && flags.output != "table" && flags.output != "wide" && flags.output != "name")
+    return usage_error("--watch prints the table or, with -o name, names; not -o " + flags.output);
   return run_cluster_command([&] {
     ClusterSession session(flags.connection);
     // -A lists every namespace, as kubectl: the collection paths without a namespace.
     std::string name_space = flags.all_namespaces ? "" : session.name_space();
-    std::vector<ListedTrainJob> trainjobs = list_trainjobs(&session.client(), name_space);
+    std::vector<ListedTrainJob> trainjobs =
+        list_trainjobs(&session.client(), name_space, flags.selector);
     std::string text;
     if (flags.output == "name") {
       text = format_trainjob_names(trainjobs);
@@ -34,8 +46,12 @@ int run_list(const ListFlags& flags) {
       std::fprintf(stderr, "No TrainJobs found in %s namespace.\n", session.name_space().c_str());
     } else {
       text = format_trainjob_table(trainjobs, session.clock().now(), flags.all_namespaces);
+      if (flags.no_headers) text.erase(0, text.find('\n') + 1);
     }
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print(text);
+    if (!flags.watch) return static_cast<int>(kExitOk);
+    ListWatchRequest request{name_space, flags.selector, flags.output == "name"};
+    watch_trainjob_list(&session.client(), session.clock(), request, trainjobs, print);
     return static_cast<int>(kExitOk);
   });
 }
@@ -48,6 +64,15 @@ CommandRunner declare_list(CLI::App* app) {
                   "-o jsonpath='{.items[*].metadata.name}'");
   app->add_flag("-A,--all-namespaces", flags->all_namespaces,
                 "List the TrainJobs of every namespace, with a NAMESPACE column");
+  app->add_option("-l,--selector", flags->selector,
+                  "Label selector, as kubectl's (app=x, tier in (a,b), !key): only the TrainJobs "
+                  "whose Jobs it matches (their labels are the runtime template's and "
+                  "the plugin's; a TrainJob's own metadata.labels are not copied to them)")
+      ->type_name("SELECTOR");
+  app->add_flag("--no-headers", flags->no_headers, "Print the table without its header row");
+  app->add_flag("-w,--watch", flags->watch,
+                "After the listing, print a TrainJob's row again whenever it changes, appears or "
+                "goes away, until interrupted");
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_list(*flags); };
 }

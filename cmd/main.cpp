@@ -4,13 +4,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "command.h"
+#include "complete/kubectl_verbs.h"
+#include "complete/pflag_words.h"
 #include "model/suggest.h"
 #include "util/shared_library.h"
 #include "util/terminal.h"
@@ -94,6 +98,19 @@ const trainjob::CommandSpec* find_command(const std::string& name) {
   return nullptr;
 }
 
+/// CLI11's help, with a positional of a few words (NAME, TYPE/NAME or TYPE NAME) written
+/// `NAME...` where CLI11 writes `NAME(1x)`.
+class UsageFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_usage(const CLI::Option* option) const override {
+    int most = option->get_expected_max();
+    if (most <= 1 || most >= CLI::detail::expected_max_vector_size)
+      return CLI::Formatter::make_option_usage(option);
+    std::string usage = make_option_name(option, true) + "...";
+    return option->get_required() ? usage : "[" + usage + "]";
+  }
+};
+
 /// cobra's answer to a misspelt command, as kubectl gives it.
 int unknown_command(const std::string& word) {
   std::vector<std::string_view> names;
@@ -101,7 +118,11 @@ int unknown_command(const std::string& word) {
     if (spec.name[0] != '_') names.emplace_back(spec.name);
   std::string suggestion = trainjob::closest_match(word, names);
   std::string message = "unknown command \"" + word + "\" for \"kubectl trainjob\"";
-  if (!suggestion.empty()) message += "\n\nDid you mean this?\n\t" + suggestion + "\n";
+  std::string pointer = trainjob::kubectl_verb_pointer(word);  // kubectl's get, apply, ...
+  if (!pointer.empty())
+    message += "\n\nFor kubectl's " + word + ", " + pointer + "\n";
+  else if (!suggestion.empty())
+    message += "\n\nDid you mean this?\n\t" + suggestion + "\n";
   return trainjob::usage_error(message);
 }
 
@@ -120,6 +141,19 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   return trainjob::usage_error(message);
 }
 
+/// KUBECTL_TRAINJOB_PARSE_ONLY=1: the command line is read and the flags printed as read,
+/// and nothing runs. tests/e2e/flag_spellings_test.sh compares kubectl's spellings this way.
+bool parse_only() {
+  const char* value = std::getenv("KUBECTL_TRAINJOB_PARSE_ONLY");
+  return value != nullptr && std::string(value) == "1";
+}
+
+int print_parsed(const CLI::App& command) {
+  std::string text = command.config_to_str(false, false);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return trainjob::kExitOk;
+}
+
 /// cobra's `help [COMMAND]`, which kubectl users type, as the --help it means.
 std::vector<char*> help_words(int argc, char** argv) {
   std::vector<char*> words = {argv[0]};
@@ -134,6 +168,7 @@ int run(int argc, char** argv) {
   command_line().assign(argv, argv + argc);
   CLI::App app{"Compile and run Kubeflow TrainJobs on any Kubernetes cluster, no operator needed",
                "kubectl trainjob"};
+  app.formatter(std::make_shared<UsageFormatter>());  // before the commands, which copy it
   app.require_subcommand(1);
   app.set_version_flag("--version", "kubectl-trainjob " TRAINJOB_VERSION);
   // Declaring every command's flags costs a third of `version`'s start-up, so when the
@@ -161,13 +196,17 @@ int run(int argc, char** argv) {
     std::fputs(app.help().c_str(), stdout);
     return kExitOk;
   }
+  // kubectl's spellings of flags (`-o=json`), read as pflag reads them; CLI11 takes the
+  // words last first.
+  std::vector<std::string> words = pflag_words(command_model(app), {argv + 1, argv + argc});
+  std::reverse(words.begin(), words.end());
   try {
-    app.parse(argc, argv);
+    app.parse(words);
   } catch (const CLI::ParseError& e) {
     return parse_error(app, e);
   }
   for (auto& [sub, command] : commands) {
-    if (sub->parsed()) return command();
+    if (sub->parsed()) return parse_only() ? print_parsed(*sub) : command();
   }
   return kExitUsage;
 }

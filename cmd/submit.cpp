@@ -2,6 +2,7 @@
 #include "cluster/submit.h"
 
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "cluster/sweep_status.h"
@@ -10,6 +11,7 @@
 #include "command.h"
 #include "input_flags.h"
 #include "kube/kube_error.h"
+#include "kube/objects.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
 #include "sweep/sweep_plan.h"
@@ -92,13 +94,36 @@ bool clear_earlier_search(ClusterSession* session, const std::string& name, bool
   return true;
 }
 
-/// --dry-run=client: the objects that would be applied, as YAML.
-int print_plans(const std::vector<SubmitPlan>& plans) {
+/// kubectl's deprecated --dry-run forms, as kubectl reads them (alone: client, true, false),
+/// with kubectl's warning.
+void read_deprecated_dry_run(std::string* value) {
+  static const std::map<std::string, std::string> kDeprecated = {
+      {"", "client"}, {"true", "client"}, {"false", "none"}};
+  auto deprecated = kDeprecated.find(*value);
+  if (deprecated == kDeprecated.end()) return;
+  std::fprintf(stderr, "warning: --dry-run%s is deprecated and can be replaced with --dry-run=%s\n",
+               value->empty() ? "" : ("=" + *value).c_str(), deprecated->second.c_str());
+  *value = deprecated->second;
+}
+
+std::string check_dry_run(const std::string& value) {
+  if (value == "none" || value == "client" || value == "server") return "";
+  if (value == "true" || value == "false") return "";  // read_deprecated_dry_run warns
+  return "expected none, client or server, found \"" + value + "\"";
+}
+
+/// --dry-run=client: the objects that would be applied, as YAML; with -o name their names,
+/// as the server dry run prints them.
+int print_plans(const std::vector<SubmitPlan>& plans, const std::string& output) {
   std::vector<const Json*> objects;
-  for (const SubmitPlan& plan : plans)
-    for (const Json& object : plan.objects)
+  std::string names;
+  for (const SubmitPlan& plan : plans) {
+    for (const Json& object : plan.objects) {
       objects.push_back(&object);
-  std::string text = format_objects(objects, OutputFormat::kYaml);
+      names += display_name(object) + "\n";
+    }
+  }
+  std::string text = output == "name" ? names : format_objects(objects, OutputFormat::kYaml);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;
 }
@@ -157,7 +182,7 @@ int run_submit(const SubmitFlags& flags) {
                          std::to_string(plans.size()) +
                          ": submit them without --wait and follow each with `kubectl trainjob "
                          "status --watch NAME`");
-    if (flags.dry_run == "client") return print_plans(plans);
+    if (flags.dry_run == "client") return print_plans(plans, flags.output);
     SubmitOptions options{flags.dry_run == "server", flags.wait,    *timeout,
                           flags.keep_on_error,       flags.replace, flags.rerun,
                           flags.output == "name"};
@@ -178,10 +203,11 @@ CommandRunner declare_submit(CLI::App* app) {
   auto flags = std::make_shared<SubmitFlags>();
   add_input_flags(app, &flags->inputs, /*declare_namespace=*/false);
   app->add_option("--dry-run", flags->dry_run,
-                  "none: apply; client: print what would be applied; server: ask the server to "
-                  "check every object and change nothing")
-      ->check(CLI::IsMember({"none", "client", "server"}))
-      ->capture_default_str();
+                  "none (the default): apply; client: print what would be applied; server: ask "
+                  "the server to check every object and change nothing. --dry-run alone is "
+                  "client, as kubectl's (deprecated there)")
+      ->expected(0, 1)
+      ->check(CLI::Validator(check_dry_run, "{none,client,server}"));
   app->add_flag("--wait", flags->wait,
                 "Run initializers first, then the trainer; wait for the end (exit 1 on failure)");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
@@ -206,7 +232,10 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_option("-o,--output", flags->output, "name: print only kind.group/name of each object")
       ->check(CLI::IsMember({"name"}));
   add_cluster_flags(app, &flags->connection);
-  return [flags] { return run_submit(*flags); };
+  return [flags] {
+    read_deprecated_dry_run(&flags->dry_run);  // --dry-run alone leaves it empty
+    return run_submit(*flags);
+  };
 }
 
 }  // namespace trainjob

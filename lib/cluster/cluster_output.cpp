@@ -58,7 +58,7 @@ std::string output_formats_text(const std::vector<std::string>& allowed) {
   std::string text = "{";
   for (const std::string& name : allowed)
     text += (text.size() > 1 ? "," : "") + name;
-  return text + "}";
+  return text + ",jsonpath=TEMPLATE}";
 }
 
 std::string format_one(const Json& object, const std::string& format) {

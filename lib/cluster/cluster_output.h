@@ -21,7 +21,8 @@ std::string format_one(const Json& object, const std::string& format);
 /// For a CLI check of -o: "" when `value` is one of `allowed` or a readable
 /// jsonpath=TEMPLATE, else what is wrong with it.
 std::string check_output_format(const std::string& value, const std::vector<std::string>& allowed);
-/// "{table,yaml,json}": the formats as CLI11 describes a set, which completion offers.
+/// "{table,yaml,json,jsonpath=TEMPLATE}": the formats as CLI11 describes a set, which help
+/// shows and completion offers.
 std::string output_formats_text(const std::vector<std::string>& allowed);
 /// Whether `format` is -o jsonpath=TEMPLATE.
 bool is_jsonpath_format(const std::string& format);

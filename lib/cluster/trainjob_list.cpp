@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "cluster/cluster_output.h"
 #include "cluster/status_output.h"
@@ -34,9 +35,28 @@ ListKey list_key_of(const Json& object) {
           label_of(object, kTrainJobNameLabel)};
 }
 
+/// The TrainJobs with an object of `type` that `selector` matches, besides being the plugin's.
+std::set<ListKey> selected_by(KubeClient* client, const ResourceType& type,
+                              const std::string& name_space, const std::string& selector) {
+  std::string both =
+      url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue + "," + selector);
+  std::set<ListKey> keys;
+  for (const Json& object : list_objects(client, type, name_space, both).items)
+    keys.insert(list_key_of(object));
+  return keys;
+}
+
 }  // namespace
 
-std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space) {
+std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space,
+                                           const std::string& user_selector) {
+  // -l: a TrainJob is selected by its Jobs' labels; by its Service's once no Job is left.
+  std::set<ListKey> by_job, by_service;
+  if (!user_selector.empty()) {
+    by_job = selected_by(client, job_type(), name_space, user_selector);
+    by_service = selected_by(client, service_type(), name_space, user_selector);
+    if (by_job.empty() && by_service.empty()) return {};
+  }
   std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
   std::map<ListKey, ListedTrainJob> found;
   for (Json& job : list_objects(client, job_type(), name_space, selector).items)
@@ -51,6 +71,8 @@ std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string
   std::vector<ListedTrainJob> trainjobs;
   for (auto& [key, listed] : found) {
     if (key.second.empty()) continue;
+    bool selected = by_job.count(key) > 0 || (listed.jobs.empty() && by_service.count(key) > 0);
+    if (!user_selector.empty() && !selected) continue;
     listed.name_space = key.first;
     listed.name = key.second;
     trainjobs.push_back(std::move(listed));
@@ -78,6 +100,16 @@ Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
         status_json(compute_status(trainjob.name, trainjob.jobs, trainjob.pods, {}), own));
   }
   return list;
+}
+
+std::vector<std::string> trainjob_table_rows(const std::vector<ListedTrainJob>& trainjobs,
+                                             double now, bool all_namespaces) {
+  std::string table = format_trainjob_table(trainjobs, now, all_namespaces);
+  std::vector<std::string> rows;
+  size_t start = table.find('\n') + 1;  // past the header
+  for (size_t end; (end = table.find('\n', start)) != std::string::npos; start = end + 1)
+    rows.push_back(table.substr(start, end - start + 1));
+  return rows;
 }
 
 std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now,

@@ -20,8 +20,11 @@ struct ListedTrainJob {
 };
 
 /// The TrainJobs in `name_space` (empty: in every namespace, as kubectl's -A) with a Job or
-/// a Service labelled as made by the plugin, sorted by namespace and name.
-std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space);
+/// a Service labelled as made by the plugin, sorted by namespace and name. With a
+/// `selector` (kubectl's -l syntax, not escaped), only those it
+/// matches (by their Jobs; by their Service once no Job is left), each with all its objects.
+std::vector<ListedTrainJob> list_trainjobs(KubeClient* client, const std::string& name_space,
+                                           const std::string& selector = "");
 
 /// `-o name`: `trainjob/NAME` (or `pytorchjob/NAME`, ...) a line each.
 std::string format_trainjob_names(const std::vector<ListedTrainJob>& trainjobs);
@@ -32,6 +35,10 @@ Json trainjob_status_list(const std::vector<ListedTrainJob>& trainjobs,
 /// with `all_namespaces`, a NAMESPACE column first, as kubectl's -A.
 std::string format_trainjob_table(const std::vector<ListedTrainJob>& trainjobs, double now,
                                   bool all_namespaces = false);
+/// The table's lines without its header, one per TrainJob in order: the rows --no-headers
+/// and --watch print.
+std::vector<std::string> trainjob_table_rows(const std::vector<ListedTrainJob>& trainjobs,
+                                             double now, bool all_namespaces = false);
 
 }  // namespace trainjob
 

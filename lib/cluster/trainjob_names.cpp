@@ -189,22 +189,38 @@ std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::strin
   return target;
 }
 
-std::vector<std::string> submitted_trainjob_names(KubeClient* client,
-                                                  const std::string& name_space) {
+namespace {
+
+/// The values of `label` on the Jobs and Services the plugin made in `name_space`, sorted.
+std::vector<std::string> submitted_label_values(KubeClient* client, const std::string& name_space,
+                                                const char* label) {
   std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
   std::set<std::string> names;
   for (const ResourceType* type : {&job_type(), &service_type()}) {
     for (const Json& object : list_objects(client, *type, name_space, selector).items) {
-      std::string name = label_of(object, kTrainJobNameLabel);
+      std::string name = label_of(object, label);
       if (!name.empty()) names.insert(name);
     }
   }
   return {names.begin(), names.end()};
 }
 
+}  // namespace
+
+std::vector<std::string> submitted_trainjob_names(KubeClient* client,
+                                                  const std::string& name_space) {
+  return submitted_label_values(client, name_space, kTrainJobNameLabel);
+}
+
 NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_seconds) {
   return lookup_names(flags, deadline_seconds, [](KubeClient* client) {
     return submitted_trainjob_names(client, client->config().name_space);
+  });
+}
+
+NameLookup lookup_optimization_job_names(const ConnectionFlags& flags, double deadline_seconds) {
+  return lookup_names(flags, deadline_seconds, [](KubeClient* client) {
+    return submitted_label_values(client, client->config().name_space, kOptimizationJobNameLabel);
   });
 }
 

@@ -28,6 +28,9 @@ struct NameLookup {
 /// `deadline_seconds` in all (connecting, credential plugins, retries). Any failure gives
 /// no names: completion must never print an error or hang the shell.
 NameLookup lookup_trainjob_names(const ConnectionFlags& flags, double deadline_seconds);
+/// The same for the OptimizationJobs whose trials were submitted (their objects'
+/// optimizationjob-name label).
+NameLookup lookup_optimization_job_names(const ConnectionFlags& flags, double deadline_seconds);
 
 /// The namespaces of the cluster (GET /api/v1/namespaces), as lookup_trainjob_names()
 /// asks: bounded by the deadline, no names on any failure (no cluster, no permission).

@@ -18,6 +18,9 @@ struct CliFlag {
   /// What the value is: CLI11's type name ("PATH", "VERSION", "TEXT"); see value_kinds.h.
   std::string value_type;
   std::vector<std::string> choices;  ///< the only values accepted, when the flag checks them
+  /// The value may be left out (`--dry-run` alone): then only `--flag=VALUE` gives one, as
+  /// pflag reads a flag with a NoOptDefVal.
+  bool value_optional = false;
 };
 
 struct CliPositional {
@@ -33,6 +36,7 @@ struct CliCommand {
   std::vector<CliFlag> flags;
   std::vector<CliPositional> positionals;
   std::vector<CliCommand> subcommands;
+  bool raw_words = false;  ///< every word after the name is the command's own (`__complete`)
 
   const CliCommand* find_subcommand(const std::string& word) const;
   /// The flag `--name` (long) or `-n` (short), or nullptr.

@@ -1,5 +1,6 @@
 #include "complete/completion.h"
 
+#include <cctype>
 #include <set>
 
 #include "complete/value_kinds.h"
@@ -13,6 +14,7 @@ struct LineState {
   const CliCommand* command = nullptr;
   const CliFlag* pending = nullptr;  ///< a flag still waiting for its value
   size_t positionals = 0;            ///< positional words given to `command`
+  std::string first_positional;      ///< the first of them (a TYPE, in `TYPE NAME`)
   bool options_ended = false;        ///< after `--`, every word is positional
   std::set<const CliFlag*> used;
   GivenFlags given;
@@ -66,7 +68,7 @@ LineState read_words(const CliCommand& root, const std::vector<std::string>& wor
       state.command = sub;
       state.used.clear();
     } else {
-      ++state.positionals;
+      if (state.positionals++ == 0) state.first_positional = word;
     }
   }
   return state;
@@ -91,9 +93,55 @@ Completion complete_flag_value(const CliFlag& flag, const std::string& word, con
   return complete_value(flag.value_type, flag.choices, word, state.given, cluster);
 }
 
+/// A TYPE word as its kind's lower-case singular ("PyTorchJobs.kubeflow.org" -> "pytorchjob");
+/// empty when it names no kind the commands take (all of them, TrainJob to OptimizationJob,
+/// end in "job"): then a first word was a NAME, and nothing follows it.
+std::string kind_of_type_word(const std::string& word) {
+  std::string kind = word.substr(0, word.find('.'));
+  for (char& c : kind)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!kind.empty() && kind.back() == 's') kind.pop_back();
+  return ends_with(kind, "job") ? kind : "";
+}
+
+/// A TrainJob in kubectl's forms: NAME, TYPE/NAME or TYPE NAME. Of the OptimizationJob TYPE,
+/// the OptimizationJobs; without a TYPE, they follow the TrainJobs (status and delete take
+/// them by name alone).
+Completion complete_target(const LineState& state, const std::string& word,
+                           const ClusterLookup& cluster) {
+  std::string type;
+  std::string typed = word;  // the form's TYPE/ part is kept before each name
+  size_t slash = word.find('/');
+  std::string prefix;
+  if (state.positionals == 1) {
+    type = state.first_positional;
+  } else if (slash != std::string::npos) {
+    type = word.substr(0, slash);
+    typed = word.substr(slash + 1);
+    prefix = type + "/";
+  }
+  std::string kind = kind_of_type_word(type);
+  Completion completion;
+  if (!cluster || (!type.empty() && kind.empty())) return completion;
+  std::vector<std::string> names;
+  if (kind != "optimizationjob") names = cluster("TRAINJOB", state.given);
+  if (kind.empty() || kind == "optimizationjob") {
+    for (std::string& name : cluster("OPTIMIZATIONJOB", state.given))
+      names.push_back(std::move(name));
+  }
+  for (const std::string& name : names)
+    if (starts_with(name, typed)) completion.candidates.push_back({prefix + name, ""});
+  return completion;
+}
+
 Completion complete_positional(const LineState& state, const std::string& word,
                                const ClusterLookup& cluster) {
   const CliCommand& command = *state.command;
+  bool target = !command.positionals.empty() && command.positionals[0].value_type == "TRAINJOB";
+  // TYPE NAME: the second word; a first word with '/' was TYPE/NAME, complete already.
+  if (target && (state.positionals == 0 ||
+                 (state.positionals == 1 && state.first_positional.find('/') == std::string::npos)))
+    return complete_target(state, word, cluster);
   if (state.positionals == 0 && !command.subcommands.empty()) {
     Completion completion;
     for (const CliCommand& sub : command.subcommands)

@@ -82,8 +82,14 @@ Completion complete_value(const std::string& value_type, const std::vector<std::
                           const ClusterLookup& cluster) {
   Completion completion;
   if (!choices.empty()) {
-    for (const std::string& choice : choices)
-      completion.candidates.push_back({choice, ""});
+    for (const std::string& choice : choices) {
+      // `jsonpath=TEMPLATE`: the word to type is `jsonpath=`, the template the user's.
+      size_t placeholder = choice.find('=');
+      if (placeholder == std::string::npos)
+        completion.candidates.push_back({choice, ""});
+      else
+        completion.candidates.push_back({choice.substr(0, placeholder + 1), choice});
+    }
     keep_prefixed(prefix, &completion.candidates);
     return completion;
   }

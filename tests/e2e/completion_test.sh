@@ -28,8 +28,8 @@ check "descriptions after a tab" bash -c "kubectl __complete trainjob ren 2>/dev
 check "flags of render" bash -c "kc render --o | has --output && kc render --o | has --output-dir"
 check "short flags after a single dash" bash -c "kc render - | has -o && kc render - | has -f"
 check "-o values of render" diff <(printf 'yaml\njson\n:4\n') <(kc render -o "")
-check "-o values of list (its own set)" diff <(printf 'table\nwide\nyaml\njson\nname\n:4\n') <(kc list -o "")
-check "-o values of status, after its NAME" diff <(printf 'table\nyaml\njson\n:4\n') <(kc status x -o "")
+check "-o values of list (its own set)" diff <(printf 'table\nwide\nyaml\njson\nname\njsonpath=\n:4\n') <(kc list -o "")
+check "-o values of status, after its NAME" diff <(printf 'table\nyaml\njson\njsonpath=\n:4\n') <(kc status x -o "")
 check "--output=... completes the value" diff <(printf 'json\n:4\n') <(kc render --output=j)
 check "--trainer-version: the releases understood" \
   diff <(printf '2.0\n2.1\n2.2\n2.3\n2.4\n:4\n') <(kc validate --trainer-version "")
@@ -53,6 +53,10 @@ for command in status logs delete suspend resume; do
     diff <(printf 'trainjob-demo-with-image\ntune\n:4\n') <(kc $command "")
 done
 check "names by prefix" diff <(printf 'tune\n:4\n') <(kc status tu)
+check "TYPE/NAME: the names after the TYPE/ typed" \
+  diff <(printf 'pytorchjob/trainjob-demo-with-image\npytorchjob/tune\n:4\n') <(kc status pytorchjob/)
+check "TYPE/NAME by prefix" diff <(printf 'trainjob/tune\n:4\n') <(kc logs trainjob/tu)
+check "TYPE NAME: the names after a TYPE word" diff <(printf 'tune\n:4\n') <(kc delete trainjobs tu)
 check "the namespace typed is the one asked" diff <(echo :4) <(kc status -n elsewhere "")
 check "--kubeconfig typed is the one used" diff <(echo :4) \
   <(kc status --kubeconfig "$work/missing" "")
@@ -63,6 +67,12 @@ check "--context: the kubeconfig's contexts" diff <(printf 'bob\ncarol\ntest\n:4
   <(kc logs --context "")
 check "the standalone command answers the same" \
   diff <(printf 'trainjob-demo-with-image\ntune\n:4\n') <(kubectl-trainjob __complete status "" | cut -f1)
+# An OptimizationJob's trial submitted: its name follows the TrainJobs', by itself or its TYPE.
+"$bin" submit -f "$src/templates/sweep-linear.yaml" --trial 1 > /dev/null 2>&1
+check "delete: the OptimizationJob beside its trial" \
+  bash -c "kc delete '' | grep -qx sweep-linear && kc delete '' | grep -qx sweep-linear-trial-1"
+check "optimizationjob/: the OptimizationJobs alone" \
+  diff <(printf 'optimizationjob/sweep-linear\n:4\n') <(kc status optimizationjob/)
 stop_apiserver
 check "a cluster that is down: no names, no error" diff <(echo :4) <(kc status "")
 check "... no namespaces either" diff <(echo :4) <(kc status -n "")

@@ -105,20 +105,33 @@ TEST_CASE("completion: TrainJob names are asked of the cluster with the flags gi
   int calls = 0;
   ClusterLookup cluster = [&](const std::string& type, const GivenFlags& given) {
     ++calls;
-    CHECK(type == "TRAINJOB");
     seen = given;
+    if (type == "OPTIMIZATIONJOB") return Names{"sweep"};
+    CHECK(type == "TRAINJOB");
     return Names{"alpha", "beta", "other"};
   };
+  // The OptimizationJobs follow the TrainJobs: status and delete take them by name alone.
   CHECK(values(complete({"status", "-n", "team", "--kubeconfig=/k", ""}, cluster)) ==
-        Names{"alpha", "beta", "other"});
+        Names{"alpha", "beta", "other", "sweep"});
   CHECK(seen == GivenFlags{{"namespace", "team"}, {"kubeconfig", "/k"}});
   CHECK(values(complete({"status", "-nteam", "b"}, cluster)) == Names{"beta"});
   CHECK(seen.at("namespace") == "team");
-  // The second positional has nothing to complete, and the cluster is not asked.
+  // After a NAME (no TYPE word) nothing is left to complete, and the cluster is not asked.
   calls = 0;
   CHECK(values(complete({"status", "alpha", ""}, cluster)).empty());
+  CHECK(values(complete({"status", "trainjob/alpha", ""}, cluster)).empty());
   CHECK(calls == 0);
+  // kubectl's TYPE/NAME and TYPE NAME: the names of that kind's form.
+  CHECK(values(complete({"status", "pytorchjob/"}, cluster)) ==
+        Names{"pytorchjob/alpha", "pytorchjob/beta", "pytorchjob/other"});
+  CHECK(values(complete({"status", "trainjobs/b"}, cluster)) == Names{"trainjobs/beta"});
+  CHECK(values(complete({"status", "TrainJob", "o"}, cluster)) == Names{"other"});
+  CHECK(values(complete({"status", "optimizationjob/"}, cluster)) ==
+        Names{"optimizationjob/sweep"});
+  CHECK(values(complete({"status", "optimizationjobs.trainer.kubeflow.org", ""}, cluster)) ==
+        Names{"sweep"});
   // init's NAME is a new name: no lookup.
+  calls = 0;
   CHECK(values(complete({"init", ""}, cluster)).empty());
   CHECK(calls == 0);
 }
