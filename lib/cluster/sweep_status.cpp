@@ -102,8 +102,9 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
 
 void throw_sweep_not_found(const std::string& name_space, const std::string& name) {
   throw KubeError("optimizationjob \"" + name + "\" not found in namespace \"" + name_space +
-                  "\": no Job or Service carries the label " + kOptimizationJobNameLabel + "=" +
-                  name + " (what render and submit put on every object of a trial)");
+                      "\": no Job or Service carries the label " + kOptimizationJobNameLabel + "=" +
+                      name + " (what render and submit put on every object of a trial)",
+                  404, "NotFound");
 }
 
 bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::string& name_space,
