@@ -93,11 +93,16 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_planned(plan, object, options, /*dry_run=*/true);
-    if ((result.ok && !result.created) || result.status == 409) {
+    if ((result.ok && !result.created) || result.status == 409 || result.immutable) {
       // It exists: never take over what submit did not create for this TrainJob.
       if (std::optional<ForeignObject> foreign =
               check_foreign(client_, object, plan.name_space, plan.trainjob, &result)) {
-        if (result.ok && !foreign->fields.empty() && !options.force_conflicts) {
+        if (!result.ok) {
+          // A Job's immutable fields, say: no flag of ours changes that.
+          result.immutable = false;
+          result.error = "it exists and " + foreign->why +
+                         ", and the server refuses the change submit would make: " + result.error;
+        } else if (!foreign->fields.empty() && !options.force_conflicts) {
           result.ok = false;
           result.error = "it exists and " + foreign->why + ", and submitting would change " +
                          join(foreign->fields) +
@@ -222,9 +227,10 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
 
 ApplyResult Submitter::apply_planned(const SubmitPlan& plan, const Json& object,
                                      const SubmitOptions& options, bool dry_run) {
-  if (foreign_.count(display_name(object)) != 0)
-    return apply_object(client_, without_submit_marks(object), plan.name_space, dry_run,
-                        /*force=*/true);
+  auto foreign = foreign_.find(display_name(object));
+  if (foreign != foreign_.end())
+    return apply_object(client_, with_marks_of(object, foreign->second.live), plan.name_space,
+                        dry_run, /*force=*/true);
   return apply_object(client_, object, plan.name_space, dry_run, options.force_conflicts);
 }
 

@@ -43,15 +43,19 @@ bool created_by_submit_for(const Json& live, const Json& object, const std::stri
          (!sweep.empty() && label_of(live, kOptimizationJobNameLabel) == sweep);
 }
 
-Json without_submit_marks(Json object) {
+Json with_marks_of(Json object, const Json& live) {
+  const Json& live_metadata = member_or_empty(live, "metadata");
   Json& metadata = object["metadata"];
   for (const char* key : {"labels", "annotations"}) {
-    if (!metadata.contains(key) || !metadata[key].is_object()) continue;
-    Json& map = metadata[key];
+    const Json& kept = member_or_empty(live_metadata, key);
     for (const char* mark : {kTrainJobNameLabel, kManagedByLabel, kCreatedBySubmitLabel,
-                             kOptimizationJobNameLabel, kSubmittedKindsAnnotation})
-      map.erase(mark);
-    if (map.empty()) metadata.erase(key);
+                             kOptimizationJobNameLabel, kSubmittedKindsAnnotation}) {
+      if (kept.contains(mark))
+        metadata[key][mark] = kept[mark];
+      else if (metadata.contains(key) && metadata[key].is_object())
+        metadata[key].erase(mark);
+    }
+    if (metadata.contains(key) && metadata[key].empty()) metadata.erase(key);
   }
   return object;
 }
@@ -74,8 +78,8 @@ std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& objec
   std::optional<Json> live =
       get_object(client, resource_type_of(object), name_space, name_of(object));
   if (!live || created_by_submit_for(*live, object, trainjob)) return std::nullopt;
-  ForeignObject foreign{not_created_by_submit(*live), {}};
-  *result = apply_object(client, without_submit_marks(object), name_space, /*dry_run=*/true,
+  ForeignObject foreign{not_created_by_submit(*live), {}, *live};
+  *result = apply_object(client, with_marks_of(object, *live), name_space, /*dry_run=*/true,
                          /*force=*/true);
   if (result->ok) foreign.fields = changed_fields(*live, result->object);
   return foreign;

@@ -17,14 +17,15 @@ namespace trainjob {
 /// Whether `live` was created by submit for `trainjob`, which applies `object`: it carries
 /// kCreatedBySubmitLabel and that TrainJob's name label, or (a document of a sweep, applied
 /// with each trial) the same OptimizationJob label as `object`. Labels are decided when
-/// submit creates an object and kept by later applies (see without_submit_marks), so they
+/// submit creates an object and kept by later applies (see with_marks_of), so they
 /// say who created it.
 bool created_by_submit_for(const Json& live, const Json& object, const std::string& trainjob);
 
-/// `object` without what makes an object the TrainJob's (its name label, render's
-/// managed-by label, submit's created-by label and kinds annotation): what submit applies to
-/// an object it did not create, so that the apply leaves its labels as they were.
-Json without_submit_marks(Json object);
+/// `object` with what makes an object a TrainJob's (its name label, render's managed-by
+/// label, submit's created-by label, a sweep's label, the kinds annotation) as `live` has
+/// them: what submit applies to an object it did not create, so that the apply leaves its
+/// labels as they were (an apply that left out a label of another TrainJob's would remove it).
+Json with_marks_of(Json object, const Json& live);
 
 /// The fields in which `applied` (the server's answer to a dry-run apply) differs from
 /// `live`, as `data.train.py` or `metadata.labels.team`; a list that differs is named once
@@ -40,12 +41,13 @@ std::string not_created_by_submit(const Json& live);
 struct ForeignObject {
   std::string why;                  ///< not_created_by_submit
   std::vector<std::string> fields;  ///< what the apply would change in it; empty: nothing
+  Json live;                        ///< as it was found
 };
 
 /// For `object`, which the dry run found to exist (`*result`, a success or a conflict): null
 /// when submit created it for `trainjob` (or it is gone meanwhile). Else what it is, and
 /// `*result` becomes the dry run of the apply it would get instead: without the TrainJob's
-/// labels (without_submit_marks) and forced, so that its fields say what would change.
+/// labels (with_marks_of) and forced, so that its fields say what would change.
 std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& object,
                                            const std::string& name_space,
                                            const std::string& trainjob, ApplyResult* result);

@@ -50,15 +50,23 @@ TEST_CASE("an object is the TrainJob's only when submit created it for that Trai
   CHECK_FALSE(created_by_submit_for(other, applied, "demo"));
 }
 
-TEST_CASE("the apply of an object submit did not create carries none of the TrainJob's marks") {
+TEST_CASE("the apply of an object submit did not create keeps its marks as they are") {
   Json object = config_map(kOurs);
   object["metadata"]["labels"]["app.kubernetes.io/managed-by"] = "kubectl-trainjob";
   object["metadata"]["labels"]["team"] = "a";
   object["metadata"]["annotations"] = {{"kubectl-trainjob/submitted-kinds", "v1/ConfigMap"}};
-  Json bare = without_submit_marks(object);
+  // The user's: none of ours.
+  Json bare = with_marks_of(object, config_map(Json::object()));
   CHECK(bare["metadata"]["labels"] == Json{{"team", "a"}});
   CHECK_FALSE(bare["metadata"].contains("annotations"));
   CHECK(bare["data"] == object["data"]);
+  // Another TrainJob's: its marks, which our field manager owns and would otherwise drop.
+  Json other = config_map(kOurs);
+  other["metadata"]["labels"]["trainer.kubeflow.org/trainjob-name"] = "other";
+  Json kept = with_marks_of(object, other);
+  CHECK(kept["metadata"]["labels"] == Json{{"trainer.kubeflow.org/trainjob-name", "other"},
+                                           {"kubectl-trainjob/created-by-submit", "true"},
+                                           {"team", "a"}});
 }
 
 TEST_CASE("what an apply would change, without what the server keeps by itself") {
