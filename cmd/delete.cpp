@@ -180,7 +180,7 @@ int run_delete(const DeleteFlags& flags) {
     KubeClient& client = session.client();
     std::vector<DescribedTrainJob> jobs = targets_of(flags, &client, session.name_space(), named);
     if (flags.all && jobs.empty())
-      std::fprintf(stderr, "No resources found\n");  // as kubectl delete --all, exit 0
+      std::printf("No resources found\n");  // as kubectl delete --all (on stdout), exit 0
     int code = kExitOk;
     std::vector<DescribedTrainJob> deleted;
     for (const DescribedTrainJob& job : jobs) {
@@ -212,9 +212,10 @@ CommandRunner declare_delete(CLI::App* app) {
       "among the inputs, all found by the labels trainer.kubeflow.org/trainjob-name=NAME and\n"
       "kubectl-trainjob/created-by-submit=true. A TrainJob rendered and applied with\n"
       "`kubectl apply` is found by render's labels (trainjob-name and\n"
-      "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself with\n"
-      "only the TrainJob's label are left alone. With -f, every TrainJob and Training\n"
-      "Operator job the files describe is deleted.\n"
+      "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself\n"
+      "are left alone, also when submit applied to them (it labels only what it creates);\n"
+      "one the Jobs used is named in a note. With -f, every TrainJob and Training Operator\n"
+      "job the files describe is deleted; with --all, every one of the namespace.\n"
       "An OptimizationJob (NAME when no TrainJob has that name, or optimizationjob/NAME) is\n"
       "its trials: each trial TrainJob labelled trainer.kubeflow.org/optimizationjob-name=NAME\n"
       "is deleted as above.");

@@ -31,10 +31,6 @@ int apply_rank(const Json& object) {
   return 6;
 }
 
-std::string resource_version(const Json& object) {
-  return string_member(member_or_empty(object, "metadata"), "resourceVersion");
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items)
@@ -87,16 +83,20 @@ std::string Submitter::dry_run_operation(const Json& object, const ApplyResult& 
 bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
                             std::vector<std::string>* immutable) {
   bool ok = true;
-  dry_run_versions_.clear();
+  live_.clear();
   foreign_.clear();
   existing_jobs_ = finished_jobs_ = running_jobs_ = 0;
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_planned(plan, object, options, /*dry_run=*/true);
-    if ((result.ok && !result.created) || result.status == 409 || result.immutable) {
+    std::optional<Json> live;
+    if ((result.ok && !result.created) || result.status == 409 || result.immutable)
+      live = get_object(client_, resource_type_of(object), plan.name_space, name_of(object));
+    if (live) {
+      live_[display_name(object)] = *live;
       // It exists: never take over what submit did not create for this TrainJob.
       if (std::optional<ForeignObject> foreign =
-              check_foreign(client_, object, plan.name_space, plan.trainjob, &result)) {
+              check_foreign(client_, object, plan.name_space, plan.trainjob, *live, &result)) {
         if (!result.ok) {
           // A Job's immutable fields, say: no flag of ours changes that.
           result.immutable = false;
@@ -116,15 +116,12 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
         foreign_.count(display_name(object)) == 0) {
       // A Job that cleanPodPolicy stopped: our merge patch owns its spec.suspend, which the
       // apply would take back. Finished, it is left as it is (run_again): no conflict then.
-      std::optional<Json> live = get_object(client_, job_type(), plan.name_space, name_of(object));
       if (live && job_phase_finished(job_state(*live))) {
         result = ApplyResult();
         result.ok = true;
         result.object = std::move(*live);
       }
     }
-    if (result.ok && !result.created)
-      dry_run_versions_[display_name(object)] = resource_version(result.object);
     if (result.ok && !result.created && string_member(object, "kind") == "Job") {
       // The dry run answers with the live Job, status included: no request of its own.
       ++existing_jobs_;
@@ -204,10 +201,11 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
       }
       return false;
     }
-    // An apply that changes nothing leaves the resourceVersion the dry run saw.
-    auto before = dry_run_versions_.find(display_name(object));
-    bool unchanged = !result.created && before != dry_run_versions_.end() &&
-                     before->second == resource_version(result.object);
+    // Unchanged: what the apply answers is the object as it was read after its dry run, but
+    // for what the server keeps (a Job's status moves on meanwhile).
+    auto before = live_.find(display_name(object));
+    bool unchanged = !result.created && before != live_.end() &&
+                     changed_fields(before->second, result.object).empty();
     if (result.created) created->push_back(object);
     std::string kind = string_member(object, "kind");
     if (!result.created && !unchanged && (kind == "ConfigMap" || kind == "Secret"))

@@ -113,10 +113,10 @@ class Submitter {
   const Clock* clock_;
   std::FILE* out_;
   std::FILE* err_;
-  std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
-  int existing_jobs_ = 0;  ///< Jobs of the plan the last dry run found existing
-  int finished_jobs_ = 0;  ///< ... of which have finished (Complete or Failed)
-  int running_jobs_ = 0;   ///< ... of which have started and not finished
+  std::map<std::string, Json> live_;  ///< objects the dry run found existing, as then read
+  int existing_jobs_ = 0;             ///< Jobs of the plan the last dry run found existing
+  int finished_jobs_ = 0;             ///< ... of which have finished (Complete or Failed)
+  int running_jobs_ = 0;              ///< ... of which have started and not finished
   /// Objects that exist and that submit did not create for the TrainJob, by display name.
   std::map<std::string, ForeignObject> foreign_;
   /// ConfigMaps and Secrets the apply changed (not created): what running pods may have read.

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "kube/objects.h"
-#include "kube/resources.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -74,14 +73,13 @@ std::string not_created_by_submit(const Json& live) {
 
 std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& object,
                                            const std::string& name_space,
-                                           const std::string& trainjob, ApplyResult* result) {
-  std::optional<Json> live =
-      get_object(client, resource_type_of(object), name_space, name_of(object));
-  if (!live || created_by_submit_for(*live, object, trainjob)) return std::nullopt;
-  ForeignObject foreign{not_created_by_submit(*live), {}, *live};
-  *result = apply_object(client, with_marks_of(object, *live), name_space, /*dry_run=*/true,
+                                           const std::string& trainjob, const Json& live,
+                                           ApplyResult* result) {
+  if (created_by_submit_for(live, object, trainjob)) return std::nullopt;
+  ForeignObject foreign{not_created_by_submit(live), {}, live};
+  *result = apply_object(client, with_marks_of(object, live), name_space, /*dry_run=*/true,
                          /*force=*/true);
-  if (result->ok) foreign.fields = changed_fields(*live, result->object);
+  if (result->ok) foreign.fields = changed_fields(live, result->object);
   return foreign;
 }
 

@@ -44,13 +44,14 @@ struct ForeignObject {
   Json live;                        ///< as it was found
 };
 
-/// For `object`, which the dry run found to exist (`*result`, a success or a conflict): null
-/// when submit created it for `trainjob` (or it is gone meanwhile). Else what it is, and
-/// `*result` becomes the dry run of the apply it would get instead: without the TrainJob's
-/// labels (with_marks_of) and forced, so that its fields say what would change.
+/// For `object`, which the dry run found to exist as `live` (`*result`, a success or a
+/// refusal): null when submit created it for `trainjob`. Else what it is, and `*result`
+/// becomes the dry run of the apply it would get instead: with the marks `live` has
+/// (with_marks_of) and forced, so that its fields say what would change.
 std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& object,
                                            const std::string& name_space,
-                                           const std::string& trainjob, ApplyResult* result);
+                                           const std::string& trainjob, const Json& live,
+                                           ApplyResult* result);
 
 }  // namespace trainjob
 
