@@ -80,6 +80,23 @@ std::string Submitter::dry_run_operation(const Json& object, const ApplyResult& 
          foreign->second.why + ": delete leaves it)";
 }
 
+std::optional<Json> Submitter::read_existing(const SubmitPlan& plan, const Json& object,
+                                             const SubmitOptions& options, ApplyResult* result) {
+  if (!(result->ok && !result->created) && result->status != 409 && !result->immutable)
+    return std::nullopt;
+  std::optional<Json> live =
+      get_object(client_, resource_type_of(object), plan.name_space, name_of(object));
+  if (!live) return std::nullopt;
+  live_[display_name(object)] = *live;
+  // Never take over what submit did not create for this TrainJob.
+  std::optional<ForeignObject> foreign =
+      check_foreign(client_, object, plan.name_space, plan.trainjob, *live, result);
+  if (!foreign) return live;
+  refuse_unless_forced(*foreign, options.force_conflicts, result);
+  foreign_[display_name(object)] = std::move(*foreign);
+  return live;
+}
+
 bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
                             std::vector<std::string>* immutable) {
   bool ok = true;
@@ -89,29 +106,7 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
     ApplyResult result = apply_planned(plan, object, options, /*dry_run=*/true);
-    std::optional<Json> live;
-    if ((result.ok && !result.created) || result.status == 409 || result.immutable)
-      live = get_object(client_, resource_type_of(object), plan.name_space, name_of(object));
-    if (live) {
-      live_[display_name(object)] = *live;
-      // It exists: never take over what submit did not create for this TrainJob.
-      if (std::optional<ForeignObject> foreign =
-              check_foreign(client_, object, plan.name_space, plan.trainjob, *live, &result)) {
-        if (!result.ok) {
-          // A Job's immutable fields, say: no flag of ours changes that.
-          result.immutable = false;
-          result.error = "it exists and " + foreign->why +
-                         ", and the server refuses the change submit would make: " + result.error;
-        } else if (!foreign->fields.empty() && !options.force_conflicts) {
-          result.ok = false;
-          result.error = "it exists and " + foreign->why + ", and submitting would change " +
-                         join(foreign->fields) +
-                         ": nothing was applied; pass --force-conflicts to change it all the same "
-                         "(delete still leaves it)";
-        }
-        foreign_[display_name(object)] = std::move(*foreign);
-      }
-    }
+    std::optional<Json> live = read_existing(plan, object, options, &result);
     if (result.status == 409 && string_member(object, "kind") == "Job" &&
         foreign_.count(display_name(object)) == 0) {
       // A Job that cleanPodPolicy stopped: our merge patch owns its spec.suspend, which the

@@ -50,11 +50,17 @@ class Submitter {
   /// `immutable` (unreported), other refusals are reported. True when all passed.
   bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
                    std::vector<std::string>* immutable);
+  /// For an object the dry run (`*result`) found existing: reads it into live_; for one submit
+  /// did not create for the TrainJob (foreign_), `*result` becomes the dry run of the apply it
+  /// gets instead, or a refusal when that would change it without --force-conflicts (or the
+  /// server refuses it). The object as read; null when the dry run found none.
+  std::optional<Json> read_existing(const SubmitPlan& plan, const Json& object,
+                                    const SubmitOptions& options, ApplyResult* result);
+  /// What --dry-run=server says of `object`: created, configured or unchanged.
+  std::string dry_run_operation(const Json& object, const ApplyResult& result) const;
   /// The server's dry run of every object; when it finds Jobs that changed (immutable), with
   /// --replace the old objects are deleted and the dry run made again, else it says so. False
   /// (after saying why) when nothing may be applied.
-  /// What --dry-run=server says of `object`: created, configured or unchanged.
-  std::string dry_run_operation(const Json& object, const ApplyResult& result) const;
   bool dry_run_or_replace(const SubmitPlan& plan, const SubmitOptions& options);
   bool apply_stage(const SubmitPlan& plan, const std::vector<Json>& objects,
                    const SubmitOptions& options, std::vector<Json>* created);

@@ -83,4 +83,22 @@ std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& objec
   return foreign;
 }
 
+void refuse_unless_forced(const ForeignObject& foreign, bool force_conflicts, ApplyResult* result) {
+  if (!result->ok) {
+    // A Job's immutable fields, say: no flag of ours changes that (nor --replace, which
+    // deletes only what submit created).
+    result->immutable = false;
+    result->error = "it exists and " + foreign.why +
+                    ", and the server refuses the change submit would make: " + result->error;
+  } else if (!foreign.fields.empty() && !force_conflicts) {
+    std::string fields;
+    for (const std::string& field : foreign.fields)
+      fields += (fields.empty() ? "" : ", ") + field;
+    result->ok = false;
+    result->error = "it exists and " + foreign.why + ", and submitting would change " + fields +
+                    ": nothing was applied; pass --force-conflicts to change it all the same "
+                    "(delete still leaves it)";
+  }
+}
+
 }  // namespace trainjob

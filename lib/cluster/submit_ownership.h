@@ -53,6 +53,10 @@ std::optional<ForeignObject> check_foreign(KubeClient* client, const Json& objec
                                            const std::string& trainjob, const Json& live,
                                            ApplyResult* result);
 
+/// Makes `*result` (check_foreign's) a refusal that says whose the object is: when the server
+/// refuses the change, or when the change is not empty and not `force_conflicts`.
+void refuse_unless_forced(const ForeignObject& foreign, bool force_conflicts, ApplyResult* result);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_CLUSTER_SUBMIT_OWNERSHIP_H_
