@@ -14,6 +14,7 @@
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "load/file_system.h"
+#include "model/vocabulary.h"
 #include "util/duration.h"
 
 namespace trainjob {
@@ -21,8 +22,10 @@ namespace {
 
 struct DeleteFlags {
   ConnectionFlags connection;
-  std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
+  std::vector<std::string> target;  ///< NAME..., TYPE/NAME... or TYPE NAME...
   InputOptions files;               ///< -f, -R: delete the jobs the files describe
+  bool all = false;                 ///< every job submitted to the namespace (of TYPE)
+  bool ignore_not_found = false;
   bool wait = false;
   std::string timeout = "0";
   std::string output;
@@ -43,6 +46,14 @@ void delete_found_objects(const DeleteFlags& flags, KubeClient* client,
     }
   });
   std::fflush(stdout);
+  // Not a word otherwise: an object used by the Jobs and still there would look forgotten.
+  for (const std::string& left : left_behind(client, name_space, found))
+    std::fprintf(stderr,
+                 "note: %s is left: the Jobs used it, but %s (`kubectl delete %s` deletes it)\n",
+                 left.c_str(),
+                 found.applied_by_kubectl ? "it does not carry render's labels"
+                                          : "submit did not create it for the TrainJob",
+                 left.c_str());
 }
 
 /// Every trial of OptimizationJob `name`, one TrainJob after the other; the trials deleted.
@@ -84,10 +95,30 @@ const ManagedKind* described_kind(const std::string& kind) {
   return find_managed_kind(kind);
 }
 
-/// What the command acts on: the named job, or every job the -f files describe.
-std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, const std::string& name_space,
-                                          const TrainJobTarget& named) {
-  if (flags.files.paths.empty()) return {{name_space, named.name, ""}};
+/// --all: every job submitted to the namespace, of `kind` when given (each of another kind is
+/// not found for it, and skipped); of optimizationjob, every sweep.
+std::vector<DescribedTrainJob> all_targets(KubeClient* client, const std::string& name_space,
+                                           const ManagedKind* kind) {
+  bool sweeps = kind == &optimization_job_kind();
+  std::vector<DescribedTrainJob> out;
+  for (const std::string& name : submitted_label_values(
+           client, name_space, sweeps ? kOptimizationJobNameLabel : kTrainJobNameLabel))
+    out.push_back({name_space, name, kind == nullptr ? "" : kind->kind});
+  return out;
+}
+
+/// What the command acts on: the named jobs, every job (--all), or every job the -f files
+/// describe.
+std::vector<DescribedTrainJob> targets_of(const DeleteFlags& flags, KubeClient* client,
+                                          const std::string& name_space,
+                                          const std::vector<TrainJobTarget>& named) {
+  if (flags.all) return all_targets(client, name_space, named.empty() ? nullptr : named[0].kind);
+  if (flags.files.paths.empty()) {
+    std::vector<DescribedTrainJob> out;
+    for (const TrainJobTarget& target : named)
+      out.push_back({name_space, target.name, target.kind == nullptr ? "" : target.kind->kind});
+    return out;
+  }
   RealFileSystem fs;
   Diagnostics diagnostics;
   std::vector<Document> documents = load_inputs(flags.files, fs, read_all_stdin, &diagnostics);
@@ -109,38 +140,58 @@ void wait_for_deleted(ClusterSession* session, const std::vector<DescribedTrainJ
   }
 }
 
+/// The named jobs (or, with --all, the TYPE given); nullopt after saying why not.
+std::optional<std::vector<TrainJobTarget>> named_targets(const DeleteFlags& flags) {
+  std::string error;
+  if (flags.all) {
+    // kubectl delete TYPE --all: a TYPE, no NAME.
+    std::optional<TrainJobTarget> type =
+        parse_trainjob_target({flags.target[0], "x"}, &error, true);
+    if (!type) std::fprintf(stderr, "error: %s\n", error.c_str());
+    if (!type) return std::nullopt;
+    return std::vector<TrainJobTarget>{*type};
+  }
+  std::optional<std::vector<TrainJobTarget>> targets =
+      parse_trainjob_targets(flags.target, &error, true);
+  if (!targets) std::fprintf(stderr, "error: %s\n", error.c_str());
+  return targets;
+}
+
 int run_delete(const DeleteFlags& flags) {
   std::optional<double> timeout = parse_duration(flags.timeout);
   if (!timeout)
     return usage_error("--timeout: expected a duration such as 5m, found \"" + flags.timeout +
                        "\"");
-  if (flags.files.paths.empty() == flags.target.empty())
+  if (flags.all && (!flags.files.paths.empty() || flags.target.size() > 1 ||
+                    (!flags.target.empty() && flags.target[0].find('/') != std::string::npos)))
+    return usage_error(
+        "--all deletes every job of the namespace (of TYPE, if given): give no "
+        "NAME and no -f with it");
+  if (!flags.all && flags.files.paths.empty() == flags.target.empty())
     return usage_error("give either NAME (or TYPE/NAME) or -f FILE, not both");
-  TrainJobTarget named;
-  std::string error;
-  if (flags.files.paths.empty()) {
-    std::optional<TrainJobTarget> target = parse_trainjob_target(flags.target, &error, true);
-    if (!target) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-      return static_cast<int>(kExitFailure);
-    }
-    named = *target;
+  std::vector<TrainJobTarget> named;
+  if (flags.files.paths.empty() && !flags.target.empty()) {
+    std::optional<std::vector<TrainJobTarget>> targets = named_targets(flags);
+    if (!targets) return static_cast<int>(kExitFailure);
+    named = *targets;
   }
   return run_target_command(flags.connection, named.kind, [&](ClusterSession& session) {
     KubeClient& client = session.client();
-    const ManagedKind* kind = named.kind;
-    std::vector<DescribedTrainJob> jobs = targets_of(flags, session.name_space(), named);
+    std::vector<DescribedTrainJob> jobs = targets_of(flags, &client, session.name_space(), named);
+    if (flags.all && jobs.empty())
+      std::printf("No resources found\n");  // as kubectl delete --all (on stdout), exit 0
     int code = kExitOk;
     std::vector<DescribedTrainJob> deleted;
     for (const DescribedTrainJob& job : jobs) {
       try {
-        const ManagedKind* job_kind = job.kind.empty() ? kind : described_kind(job.kind);
         for (const std::string& trainjob :
-             delete_one(flags, &client, job.name_space, job.name, job_kind))
+             delete_one(flags, &client, job.name_space, job.name, described_kind(job.kind)))
           deleted.push_back({job.name_space, trainjob, ""});
       } catch (const KubeError& e) {
+        // kubectl's --ignore-not-found, which --all implies.
+        if ((flags.ignore_not_found || flags.all) && e.http_status() == 404) continue;
         if (jobs.size() == 1) throw;
-        // As kubectl delete -f: say what failed, go on with the others, exit 1.
+        // As kubectl delete -f and delete A B: say what failed, go on with the others, exit 1.
         std::fprintf(stderr, "error: %s\n", e.what());
         code = kExitFailure;
       }
@@ -160,15 +211,27 @@ CommandRunner declare_delete(CLI::App* app) {
       "among the inputs, all found by the labels trainer.kubeflow.org/trainjob-name=NAME and\n"
       "kubectl-trainjob/created-by-submit=true. A TrainJob rendered and applied with\n"
       "`kubectl apply` is found by render's labels (trainjob-name and\n"
-      "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself with\n"
-      "only the TrainJob's label are left alone. With -f, every TrainJob and Training\n"
-      "Operator job the files describe is deleted.\n"
+      "app.kubernetes.io/managed-by=kubectl-trainjob) instead. Objects you made yourself\n"
+      "are left alone, also when submit applied to them (it labels only what it creates);\n"
+      "one the Jobs used is named in a note. With -f, every TrainJob and Training Operator\n"
+      "job the files describe is deleted; with --all, every one of the namespace.\n"
       "An OptimizationJob (NAME when no TrainJob has that name, or optimizationjob/NAME) is\n"
       "its trials: each trial TrainJob labelled trainer.kubeflow.org/optimizationjob-name=NAME\n"
       "is deleted as above.");
-  add_target_arguments(app, &flags->target, true)->required(false);
+  add_target_arguments(app, &flags->target, true)
+      ->required(false)
+      ->expected(0, -1)
+      ->description(
+          "The TrainJobs or OptimizationJobs: NAME..., TYPE/NAME... or TYPE NAME... as kubectl "
+          "takes them (TYPE: " +
+          managed_kind_words() + ", optimizationjob); with --all, TYPE alone or nothing");
   add_file_flags(app, &flags->files, "describing the TrainJobs to delete");
   app->get_option("-f")->required(false);
+  app->add_flag("--all", flags->all,
+                "Delete every TrainJob (of TYPE, if given) submitted to the namespace; implies "
+                "--ignore-not-found");
+  app->add_flag("--ignore-not-found", flags->ignore_not_found,
+                "Treat a job that is not there as deleted: exit 0, no error");
   app->add_flag("--wait", flags->wait, "Return only once every object and pod is gone");
   app->add_option("--timeout", flags->timeout, "With --wait: give up after this long (0: never)")
       ->type_name("DURATION")

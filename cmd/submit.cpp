@@ -31,6 +31,7 @@ struct SubmitFlags {
   bool keep_on_error = false;
   bool replace = false;
   bool rerun = false;
+  bool force_conflicts = false;
   std::vector<std::string> from_files;
   std::string output;
   std::string runtimes_from_cluster = "auto";
@@ -187,6 +188,7 @@ int run_submit(const SubmitFlags& flags) {
                           flags.keep_on_error,       flags.replace, flags.rerun,
                           flags.output == "name"};
     options.progress_deadline_seconds = *progress_deadline;
+    options.force_conflicts = flags.force_conflicts;
     // As kubectl apply -f: every job is submitted, a failed one does not stop the others.
     int code = kExitOk;
     for (const SubmitPlan& plan : plans) {
@@ -226,6 +228,10 @@ CommandRunner declare_submit(CLI::App* app) {
   app->add_flag("--rerun", flags->rerun,
                 "Delete what exists of the job first (finished or not), wait until it is gone, "
                 "submit: runs it again");
+  app->add_flag("--force-conflicts", flags->force_conflicts,
+                "As kubectl apply --server-side: take fields another field manager owns, and "
+                "change an object that exists but that submit did not create (it stays not the "
+                "job's: delete leaves it)");
   add_run_sweep_flags(app, &flags->inputs, &flags->sweep);
   add_from_file_flag(app, &flags->from_files);
   add_runtimes_from_cluster_flag(app, &flags->runtimes_from_cluster, /*automatic=*/true);

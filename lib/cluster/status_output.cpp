@@ -25,6 +25,13 @@ std::string format_status_table(const TrainJobStatus& status) {
   for (const StepStatus& step : status.steps)
     out += "  step " + step.name + ": " + job_phase_name(step.state) +
            (step.success_policy_target ? "" : " (not a success-policy target)") + "\n";
+  if (status.nodes.empty()) {
+    // A header over no rows reads as a failure to show them.
+    return out + "\n" +
+           (status.phase == JobPhase::kSuspended
+                ? "No pods: the " + status.kind + " is suspended.\n"
+                : std::string("No pods.\n"));
+  }
   return out + "\n" + format_columns(rows);
 }
 

@@ -90,9 +90,18 @@ bool watch_status(KubeClient* client, const std::string& name_space, const std::
     TrainJobStatus status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
     status.phase = forward_phase(shown, status.phase);
     shown = status.phase;
+    if (status.finished()) status = final_frame(client, name_space, name, status);
     on_status(status);
     if (status.finished()) return status.phase == JobPhase::kComplete;
   }
+}
+
+TrainJobStatus final_frame(KubeClient* client, const std::string& name_space,
+                           const std::string& name, const TrainJobStatus& seen) {
+  std::optional<TrainJobStatus> now = fetch_status_if_trainjob(client, name_space, name);
+  // Deleted meanwhile, or (submitted again) not finished: what the watch saw is the end.
+  if (!now || !now->finished()) return seen;
+  return std::move(*now);
 }
 
 }  // namespace trainjob

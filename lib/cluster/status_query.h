@@ -44,9 +44,16 @@ std::optional<TrainJobStatus> fetch_status_if_trainjob(KubeClient* client,
 TrainJobStatus fetch_status(KubeClient* client, const std::string& name_space,
                             const std::string& name);
 
+/// The frame `status --watch` ends on, once `seen` (from the watch's copy of the objects)
+/// has finished: the Jobs and pods listed anew, as `status` would show them. The watch's
+/// two streams may show a Job Failed before its pods' exit codes, and that last frame is
+/// what a CI log keeps.
+TrainJobStatus final_frame(KubeClient* client, const std::string& name_space,
+                           const std::string& name, const TrainJobStatus& seen);
+
 /// `status --watch`: calls `on_status` with the status of TrainJob `name` whenever its Jobs or
 /// pods change, and every 30 s besides (rank 0's progress moves while the objects do not),
-/// until it has finished; whether it completed.
+/// until it has finished (the last call with final_frame); whether it completed.
 bool watch_status(KubeClient* client, const std::string& name_space, const std::string& name,
                   const std::function<void(const TrainJobStatus&)>& on_status);
 

@@ -31,10 +31,6 @@ int apply_rank(const Json& object) {
   return 6;
 }
 
-std::string resource_version(const Json& object) {
-  return string_member(member_or_empty(object, "metadata"), "resourceVersion");
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items)
@@ -75,35 +71,62 @@ std::vector<Json> order_for_apply(std::vector<Json> objects) {
 Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
     : client_(client), clock_(clock), out_(out), err_(err) {}
 
+std::string Submitter::dry_run_operation(const Json& object, const ApplyResult& result) const {
+  if (result.created) return "created (server dry run)";
+  auto foreign = foreign_.find(display_name(object));
+  if (foreign == foreign_.end()) return "configured (server dry run)";
+  return (foreign->second.fields.empty() ? "unchanged (server dry run; it "
+                                         : "configured (server dry run; it ") +
+         foreign->second.why + ": delete leaves it)";
+}
+
+std::optional<Json> Submitter::read_existing(const SubmitPlan& plan, const Json& object,
+                                             const SubmitOptions& options, ApplyResult* result) {
+  if (!(result->ok && !result->created) && result->status != 409 && !result->immutable)
+    return std::nullopt;
+  std::optional<Json> live =
+      get_object(client_, resource_type_of(object), plan.name_space, name_of(object));
+  if (!live) return std::nullopt;
+  live_[display_name(object)] = *live;
+  // Never take over what submit did not create for this TrainJob.
+  std::optional<ForeignObject> foreign =
+      check_foreign(client_, object, plan.name_space, plan.trainjob, *live, result);
+  if (!foreign) return live;
+  refuse_unless_forced(*foreign, options.force_conflicts, result);
+  foreign_[display_name(object)] = std::move(*foreign);
+  return live;
+}
+
 bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
                             std::vector<std::string>* immutable) {
   bool ok = true;
-  dry_run_versions_.clear();
-  existing_jobs_ = finished_jobs_ = 0;
+  live_.clear();
+  foreign_.clear();
+  existing_jobs_ = finished_jobs_ = running_jobs_ = 0;
   for (const Json& object : plan.objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/true)) continue;
-    ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/true);
-    if (result.status == 409 && string_member(object, "kind") == "Job") {
+    ApplyResult result = apply_planned(plan, object, options, /*dry_run=*/true);
+    std::optional<Json> live = read_existing(plan, object, options, &result);
+    if (result.status == 409 && string_member(object, "kind") == "Job" &&
+        foreign_.count(display_name(object)) == 0) {
       // A Job that cleanPodPolicy stopped: our merge patch owns its spec.suspend, which the
       // apply would take back. Finished, it is left as it is (run_again): no conflict then.
-      std::optional<Json> live = get_object(client_, job_type(), plan.name_space, name_of(object));
       if (live && job_phase_finished(job_state(*live))) {
         result = ApplyResult();
         result.ok = true;
         result.object = std::move(*live);
       }
     }
-    if (result.ok && !result.created)
-      dry_run_versions_[display_name(object)] = resource_version(result.object);
     if (result.ok && !result.created && string_member(object, "kind") == "Job") {
       // The dry run answers with the live Job, status included: no request of its own.
       ++existing_jobs_;
-      if (job_phase_finished(job_state(result.object))) ++finished_jobs_;
+      JobPhase state = job_state(result.object);
+      if (job_phase_finished(state)) ++finished_jobs_;
+      if (!job_phase_finished(state) && state != JobPhase::kSuspended) ++running_jobs_;
     }
     if (result.ok) {
       if (options.server_dry_run)
-        report(object, result.created ? "created (server dry run)" : "configured (server dry run)",
-               options);
+        report(object, dry_run_operation(object, result).c_str(), options);
       continue;
     }
     ok = false;
@@ -111,6 +134,13 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
       // Expected with --replace; without, dry_run_or_replace says so in one line.
       immutable->push_back(display_name(object));
       continue;
+    }
+    if (result.namespace_missing) {
+      // Every object would say the same: once is enough.
+      std::fprintf(err_,
+                   "error: %s: nothing was applied; `kubectl create namespace %s` creates it\n",
+                   result.error.c_str(), plan.name_space.c_str());
+      break;
     }
     std::fprintf(err_, "error: %s: %s\n", display_name(object).c_str(), result.error.c_str());
     // The authorizer's Forbidden is about the user's rights, not the object: the first names
@@ -143,7 +173,14 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
   std::vector<std::string> applied;
   for (const Json& object : objects) {
     if (kept_as_is(plan, object, options, /*dry_run=*/false)) continue;
-    ApplyResult result = apply_object(client_, object, plan.name_space, /*dry_run=*/false);
+    auto foreign = foreign_.find(display_name(object));
+    if (foreign != foreign_.end() && foreign->second.fields.empty()) {
+      // Applying would only make us a manager of fields it already has.
+      report(object, ("unchanged (it " + foreign->second.why + ": delete leaves it)").c_str(),
+             options);
+      continue;
+    }
+    ApplyResult result = apply_planned(plan, object, options, /*dry_run=*/false);
     if (!result.ok) {
       std::fprintf(err_, "error: applying %s failed: %s\n", display_name(object).c_str(),
                    result.error.c_str());
@@ -159,15 +196,35 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
       }
       return false;
     }
-    // An apply that changes nothing leaves the resourceVersion the dry run saw.
-    auto before = dry_run_versions_.find(display_name(object));
-    bool unchanged = !result.created && before != dry_run_versions_.end() &&
-                     before->second == resource_version(result.object);
+    // Unchanged: what the apply answers is the object as it was read after its dry run, but
+    // for what the server keeps (a Job's status moves on meanwhile).
+    auto before = live_.find(display_name(object));
+    bool unchanged = !result.created && before != live_.end() &&
+                     changed_fields(before->second, result.object).empty();
     if (result.created) created->push_back(object);
+    std::string kind = string_member(object, "kind");
+    if (!result.created && !unchanged && (kind == "ConfigMap" || kind == "Secret"))
+      changed_inputs_.push_back(display_name(object));
+    if (foreign != foreign_.end()) {
+      report(object,
+             ("configured (--force-conflicts; it " + foreign->second.why + ": delete leaves it)")
+                 .c_str(),
+             options);
+      continue;
+    }
     report(object, result.created ? "created" : unchanged ? "unchanged" : "configured", options);
   }
   std::fflush(out_);
   return true;
+}
+
+ApplyResult Submitter::apply_planned(const SubmitPlan& plan, const Json& object,
+                                     const SubmitOptions& options, bool dry_run) {
+  auto foreign = foreign_.find(display_name(object));
+  if (foreign != foreign_.end())
+    return apply_object(client_, with_marks_of(object, foreign->second.live), plan.name_space,
+                        dry_run, /*force=*/true);
+  return apply_object(client_, object, plan.name_space, dry_run, options.force_conflicts);
 }
 
 void Submitter::roll_back(const SubmitPlan& plan, const std::vector<Json>& created) {
@@ -294,6 +351,17 @@ void Submitter::report_finished(const SubmitPlan& plan, const SubmitOptions& opt
   std::fflush(to);
 }
 
+void Submitter::report_running_changed(const SubmitPlan& plan, const SubmitOptions& options) {
+  if (running_jobs_ == 0 || changed_inputs_.empty()) return;
+  std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only
+  std::fprintf(to,
+               "%s %s: its Jobs are running and are left as they are: their pods keep what they "
+               "read of %s when they started, and a pod started again would read the new one; "
+               "`kubectl trainjob submit --rerun` deletes and recreates them to run it\n",
+               plan.kind.c_str(), plan.trainjob.c_str(), join(changed_inputs_).c_str());
+  std::fflush(to);
+}
+
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   if (options.rerun && !options.server_dry_run && !replace_existing(plan, "--rerun")) return 1;
   if (!dry_run_or_replace(plan, options)) return 1;
@@ -313,6 +381,7 @@ int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   first_stage_at_ = clock_->now();
   if (!apply_stage(plan, now, options, &created)) return 1;
   if (finished) report_finished(plan, options);
+  report_running_changed(plan, options);
   bool suspended = report_suspended(plan, options);
   if (!options.wait) return 0;
   if (suspended && manual_resume) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/job_stages.h"
+#include "cluster/submit_ownership.h"
 #include "cluster/submit_plan.h"
 #include "cluster/trainjob_status.h"
 #include "cluster/wait_progress.h"
@@ -27,6 +28,9 @@ struct SubmitOptions {
   bool replace = false;
   bool rerun = false;       ///< delete what exists of the TrainJob first, then create it again
   bool names_only = false;  ///< -o name: `job.batch/NAME` without the operation word
+  /// Apply with force (kubectl's --force-conflicts): take fields another field manager owns,
+  /// and change an object submit did not create (which stays not the TrainJob's).
+  bool force_conflicts = false;
   /// With wait: fail once a pod stayed Pending this long with nothing changing; 0: never.
   double progress_deadline_seconds = kDefaultProgressDeadline;
 };
@@ -46,6 +50,14 @@ class Submitter {
   /// `immutable` (unreported), other refusals are reported. True when all passed.
   bool dry_run_all(const SubmitPlan& plan, const SubmitOptions& options,
                    std::vector<std::string>* immutable);
+  /// For an object the dry run (`*result`) found existing: reads it into live_; for one submit
+  /// did not create for the TrainJob (foreign_), `*result` becomes the dry run of the apply it
+  /// gets instead, or a refusal when that would change it without --force-conflicts (or the
+  /// server refuses it). The object as read; null when the dry run found none.
+  std::optional<Json> read_existing(const SubmitPlan& plan, const Json& object,
+                                    const SubmitOptions& options, ApplyResult* result);
+  /// What --dry-run=server says of `object`: created, configured or unchanged.
+  std::string dry_run_operation(const Json& object, const ApplyResult& result) const;
   /// The server's dry run of every object; when it finds Jobs that changed (immutable), with
   /// --replace the old objects are deleted and the dry run made again, else it says so. False
   /// (after saying why) when nothing may be applied.
@@ -87,6 +99,13 @@ class Submitter {
   /// applied.
   bool run_again(const SubmitPlan& plan, const SubmitOptions& options, bool* finished);
   void report_finished(const SubmitPlan& plan, const SubmitOptions& options);
+  /// Says that the Jobs run on with what their pods read when they started, when the apply
+  /// changed a ConfigMap or Secret they may read (changed_inputs_), and how to run it anew.
+  void report_running_changed(const SubmitPlan& plan, const SubmitOptions& options);
+  /// The apply of `object` (dry run or not): forced with --force-conflicts; one submit did not
+  /// create (foreign_) without the TrainJob's labels.
+  ApplyResult apply_planned(const SubmitPlan& plan, const Json& object,
+                            const SubmitOptions& options, bool dry_run);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
                const SubmitOptions& options);
   /// A failed TrainJob: stops the rest as JobSet or the operator would, says why; 1.
@@ -100,9 +119,14 @@ class Submitter {
   const Clock* clock_;
   std::FILE* out_;
   std::FILE* err_;
-  std::map<std::string, std::string> dry_run_versions_;  ///< object -> resourceVersion seen
-  int existing_jobs_ = 0;      ///< Jobs of the plan the last dry run found existing
-  int finished_jobs_ = 0;      ///< ... of which have finished (Complete or Failed)
+  std::map<std::string, Json> live_;  ///< objects the dry run found existing, as then read
+  int existing_jobs_ = 0;             ///< Jobs of the plan the last dry run found existing
+  int finished_jobs_ = 0;             ///< ... of which have finished (Complete or Failed)
+  int running_jobs_ = 0;              ///< ... of which have started and not finished
+  /// Objects that exist and that submit did not create for the TrainJob, by display name.
+  std::map<std::string, ForeignObject> foreign_;
+  /// ConfigMaps and Secrets the apply changed (not created): what running pods may have read.
+  std::vector<std::string> changed_inputs_;
   double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
 };
 

@@ -135,8 +135,16 @@ std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
     // The documents that go with an OptimizationJob (a ConfigMap) go with each trial.
     for (const RenderedUnit& trial : trial_units(**job)) {
       SubmitPlan plan = start_plan(trial, name_space);
-      for (const RenderedUnit* unit : group)
+      for (const RenderedUnit* unit : group) {
+        size_t before = plan.objects.size();
         add_objects(unit == *job ? trial : *unit, &plan);
+        // A sweep's own documents are applied with each trial: they are the sweep's, so
+        // that the next trial's submit finds them its own (submit_ownership.h).
+        if (unit != *job && (*job)->source->kind() == kOptimizationJobKind)
+          for (size_t i = before; i < plan.objects.size(); ++i)
+            plan.objects[i]["metadata"]["labels"][kOptimizationJobNameLabel] =
+                (*job)->source->name();
+      }
       plans.push_back(std::move(plan));
     }
   }

@@ -189,9 +189,39 @@ std::optional<TrainJobTarget> parse_trainjob_target(const std::vector<std::strin
   return target;
 }
 
-namespace {
+std::optional<std::vector<TrainJobTarget>> parse_trainjob_targets(
+    const std::vector<std::string>& words, std::string* error, bool sweeps) {
+  std::vector<TrainJobTarget> targets;
+  bool slashes = std::any_of(words.begin(), words.end(), [](const std::string& word) {
+    return word.find('/') != std::string::npos;
+  });
+  if (words.size() < 2 || slashes) {
+    // NAME, or TYPE/NAME each: kubectl refuses a TYPE word beside TYPE/NAME.
+    for (const std::string& word : words) {
+      std::optional<TrainJobTarget> target = parse_trainjob_target({word}, error, sweeps);
+      if (target && target->kind == nullptr && slashes) {
+        *error =
+            "there is no need to give the resource type as a separate argument when "
+            "passing TYPE/NAME: write each as TYPE/NAME, or TYPE NAME..., found \"" +
+            word + "\"";
+        target.reset();
+      }
+      if (!target) return std::nullopt;
+      targets.push_back(*target);
+    }
+    return targets;
+  }
+  // TYPE NAME...; or NAME NAME... when the first word names no kind (nor comes close to one).
+  std::optional<TrainJobTarget> typed = parse_trainjob_target({words[0], words[1]}, error, sweeps);
+  bool typo = !typed && error->find("did you mean") != std::string::npos;
+  if (typo) return std::nullopt;
+  size_t first = typed ? 1 : 0;
+  for (size_t i = first; i < words.size(); ++i)
+    targets.push_back({words[i], typed ? typed->kind : nullptr});
+  error->clear();
+  return targets;
+}
 
-/// The values of `label` on the Jobs and Services the plugin made in `name_space`, sorted.
 std::vector<std::string> submitted_label_values(KubeClient* client, const std::string& name_space,
                                                 const char* label) {
   std::string selector = url_escape(std::string(kManagedByLabel) + "=" + kManagedByValue);
@@ -204,8 +234,6 @@ std::vector<std::string> submitted_label_values(KubeClient* client, const std::s
   }
   return {names.begin(), names.end()};
 }
-
-}  // namespace
 
 std::vector<std::string> submitted_trainjob_names(KubeClient* client,
                                                   const std::string& name_space) {

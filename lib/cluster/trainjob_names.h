@@ -16,6 +16,10 @@ namespace trainjob {
 /// the Jobs and Services kubectl-trainjob manages (where `list` finds them too).
 std::vector<std::string> submitted_trainjob_names(KubeClient* client,
                                                   const std::string& name_space);
+/// The values of `label` (kOptimizationJobNameLabel, say) on the Jobs and Services
+/// kubectl-trainjob manages in `name_space`, sorted and unique.
+std::vector<std::string> submitted_label_values(KubeClient* client, const std::string& name_space,
+                                                const char* label);
 
 struct NameLookup {
   std::vector<std::string> names;
@@ -67,6 +71,12 @@ struct TrainJobTarget {
   std::string name;
   const ManagedKind* kind = nullptr;  ///< null when only NAME was given
 };
+
+/// `delete`'s several targets: NAME..., TYPE NAME... (when the first word names a kind) or
+/// TYPE/NAME...; as parse_trainjob_target otherwise (a first word close to a kind's name is an
+/// error, not a NAME). None for no words.
+std::optional<std::vector<TrainJobTarget>> parse_trainjob_targets(
+    const std::vector<std::string>& words, std::string* error, bool sweeps = false);
 
 /// Reads the positional words; on a word we cannot use, nullopt and `*error` says why and
 /// what is accepted. With `sweeps` (status, delete), TYPE may also name optimization_job_kind().

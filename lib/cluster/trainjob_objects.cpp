@@ -139,6 +139,32 @@ std::string count_kinds(const std::vector<Json>& objects) {
   return text;
 }
 
+/// `kind/NAME` of what a pod template mounts or takes env from, in `*out`.
+void add_used_objects(const Json& pod_spec, std::vector<std::pair<std::string, std::string>>* out) {
+  auto add = [out](const char* kind, const std::string& name) {
+    std::pair<std::string, std::string> entry{kind, name};
+    if (!name.empty() && std::find(out->begin(), out->end(), entry) == out->end())
+      out->push_back(entry);
+  };
+  const Json& volumes = json_member(pod_spec, "volumes");
+  for (const Json& volume : volumes.is_array() ? volumes : Json::array()) {
+    add("ConfigMap", string_member(member_or_empty(volume, "configMap"), "name"));
+    add("Secret", string_member(member_or_empty(volume, "secret"), "secretName"));
+    add("PersistentVolumeClaim",
+        string_member(member_or_empty(volume, "persistentVolumeClaim"), "claimName"));
+  }
+  for (const char* list : {"initContainers", "containers"}) {
+    const Json& containers = json_member(pod_spec, list);
+    for (const Json& container : containers.is_array() ? containers : Json::array()) {
+      const Json& sources = json_member(container, "envFrom");
+      for (const Json& source : sources.is_array() ? sources : Json::array()) {
+        add("ConfigMap", string_member(member_or_empty(source, "configMapRef"), "name"));
+        add("Secret", string_member(member_or_empty(source, "secretRef"), "name"));
+      }
+    }
+  }
+}
+
 /// After `trainjob "NAME" not found in namespace "NS"`: which labels were looked for.
 std::string not_found_detail(const std::string& name_space, const std::string& name) {
   return std::string(": no Job, PodGroup, Service, ConfigMap or Secret carries the labels ") +
@@ -184,6 +210,31 @@ std::vector<std::string> delete_objects(KubeClient* client, const std::string& n
       deleted.push_back(display_name(object));
   }
   return deleted;
+}
+
+std::vector<std::string> left_behind(KubeClient* client, const std::string& name_space,
+                                     const FoundTrainJob& found) {
+  std::vector<std::pair<std::string, std::string>> used;
+  for (const Json& object : found.objects) {
+    if (string_member(object, "kind") == "Job")
+      add_used_objects(
+          member_or_empty(member_or_empty(member_or_empty(object, "spec"), "template"), "spec"),
+          &used);
+  }
+  std::vector<std::string> left;
+  for (const auto& [kind, name] : used) {
+    bool deleted = std::any_of(found.objects.begin(), found.objects.end(), [&](const Json& o) {
+      return string_member(o, "kind") == kind && name_of(o) == name;
+    });
+    ResourceType type = resource_type("v1", kind);
+    try {
+      if (!deleted && get_object(client, type, name_space, name))
+        left.push_back(type.qualified_kind() + "/" + name);
+    } catch (const KubeError&) {
+      // Not readable (no right to get Secrets): nothing to say of it.
+    }
+  }
+  return left;
 }
 
 void delete_trainjob(KubeClient* client, const std::string& name_space, const std::string& name,
@@ -250,8 +301,9 @@ void check_found_kind(const FoundTrainJob& found, const ManagedKind* kind,
   std::string actual = source_kind_of(jobs);
   if (jobs.empty() || actual == kind->kind) return;
   throw KubeError(kind->plural.substr(0, kind->plural.size() - 1) + " \"" + name +
-                  "\" not found: \"" + name + "\" is a " + actual + "; delete it as " + actual +
-                  "/" + name + " or by its name alone");
+                      "\" not found: \"" + name + "\" is a " + actual + "; delete it as " + actual +
+                      "/" + name + " or by its name alone",
+                  404, "NotFound");
 }
 
 }  // namespace trainjob

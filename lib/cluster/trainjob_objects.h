@@ -39,6 +39,13 @@ std::string describe_found(const FoundTrainJob& found, const std::string& name);
 /// that kind: throws KubeError saying what the job is. No check for a null `kind`.
 void check_found_kind(const FoundTrainJob& found, const ManagedKind* kind, const std::string& name);
 
+/// What the found Jobs' pods used that delete leaves, as it does not carry the labels delete
+/// looks for (the user made it, or it came from the inputs and was applied with kubectl
+/// apply): the ConfigMaps, Secrets and PersistentVolumeClaims they mount or take env from
+/// that exist and are not among `found`, as `configmap/NAME`, each once.
+std::vector<std::string> left_behind(KubeClient* client, const std::string& name_space,
+                                     const FoundTrainJob& found);
+
 /// Deletes each (propagationPolicy=Background, so pods go too); returns what was deleted.
 std::vector<std::string> delete_objects(KubeClient* client, const std::string& name_space,
                                         const std::vector<Json>& objects);

@@ -24,6 +24,7 @@ ApplyResult apply_object(KubeClient* client, const Json& object, const std::stri
   std::optional<ApiStatus> status = decode_status(response.body);
   if (status) {
     result.reason = status->reason;
+    result.namespace_missing = response.status == 404 && status->kind == "namespaces";
     for (const StatusCause& cause : status->causes) {
       if (cause.message.find("immutable") != std::string::npos) result.immutable = true;
     }

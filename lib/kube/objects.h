@@ -19,7 +19,8 @@ struct ApplyResult {
   std::string error;     ///< the user-facing message when not ok
   int status = 0;
   std::string reason;
-  bool immutable = false;  ///< 422 naming a field that cannot change
+  bool immutable = false;          ///< 422 naming a field that cannot change
+  bool namespace_missing = false;  ///< 404 for the namespace itself, not the object
 };
 
 /// Server-side apply (PATCH application/apply-patch+yaml, fieldManager=kubectl-trainjob).

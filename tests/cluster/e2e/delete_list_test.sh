@@ -94,4 +94,60 @@ check "... and the pods are gone" \
 "$bin" delete tune 2>"$work/err"
 check "deleting a TrainJob that is not there: exit 1" [ $? -eq 1 ]
 check "... saying so" grep -q "trainjob \"tune\" not found in namespace \"$ns\"" "$work/err"
+
+# --- kubectl's delete flags: --ignore-not-found, several names, --all --------------------------
+"$bin" delete tune --ignore-not-found >"$work/out" 2>"$work/err"
+rc=$?
+kubectl delete configmap nothere --ignore-not-found >"$work/kubectl.out" 2>"$work/kubectl.err"
+check "--ignore-not-found: exit 0 and not a word, as kubectl's" bash -c "
+  [ $rc -eq 0 ] && [ $? -eq 0 ] && [ ! -s '$work/out' ] && [ ! -s '$work/err' ] && [ ! -s '$work/kubectl.out' ] && [ ! -s '$work/kubectl.err' ]"
+for name in a b c; do
+  one_step_trainjob "$name" 1 '{test.kubectl-trainjob/duration: 1h}' | "$bin" submit -f - >/dev/null
+done
+"$bin" delete a b >"$work/out" 2>"$work/err"
+check "delete a b: both, in order" bash -c "[ $? -eq 0 ] && diff - '$work/out' <<'OUT'
+job.batch \"a-node-0\" deleted
+service \"a\" deleted
+job.batch \"b-node-0\" deleted
+service \"b\" deleted
+OUT"
+"$bin" delete trainjob c nothere >"$work/out" 2>"$work/err"
+rc=$?
+check "delete trainjob c nothere: c deleted, nothere reported, exit 1" bash -c "
+  [ $rc -eq 1 ] && grep -qx 'job.batch \"c-node-0\" deleted' '$work/out' &&
+  [ \$(wc -l <'$work/err') -eq 1 ] && grep -q '^error: trainjob \"nothere\" not found' '$work/err'"
+check "... the ConfigMaps and Services of the runtimes were never ours to touch: kubectl finds a, b, c gone" \
+  bash -c "[ -z \"\$(kubectl get jobs -o name -l 'trainer.kubeflow.org/trainjob-name in (a,b,c)')\" ]"
+"$bin" delete trainjob/x pytorchjob/y --ignore-not-found >"$work/out" 2>&1
+check "delete TYPE/NAME TYPE/NAME --ignore-not-found: exit 0, nothing said" bash -c "[ $? -eq 0 ] && [ ! -s '$work/out' ]"
+"$bin" delete trainjob/x y >"$work/out" 2>"$work/err"
+check "a TYPE/NAME beside a NAME is refused, as kubectl does" bash -c "
+  [ $? -eq 1 ] && grep -q 'no need to give the resource type as a separate argument' '$work/err'"
+for name in d e; do
+  one_step_trainjob "$name" 1 '{test.kubectl-trainjob/duration: 1h}' | "$bin" submit -f - >/dev/null
+done
+kubectl create configmap keep --from-literal=k=v >/dev/null
+"$bin" delete pytorchjob --all >"$work/out" 2>"$work/err"
+check "delete pytorchjob --all with only TrainJobs: exit 0, nothing deleted" bash -c "
+  [ $? -eq 0 ] && [ ! -s '$work/out' ] && kubectl get job d-node-0 e-node-0 >/dev/null"
+"$bin" delete --all >"$work/out" 2>"$work/err"
+check "delete --all: every TrainJob of the namespace" bash -c "
+  [ $? -eq 0 ] && grep -qx 'job.batch \"d-node-0\" deleted' '$work/out' && grep -qx 'job.batch \"e-node-0\" deleted' '$work/out' &&
+  grep -qx 'job.batch \"trainjob-demo-with-image-node-0\" deleted' '$work/out' && [ ! -s '$work/err' ]"
+check "... and nothing else: the user's ConfigMap stays" bash -c "kubectl get configmap keep >/dev/null"
+"$bin" delete --all -n "$ns-empty" >"$work/out" 2>"$work/err"
+rc=$?
+kubectl delete jobs --all -n "$ns-empty" >"$work/kubectl.out" 2>"$work/kubectl.err"
+check "delete --all with nothing there: exit 0, kubectl's words, where kubectl writes them" bash -c "
+  [ $rc -eq 0 ] && diff '$work/kubectl.out' '$work/out' && diff '$work/kubectl.err' '$work/err'"
+"$bin" delete trainjob a --all >/dev/null 2>"$work/err"
+check "--all with a NAME: a usage error" bash -c "[ $? -eq 2 ] && grep -q 'give no NAME' '$work/err'"
+
+# --- rendered, then applied with kubectl apply: the ConfigMap render leaves as written ---------
+printf 'echo hi\n' >"$work/train.sh"
+"$bin" init applied --script "$work/train.sh" --nodes 1 | "$bin" render -f - | kubectl apply -f - >/dev/null
+"$bin" delete applied >"$work/out" 2>"$work/err"
+check "delete of a kubectl-applied TrainJob says the ConfigMap its Jobs mounted is left, and why" \
+  grep -qx "note: configmap/applied-script is left: the Jobs used it, but it does not carry render's labels (\`kubectl delete configmap/applied-script\` deletes it)" "$work/err"
+check "... which is there" bash -c "kubectl get configmap applied-script >/dev/null"
 finish

@@ -84,7 +84,10 @@ while IFS= read -r command; do
   esac
   eval "$command" < /dev/null > "out.$n" 2> "err.$n"
   rc=$?
-  check "$command" bash -c "[ $rc -eq 0 ] && [ -s out.$n ]"
+  # (--ignore-not-found of what is gone says nothing, as kubectl's.)
+  quiet=false
+  [[ $command != *--ignore-not-found* ]] || quiet=true
+  check "$command" bash -c "[ $rc -eq 0 ] && { [ -s out.$n ] || $quiet; }"
   [ $rc -eq 0 ] || sed 's/^/  /' "err.$n" | head -20 >&2
   case $command in  # what the rows' notes promise
     *"logs tfjob/tensorflow-job --node 0"*)

@@ -99,6 +99,8 @@ check "... and status still says Failed" grep -qx "TrainJob fail: Failed" "$work
 status susp
 check "a suspended TrainJob: Suspended, no pod" bash -c "
   grep -qx 'TrainJob susp: Suspended' '$work/out' && [ -z \"\$(kubectl get pods -l job-name=susp-node-0 -o name)\" ]"
+check "... saying it has no pods where the table would be, with no empty header" bash -c "
+  grep -qx 'No pods: the TrainJob is suspended.' '$work/out' && ! grep -q '^STEP' '$work/out'"
 status susp -o json
 check "-o json: a Suspended condition from the Job's" python3 -c "
 import json

@@ -24,8 +24,9 @@ job=trainjob-demo-with-image-node-0
 pods_of() {
   [ "$(kubectl get pods -l "batch.kubernetes.io/job-name=$1" -o go-template='{{range .items}}{{if not .metadata.deletionTimestamp}}x{{end}}{{end}}')" = "$(printf "%${2}s" | tr ' ' x)" ]
 }
-# real_requests: the plugin's requests since audit_mark that were not dry runs.
-real_requests() { audit_requests | grep -v ' dryRun$'; }
+# real_requests: the plugin's requests since audit_mark that could change something: neither
+# dry runs nor reads.
+real_requests() { audit_requests | grep -v ' dryRun$' | grep -v '^get '; }
 
 audit_mark
 "$bin" submit -f "$image" --dry-run=server >"$work/out"
@@ -67,9 +68,12 @@ audit_mark
 "$bin" submit -f "$image" >"$work/again"
 check "re-submitting the same TrainJob changes nothing" \
   diff <(printf '%s\n' 'service/trainjob-demo-with-image unchanged' "job.batch/$job unchanged") "$work/again"
-check "... and sends only applies: dry run, then real" diff - <(audit_requests) <<OUT
+# (Each object the dry run finds is read once: who created it decides its labels.)
+check "... and sends only applies: dry run and a read of who made it, then real" diff - <(audit_requests) <<OUT
 patch services trainjob-demo-with-image dryRun
+get services trainjob-demo-with-image
 patch jobs $job dryRun
+get jobs $job
 patch services trainjob-demo-with-image
 patch jobs $job
 OUT
