@@ -175,7 +175,9 @@ int run_delete(const DeleteFlags& flags) {
     if (!targets) return static_cast<int>(kExitFailure);
     named = *targets;
   }
-  return run_target_command(flags.connection, named.kind, [&](ClusterSession& session) {
+  // The kind in a not-found message is the one asked for, when one job was named.
+  const ManagedKind* asked = named.size() == 1 ? named[0].kind : nullptr;
+  return run_target_command(flags.connection, asked, [&](ClusterSession& session) {
     KubeClient& client = session.client();
     std::vector<DescribedTrainJob> jobs = targets_of(flags, &client, session.name_space(), named);
     if (flags.all && jobs.empty())
