@@ -74,14 +74,15 @@ walked=0
 walk() {
   local command=$1 help
   help=$("$binary" $command --help)
-  local base=""  # what the command needs to parse at all: its required positionals and flags
+  # What the command needs to parse at all: its required positionals and flags (but not
+  # the flag being walked, which would then be given twice).
+  local base="" required=()
   while IFS=$'\t' read -r name type; do
     [ -n "$name" ] && base+=" $(value_for "$type")"
   done < <(required_positionals <<<"$help")
   while IFS=$'\t' read -r names type; do
     [[ $type == *REQUIRED* ]] || continue
-    local long=${names##*,}
-    base+=" $long=$(value_for "${type%% *}")"
+    required+=("${names##*,}=$(value_for "${type%% *}")")
   done < <(options_of <<<"$help")
 
   while IFS=$'\t' read -r names type; do
@@ -92,7 +93,10 @@ walk() {
       --*) long=$names ;;
       -?) short=$names ;;
     esac
-    local words="$command$base"
+    local words="$command$base" flag
+    for flag in "${required[@]}"; do
+      [ "${flag%%=*}" = "${long:-$short}" ] || words+=" $flag"
+    done
     walked=$((walked + 1))
     if [ -z "$type" ]; then  # a switch
       local canonical=${long:-$short}
