@@ -42,7 +42,7 @@ bool is_embedded_runtime(const std::string& runtime) {
 Diagnostics check_generated_trainjob(const std::string& yaml) {
   RenderRequest request;
   request.inputs = {{"-"}, false};
-  request.compile.check_only = true;
+  request.sweep.check_only = true;
   Diagnostics diagnostics;
   RealFileSystem fs;
   render_inputs(

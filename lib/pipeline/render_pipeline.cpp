@@ -96,9 +96,7 @@ std::set<std::string> referenced_runtimes(const std::vector<Document>& documents
 std::vector<Json> compile_sweep(const Document& document, const RuntimeRegistry& registry,
                                 const RenderRequest& request, const CompileOptions& options,
                                 InputSchemas* schemas, DocumentWork* work) {
-  SweepOptions sweep = request.sweep;
-  sweep.check_only = sweep.check_only || options.check_only;
-  return compile_optimization_job(document, registry, options, sweep, schemas,
+  return compile_optimization_job(document, registry, options, request.sweep, schemas,
                                   &work->schema_findings, &work->semantic_findings);
 }
 
@@ -134,6 +132,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
       Dialect release = runtime_check_release(document, referenced, request.compile.dialect);
       check_runtime_document(document, release, &work[i].semantic_findings);
     }
+    if (!request.keep_objects) work[i].objects = {};
   });
   return work;
 }
@@ -209,7 +208,7 @@ std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
     bool compiled = is_trainjob_document(document) || is_legacy_document(document) ||
                     is_optimization_job_document(document);
     RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
-    if (!unit.compiled) unit.objects.push_back(document.value);
+    if (!unit.compiled && request.keep_objects) unit.objects.push_back(document.value);
     units.push_back(std::move(unit));
   }
   input_check.merge(semantic, diagnostics);

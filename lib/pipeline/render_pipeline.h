@@ -25,14 +25,15 @@ struct RenderRequest {
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).
   bool check_runtimes = false;
+  /// False (`validate`): each document's objects are dropped as soon as they are compiled.
+  bool keep_objects = true;
   /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
   /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
   bool config_map_from_files = false;
   /// -n/--namespace was given: a document naming another namespace is refused, as kubectl
   /// refuses it, since which of the two was meant cannot be guessed.
   bool namespace_from_flag = false;
-  /// `--trial` and `--seed` of an OptimizationJob (validate sets check_only through
-  /// compile.check_only).
+  /// `--trial` and `--seed` of an OptimizationJob (validate sets sweep.check_only).
   SweepOptions sweep;
 };
 
