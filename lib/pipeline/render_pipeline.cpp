@@ -1,5 +1,7 @@
 #include "pipeline/render_pipeline.h"
 
+#include <algorithm>
+
 #include "legacy/api_match.h"
 #include "legacy/legacy_compile.h"
 #include "legacy/legacy_kinds.h"
@@ -170,6 +172,10 @@ std::string config_map_key(const Document& document, const CompileOptions& optio
   // Without a namespace: the one TrainJobs without a namespace get.
   const std::string& name_space = document.name_space();
   return (name_space.empty() ? options.default_namespace : name_space) + "/" + document.name();
+}
+
+bool has_runtime_document(const std::vector<Document>& documents) {
+  return std::any_of(documents.begin(), documents.end(), is_runtime_document);
 }
 
 std::string runtime_ref_name(const Document& trainjob) {

@@ -60,6 +60,16 @@ std::string config_map_key(const Document& document, const CompileOptions& optio
 /// The runtimeRef name of a TrainJob document (of an OptimizationJob: its template's).
 std::string runtime_ref_name(const Document& trainjob);
 
+/// Why inputs of runtimes alone give no objects, and how to pass a runtime instead: said by
+/// `render` (which prints nothing for them) and `submit` (which has nothing to apply).
+inline constexpr const char* kRuntimesOnlyHint =
+    "a TrainingRuntime or ClusterTrainingRuntime is not applied to the cluster: it is "
+    "compiled, client-side, into the TrainJobs that use it. Pass it with -f next to the "
+    "TrainJob (-f runtime.yaml -f trainjob.yaml), or put it in a directory given with "
+    "--runtimes DIR";
+/// Whether `documents` hold a runtime.
+bool has_runtime_document(const std::vector<Document>& documents);
+
 /// Adds the runtime search layers after the inputs' own: `--runtimes DIR`, then the
 /// embedded runtimes of the names in `referenced`.
 void add_search_layers(const RenderRequest& request, const FileSystem& fs,
