@@ -57,6 +57,8 @@ void check_runtime_document(const Document& runtime, Dialect release, Diagnostic
 /// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
 /// namespace get); empty for other documents.
 std::string config_map_key(const Document& document, const CompileOptions& options);
+/// The same for a PersistentVolumeClaim.
+std::string claim_key(const Document& document, const CompileOptions& options);
 /// The runtimeRef name of a TrainJob document (of an OptimizationJob: its template's).
 std::string runtime_ref_name(const Document& trainjob);
 

@@ -129,7 +129,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   }
   if (!ok) return false;
   warn_without_trainer(state, trainer);
-  warn_advisories(*state, trainer, options.config_maps);
+  warn_advisories(*state, trainer, options.config_maps, options.claims);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
   Json runtime_node = policy_runtime_node(state);

@@ -22,6 +22,8 @@ struct CompileOptions {
   /// "namespace/name" of the ConfigMaps among the inputs; null: unknown, so a configMap
   /// volume is not checked against them.
   const std::set<std::string>* config_maps = nullptr;
+  /// The same for the PersistentVolumeClaims among the inputs (persistentVolumeClaim volumes).
+  const std::set<std::string>* claims = nullptr;
   /// Emit the Secrets a policy generates keys for (MPI's SSH key, Flux's CURVE certificate)
   /// with fresh keys, annotated kCreateOnlyIfAbsentAnnotation; when false they are only
   /// referenced by name, and a warning says they must exist. `submit` sets it.
