@@ -26,10 +26,12 @@ int run_init(InitFlags flags) {
   if (!version) return usage_error("--trainer-version: expected one of " + dialect_names());
   flags.options.trainer_version = *version;
   std::string error;
-  if (!flags.script.empty() && !add_init_script(flags.script, &flags.options, &error)) {
+  std::string note;
+  if (!flags.script.empty() && !add_init_script(flags.script, &flags.options, &error, &note)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return kExitFailure;
   }
+  if (!note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::string yaml;
   if (!init_trainjob(flags.options, &yaml, &error)) return usage_error(error);
   if (is_embedded_runtime(flags.options.runtime)) {

@@ -124,9 +124,11 @@ int run_render(RenderFlags flags) {
   Diagnostics diagnostics;
   diagnostics.set_limit(kShownFindings);  // a finding per TrainJob must not grow the memory
   RenderSink sink(*parse_output_format(flags.output));
+  bool any_unit = false;
   render_stream(
       *request, fs,
       [&](const RenderedUnit& unit) {
+        any_unit = true;
         for (const std::string& name : private_key_secrets(unit))
           sink.private_keys += (sink.private_keys.empty() ? "" : ", ") + name;
         if (flags.output_dir.empty()) {
@@ -136,6 +138,12 @@ int run_render(RenderFlags flags) {
         }
       },
       &diagnostics);
+  // Every document but a runtime becomes output: without errors, nothing out means runtimes.
+  if (!any_unit && !diagnostics.has_errors())
+    std::fprintf(stderr,
+                 "note: the inputs hold only runtimes, and render prints nothing for "
+                 "them: %s\n",
+                 kRuntimesOnlyHint);
   return print_or_write(flags, &sink, &diagnostics);
 }
 

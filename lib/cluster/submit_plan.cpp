@@ -12,6 +12,7 @@
 #include "kube/objects.h"
 #include "model/vocabulary.h"
 #include "pipeline/config_map_files.h"
+#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 namespace {
@@ -78,8 +79,12 @@ std::vector<std::vector<const RenderedUnit*>> group_by_job(const RenderResult& r
   std::vector<const RenderedUnit*> jobs;
   for (const RenderedUnit& unit : rendered.units)
     if (unit.compiled) jobs.push_back(&unit);
-  if (jobs.empty())
-    throw KubeError("the inputs hold no TrainJob (nor PyTorchJob, TFJob, ...) to submit");
+  if (jobs.empty()) {
+    std::string why = has_runtime_document(rendered.documents)
+                          ? "; only runtimes, and " + std::string(kRuntimesOnlyHint)
+                          : "";
+    throw KubeError("the inputs hold no TrainJob (nor PyTorchJob, TFJob, ...) to submit" + why);
+  }
   std::vector<std::vector<const RenderedUnit*>> groups(jobs.size());
   for (const RenderedUnit& unit : rendered.units)
     groups[unit.compiled

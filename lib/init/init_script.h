@@ -4,6 +4,7 @@
 #define TRAINJOB_INIT_INIT_SCRIPT_H_
 
 #include <string>
+#include <vector>
 
 #include "diag/diagnostic.h"
 #include "init/init_trainjob.h"
@@ -13,7 +14,17 @@ namespace trainjob {
 /// `--script PATH` for `options->mode`: its base name, and in configmap mode its text (only
 /// a ConfigMap carries the script; in the other modes it is already where the pods look).
 /// False with `*error` ("--script PATH: ...") for a file that cannot be read or is binary.
-bool add_init_script(const std::string& path, InitOptions* options, std::string* error);
+/// A Python script loses its lines' trailing blanks (see python_without_trailing_blanks),
+/// and `*note` then says so; it is empty otherwise.
+bool add_init_script(const std::string& path, InitOptions* options, std::string* error,
+                     std::string* note);
+
+/// `script` without the spaces and tabs that end its lines, but inside a triple-quoted
+/// string, where they are content: Python ignores them everywhere else, while YAML (as
+/// kubectl writes it) can show a text with them only as one quoted, `\n`-escaped line.
+/// `*lines` counts the lines changed; `*kept` numbers (from 1) those left as they are.
+std::string python_without_trailing_blanks(const std::string& script, size_t* lines,
+                                           std::vector<size_t>* kept);
 
 /// Whether `runtime` is one of the runtimes embedded in the binary, so that a TrainJob
 /// using it can be checked without a cluster.

@@ -17,8 +17,7 @@
 namespace trainjob {
 
 /// Everything compile_legacy_job does for these kinds (LegacyKind::compile): reading,
-/// checks, objects in output order with sorted keys; nothing after errors or with
-/// options.check_only.
+/// checks, objects in output order with sorted keys; nothing after errors.
 std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions& options,
                                  Diagnostics* diagnostics);
 std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOptions& options,

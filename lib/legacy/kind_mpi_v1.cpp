@@ -221,7 +221,7 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
                  "Role \"" + launcher_name(job) +
                      "\" lets the launcher exec into every pod of the namespace: the operator "
                      "names the worker pods in it, but Job pods have generated names");
-  if (diagnostics->error_count() > errors_before || options.check_only) return {};
+  if (diagnostics->error_count() > errors_before) return {};
   const bool gpu = is_gpu_launcher(job);
   std::vector<Json> out;
   Json config;

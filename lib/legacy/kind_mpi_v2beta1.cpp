@@ -292,7 +292,6 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
                                           "the SSH key the launcher logs in to the "
                                           "workers with"));
   }
-  if (options.check_only) return {};
   if (settings.implementation == MpiImplementation::kOpenMpi) {
     // Unlocated, so that a render of many MPIJobs says it once.
     diagnostics->warning("", {}, "", kPrteDifferenceWarning);

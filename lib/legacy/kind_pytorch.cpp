@@ -100,6 +100,21 @@ void warn_pytorch_no_rendezvous(const LegacyJob& job, const FieldReader& reader)
                  "or an elasticPolicy");
 }
 
+/// torchrun --nproc_per_node=N over more processes than the container's GPUs.
+void warn_pytorch_procs_over_gpus(const LegacyReplica& replica, const Json& container, size_t i,
+                                  const FieldReader& reader) {
+  std::optional<GpuRequest> gpus = container_gpus(container);
+  std::optional<TorchrunNodes> procs = torchrun_fixed_procs(container_words(container));
+  if (!gpus || !procs) return;
+  std::string problem = procs_over_gpus_problem("torchrun " + procs->text, procs->nodes, *gpus);
+  if (problem.empty()) return;
+  std::string path = field_index(replica.path + ".template.spec.containers", i);
+  auto [list, index] = container_word_field(container, procs->word);
+  reader.warning(field_index(path + "." + list, index),
+                 problem + "; set --nproc_per_node=" + std::to_string(gpus->count) +
+                     ", or request " + std::to_string(procs->nodes) + " " + gpus->resource);
+}
+
 /// torchrun's own --nnodes wins over the operator's PET_NNODES.
 void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader) {
   int64_t nodes = job.total_replicas();
@@ -107,6 +122,7 @@ void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader
     const Json& containers = json_member(json_member(replica.pod_template, "spec"), "containers");
     if (!containers.is_array()) continue;
     for (size_t i = 0; i < containers.size(); ++i) {
+      warn_pytorch_procs_over_gpus(replica, containers[i], i, reader);
       std::optional<TorchrunNodes> found = torchrun_fixed_nodes(container_words(containers[i]));
       if (!found || found->nodes == nodes) continue;
       std::string path = field_index(replica.path + ".template.spec.containers", i);

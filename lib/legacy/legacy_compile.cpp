@@ -240,7 +240,6 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
   warn_template_restart_policy(job, reader);
   warn_run_policy(job, gang, reader);
   if (diagnostics->error_count() > errors_before || !check_env_size(job, reader)) return {};
-  if (options.check_only) return {};
   return build_objects(job, gang);
 }
 

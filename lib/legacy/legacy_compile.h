@@ -15,7 +15,7 @@ namespace trainjob {
 
 /// Compiles one legacy document (is_legacy_document). Returns Services, then extra objects
 /// (a PodGroup), then the Jobs, keys sorted; nothing when there were errors (in
-/// `diagnostics`) or options.check_only is set (the checks and warnings still run).
+/// `diagnostics`).
 std::vector<Json> compile_legacy_job(const Document& document, const CompileOptions& options,
                                      Diagnostics* diagnostics);
 

@@ -309,6 +309,29 @@ bool may_need_checks(std::string_view text) {
 
 }  // namespace
 
+std::string wide_digits_hint(std::string_view text) {
+  std::string ascii;
+  bool wide = false;
+  for (size_t i = 0; i < text.size();) {
+    char32_t code = three_byte_code(text, i);
+    if (code >= 0xFF10 && code <= 0xFF19) {
+      ascii += static_cast<char>('0' + (code - 0xFF10));
+      wide = true;
+    } else if (code == kWideHyphen || code == 0xFF0E) {
+      ascii += code == kWideHyphen ? '-' : '.';
+    } else if (code == 0 && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
+                             text[i] == '-' || text[i] == '.')) {
+      ascii += text[i++];
+      continue;
+    } else {
+      return "";
+    }
+    i += 3;
+  }
+  if (!wide) return "";
+  return "; full-width digits U+FF10-U+FF19 (an input method's full-width mode): use " + ascii;
+}
+
 WidePunctuation wide_punctuation(char32_t code) {
   for (const WideEntry& entry : kWideEntries)
     if (entry.code == code) return {entry.name, entry.ascii};

@@ -20,6 +20,11 @@ struct WidePunctuation {
 };
 WidePunctuation wide_punctuation(char32_t code);
 
+/// The hint for a number typed with an input method's full-width digits (U+FF10-U+FF19, with
+/// a full-width minus sign or full stop): `; full-width digits U+FF10-U+FF19: use 2` for
+/// "２". Empty when `text` is not such a number, or has no full-width digit.
+std::string wide_digits_hint(std::string_view text);
+
 /// Reports, each at its own line and column, the full-width punctuation that stands where
 /// YAML expects its syntax (in a key, the indentation, a flow collection, a list marker, a
 /// quoted value's quotes), tabs in the indentation, and Helm template actions. Text inside

@@ -112,7 +112,12 @@ std::string refused_request_message(const RefusedRequest& refused, const std::st
          refused_request_reason(refused, resources_field) + ")" + fix;
 }
 
-std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words) {
+namespace {
+
+/// The value of the first of `names` (`--flag=V` or `--flag V`) after a launcher, when a
+/// fixed count.
+std::optional<TorchrunNodes> torchrun_fixed_flag(const std::vector<std::string>& words,
+                                                 const std::vector<std::string>& names) {
   // Most commands name no launcher: those are not split into tokens at all.
   bool any = std::any_of(words.begin(), words.end(), [](const std::string& word) {
     return word.find("torchrun") != std::string::npos ||
@@ -121,6 +126,7 @@ std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>
   if (!any) return std::nullopt;
   bool launcher = false;
   bool value_next = false;
+  std::string flag;
   for (size_t w = 0; w < words.size(); ++w) {
     for (const std::string& token : rules_tokens(words[w])) {
       std::optional<std::string> value;
@@ -128,19 +134,63 @@ std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>
         value = token;
       } else if (!launcher) {
         launcher = rules_is_launcher(token);
-      } else if (token == "--nnodes") {
-        value_next = true;
-        continue;
-      } else if (token.rfind("--nnodes=", 0) == 0) {
-        value = token.substr(9);
+      } else {
+        for (const std::string& name : names) {
+          if (token == name) {
+            flag = name;
+            value_next = true;
+          } else if (token.rfind(name + "=", 0) == 0) {
+            flag = name;
+            value = token.substr(name.size() + 1);
+          }
+        }
+        if (value_next) continue;
       }
       if (!value) continue;
       std::optional<int64_t> count = rules_count(*value);
       if (!count) return std::nullopt;
-      return TorchrunNodes{w, *count, value_next ? "--nnodes " + *value : "--nnodes=" + *value};
+      return TorchrunNodes{w, *count, flag + (value_next ? " " : "=") + *value};
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<TorchrunNodes> torchrun_fixed_nodes(const std::vector<std::string>& words) {
+  return torchrun_fixed_flag(words, {"--nnodes"});
+}
+
+std::optional<TorchrunNodes> torchrun_fixed_procs(const std::vector<std::string>& words) {
+  return torchrun_fixed_flag(words, {"--nproc_per_node", "--nproc-per-node"});
+}
+
+std::optional<GpuRequest> container_gpus(const Json& container) {
+  const Json& resources = json_member(container, "resources");
+  for (const char* section : {"limits", "requests"}) {
+    const Json& list = json_member(resources, section);
+    if (!list.is_object()) continue;
+    for (const auto& [resource, quantity] : list.items()) {
+      size_t slash = resource.find('/');
+      if (slash == std::string::npos || resource.substr(slash) != "/gpu") continue;
+      std::optional<int64_t> count;
+      if (quantity.is_number_integer()) count = quantity.get<int64_t>();
+      if (quantity.is_string()) count = rules_count(quantity.get<std::string>());
+      if (count) return GpuRequest{resource, *count};
+    }
+  }
+  return std::nullopt;
+}
+
+std::string procs_over_gpus_problem(const std::string& what, int64_t procs,
+                                    const GpuRequest& gpus) {
+  if (gpus.count <= 0 || procs <= gpus.count) return "";
+  return what + " starts " + std::to_string(procs) +
+         " processes on each node, but each node gets " + std::to_string(gpus.count) +
+         (gpus.count == 1 ? " GPU" : " GPUs") + " (" + gpus.resource + ": " +
+         std::to_string(gpus.count) + "): each process takes the GPU of its LOCAL_RANK, so " +
+         "those beyond " + std::to_string(gpus.count) +
+         " find none (CUDA: invalid device ordinal) or share one";
 }
 
 std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes) {

@@ -58,6 +58,24 @@ std::string torchrun_nodes_problem(const TorchrunNodes& nodes, int64_t job_nodes
 /// The command then the args of a container (a word that is no string as an empty one).
 std::vector<std::string> container_words(const Json& container);
 
+/// `--nproc_per_node=N` (or `--nproc-per-node`, either with a space) of a torchrun command
+/// line, when it gives a fixed count: how many processes, so GPUs, torchrun starts per node.
+/// Nothing for `$(PET_NPROC_PER_NODE)`, `gpu`, `auto`, or no launcher.
+std::optional<TorchrunNodes> torchrun_fixed_procs(const std::vector<std::string>& words);
+
+/// The GPUs a container asks for: the first resource named `<vendor>/gpu` (nvidia.com/gpu,
+/// amd.com/gpu) with a whole count, in its limits, else its requests.
+struct GpuRequest {
+  std::string resource;
+  int64_t count = 0;
+};
+std::optional<GpuRequest> container_gpus(const Json& container);
+
+/// What `procs` processes per node (`what` as written: `numProcPerNode 8`,
+/// `torchrun --nproc_per_node=4`) on `gpus` each do, in a sentence; empty when they fit.
+/// Each process takes the GPU of its LOCAL_RANK, so those beyond the count find none.
+std::string procs_over_gpus_problem(const std::string& what, int64_t procs, const GpuRequest& gpus);
+
 /// Where word `word` of container_words(container) is written: ("command", k) or ("args", k).
 std::pair<const char*, size_t> container_word_field(const Json& container, size_t word);
 

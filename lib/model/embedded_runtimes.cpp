@@ -19,6 +19,14 @@ std::string embedded_runtime_name(std::string_view path) {
   return std::string(path.substr(0, path.rfind(".yaml")));
 }
 
+/// Where a message about an embedded runtime points: no file a person can open, so the
+/// command that prints the runtime (its field paths locate the finding in that output).
+std::string embedded_runtime_location(std::string_view path, bool is_v2_1_form) {
+  std::string name = embedded_runtime_name(path);
+  return "built-in runtime " + name + " (`kubectl trainjob runtimes get " + name +
+         (is_v2_1_form ? " --trainer-version 2.1" : "") + "`)";
+}
+
 }  // namespace
 
 void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
@@ -30,10 +38,12 @@ void add_embedded_runtimes(RuntimeRegistry* registry, Diagnostics* diagnostics,
   std::vector<std::string> names;
   for (const EmbeddedFile& file : embedded_runtimes()) {
     names.push_back(embedded_runtime_name(file.path));
-    std::string name = "<embedded>/" + std::string(file.path);
     bool is_v2_1_form = file.path.substr(0, kV21RuntimesDir.size()) == kV21RuntimesDir;
     if (only != nullptr && only->count(embedded_runtime_name(file.path)) == 0) continue;
+    std::string name = embedded_runtime_location(file.path, is_v2_1_form);
     for (Document& document : load_documents(name, file.contents, diagnostics)) {
+      // A line and column of a file nobody can open would only mislead.
+      document.source_map = nullptr;
       (is_v2_1_form ? v2_1_forms : current).push_back(std::move(document));
     }
   }

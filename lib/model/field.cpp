@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "load/field_path.h"
+#include "load/typing_checks.h"
 
 namespace trainjob {
 
@@ -98,8 +99,9 @@ std::string describe_value(const Json& value) {
       // A whole script in a message helps nobody; the position says where it is.
       constexpr size_t kShown = 60;
       const std::string& text = value.get_ref<const std::string&>();
+      // "２" looks like 2 on screen: say why it is a string (load/typing_checks.h).
       if (text.size() <= kShown && text.find('\n') == std::string::npos)
-        return "string \"" + text + "\"";
+        return "string \"" + text + "\"" + wide_digits_hint(text);
       size_t cut = std::min(kShown, text.find('\n'));
       // Never cut a UTF-8 sequence in two: back up over its continuation bytes.
       while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)

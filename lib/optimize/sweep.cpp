@@ -86,8 +86,7 @@ std::optional<std::vector<Trial>> sweep_trials(const Document& document, Optimiz
   return trials;
 }
 
-/// The trials to compile: all, the one --trial names, or (validate) the first and the last,
-/// whose name is the longest.
+/// The trials to compile: all, or the one --trial names.
 std::vector<Trial> selected_trials(const Document& document, std::vector<Trial> trials,
                                    const SweepOptions& sweep, Diagnostics* diagnostics) {
   if (sweep.trial) {
@@ -98,7 +97,6 @@ std::vector<Trial> selected_trials(const Document& document, std::vector<Trial> 
                            " has trials 1 to " + std::to_string(trials.size()));
     return {};
   }
-  if (sweep.check_only && trials.size() > 2) trials.erase(trials.begin() + 1, trials.end() - 1);
   return trials;
 }
 

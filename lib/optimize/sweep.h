@@ -18,8 +18,9 @@ namespace trainjob {
 struct SweepOptions {
   std::optional<int64_t> trial;  ///< `--trial K`: that trial alone (from 1)
   std::optional<int64_t> seed;   ///< `--seed N`: for a random search whose spec has none
-  /// `validate`: the template checked once (the first trial) and the longest trial name
-  /// (the last), with seed 0 when none is given.
+  /// `validate`: a random search without a seed is checked with seed 0 instead of refused
+  /// (render refuses it: its output would change on every run). Every trial is compiled,
+  /// as render compiles them.
   bool check_only = false;
 };
 

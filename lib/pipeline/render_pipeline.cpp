@@ -1,5 +1,7 @@
 #include "pipeline/render_pipeline.h"
 
+#include <algorithm>
+
 #include "legacy/api_match.h"
 #include "legacy/legacy_compile.h"
 #include "legacy/legacy_kinds.h"
@@ -35,12 +37,13 @@ bool check_object(const Document& document, Diagnostics* diagnostics) {
   return false;
 }
 
-/// "namespace/name" of every ConfigMap among the inputs.
-std::set<std::string> config_maps_in(const std::vector<Document>& documents,
-                                     const CompileOptions& options) {
+/// "namespace/name" of every ConfigMap (or with `key` claim_key, PersistentVolumeClaim) among
+/// the inputs.
+std::set<std::string> keys_in(const std::vector<Document>& documents, const CompileOptions& options,
+                              std::string (*key_of)(const Document&, const CompileOptions&)) {
   std::set<std::string> out;
   for (const Document& document : documents) {
-    std::string key = config_map_key(document, options);
+    std::string key = key_of(document, options);
     if (!key.empty()) out.insert(std::move(key));
   }
   return out;
@@ -96,9 +99,7 @@ std::set<std::string> referenced_runtimes(const std::vector<Document>& documents
 std::vector<Json> compile_sweep(const Document& document, const RuntimeRegistry& registry,
                                 const RenderRequest& request, const CompileOptions& options,
                                 InputSchemas* schemas, DocumentWork* work) {
-  SweepOptions sweep = request.sweep;
-  sweep.check_only = sweep.check_only || options.check_only;
-  return compile_optimization_job(document, registry, options, sweep, schemas,
+  return compile_optimization_job(document, registry, options, request.sweep, schemas,
                                   &work->schema_findings, &work->semantic_findings);
 }
 
@@ -134,6 +135,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
       Dialect release = runtime_check_release(document, referenced, request.compile.dialect);
       check_runtime_document(document, release, &work[i].semantic_findings);
     }
+    if (!request.keep_objects) work[i].objects = {};
   });
   return work;
 }
@@ -166,11 +168,27 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   return render_documents(std::move(documents), std::move(texts), request, fs, diagnostics);
 }
 
-std::string config_map_key(const Document& document, const CompileOptions& options) {
-  if (document.api_version() != "v1" || document.kind() != "ConfigMap") return "";
+namespace {
+
+std::string object_key(const Document& document, const char* kind, const CompileOptions& options) {
+  if (document.api_version() != "v1" || document.kind() != kind) return "";
   // Without a namespace: the one TrainJobs without a namespace get.
   const std::string& name_space = document.name_space();
   return (name_space.empty() ? options.default_namespace : name_space) + "/" + document.name();
+}
+
+}  // namespace
+
+std::string config_map_key(const Document& document, const CompileOptions& options) {
+  return object_key(document, "ConfigMap", options);
+}
+
+std::string claim_key(const Document& document, const CompileOptions& options) {
+  return object_key(document, "PersistentVolumeClaim", options);
+}
+
+bool has_runtime_document(const std::vector<Document>& documents) {
+  return std::any_of(documents.begin(), documents.end(), is_runtime_document);
 }
 
 std::string runtime_ref_name(const Document& trainjob) {
@@ -209,7 +227,7 @@ std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
     bool compiled = is_trainjob_document(document) || is_legacy_document(document) ||
                     is_optimization_job_document(document);
     RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
-    if (!unit.compiled) unit.objects.push_back(document.value);
+    if (!unit.compiled && request.keep_objects) unit.objects.push_back(document.value);
     units.push_back(std::move(unit));
   }
   input_check.merge(semantic, diagnostics);
@@ -225,9 +243,11 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
   RuntimeRegistry registry;
   registry.add_layer("the inputs", result.documents);
   add_search_layers(request, fs, referenced_runtimes(result.documents), &registry, diagnostics);
-  std::set<std::string> config_maps = config_maps_in(result.documents, request.compile);
+  std::set<std::string> config_maps = keys_in(result.documents, request.compile, config_map_key);
+  std::set<std::string> claims = keys_in(result.documents, request.compile, claim_key);
   CompileOptions options = request.compile;
   if (!request.config_map_from_files) options.config_maps = &config_maps;
+  options.claims = &claims;
   result.units = render_block(result.documents, registry, request, options, diagnostics);
   return result;
 }

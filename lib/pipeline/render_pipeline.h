@@ -25,14 +25,15 @@ struct RenderRequest {
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).
   bool check_runtimes = false;
+  /// False (`validate`): each document's objects are dropped as soon as they are compiled.
+  bool keep_objects = true;
   /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
   /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
   bool config_map_from_files = false;
   /// -n/--namespace was given: a document naming another namespace is refused, as kubectl
   /// refuses it, since which of the two was meant cannot be guessed.
   bool namespace_from_flag = false;
-  /// `--trial` and `--seed` of an OptimizationJob (validate sets check_only through
-  /// compile.check_only).
+  /// `--trial` and `--seed` of an OptimizationJob (validate sets sweep.check_only).
   SweepOptions sweep;
 };
 
@@ -56,8 +57,20 @@ void check_runtime_document(const Document& runtime, Dialect release, Diagnostic
 /// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
 /// namespace get); empty for other documents.
 std::string config_map_key(const Document& document, const CompileOptions& options);
+/// The same for a PersistentVolumeClaim.
+std::string claim_key(const Document& document, const CompileOptions& options);
 /// The runtimeRef name of a TrainJob document (of an OptimizationJob: its template's).
 std::string runtime_ref_name(const Document& trainjob);
+
+/// Why inputs of runtimes alone give no objects, and how to pass a runtime instead: said by
+/// `render` (which prints nothing for them) and `submit` (which has nothing to apply).
+inline constexpr const char* kRuntimesOnlyHint =
+    "a TrainingRuntime or ClusterTrainingRuntime is not applied to the cluster: it is "
+    "compiled, client-side, into the TrainJobs that use it. Pass it with -f next to the "
+    "TrainJob (-f runtime.yaml -f trainjob.yaml), or put it in a directory given with "
+    "--runtimes DIR";
+/// Whether `documents` hold a runtime.
+bool has_runtime_document(const std::vector<Document>& documents);
 
 /// Adds the runtime search layers after the inputs' own: `--runtimes DIR`, then the
 /// embedded runtimes of the names in `referenced`.

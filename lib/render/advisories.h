@@ -13,10 +13,11 @@
 namespace trainjob {
 
 /// Warns about configMap volumes whose ConfigMap is not among `config_maps`
-/// ("namespace/name"; null: not known, no warning), hostPath volumes, and a
-/// resourcesPerNode that replaces the node container's resources with no CPU or memory.
+/// ("namespace/name"; null: not known, no warning), persistentVolumeClaim volumes whose
+/// claim is not among `claims` (the same), hostPath volumes, and a resourcesPerNode that
+/// replaces the node container's resources with no CPU or memory.
 void warn_advisories(const CompileState& state, const TrainerSettings& trainer,
-                     const std::set<std::string>* config_maps);
+                     const std::set<std::string>* config_maps, const std::set<std::string>* claims);
 
 }  // namespace trainjob
 

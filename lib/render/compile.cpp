@@ -129,17 +129,10 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   }
   if (!ok) return false;
   warn_without_trainer(state, trainer);
-  warn_advisories(*state, trainer, options.config_maps);
+  warn_advisories(*state, trainer, options.config_maps, options.claims);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
   Json runtime_node = policy_runtime_node(state);
-  if (options.check_only) {
-    // The containers' checks read what spec.trainer writes but its env; the policy's env
-    // and ports and torchtune's `tune run` command have nothing for them either.
-    apply_trainer_checked_fields(state, trainer);
-    place_trainer_fields(state, trainer, runtime_node);
-    return check_pod_templates(*state);
-  }
   Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);
   place_trainer_fields(state, trainer, runtime_node);
@@ -168,10 +161,8 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   state.gitops_order = options.gitops_order;
   state.warn_gitops_traps = options.warn_gitops_traps;
   warn_deprecated(tj, *job, rt);
-  if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before ||
-      options.check_only) {
+  if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before)
     return {};
-  }
   std::vector<Json> objects =
       options.render_target == RenderTarget::kJobSet ? emit_jobset(&state) : emit_objects(&state);
   for (Json& object : objects)

@@ -22,8 +22,8 @@ struct CompileOptions {
   /// "namespace/name" of the ConfigMaps among the inputs; null: unknown, so a configMap
   /// volume is not checked against them.
   const std::set<std::string>* config_maps = nullptr;
-  /// Run every check but build no objects (what `validate` needs).
-  bool check_only = false;
+  /// The same for the PersistentVolumeClaims among the inputs (persistentVolumeClaim volumes).
+  const std::set<std::string>* claims = nullptr;
   /// Emit the Secrets a policy generates keys for (MPI's SSH key, Flux's CURVE certificate)
   /// with fresh keys, annotated kCreateOnlyIfAbsentAnnotation; when false they are only
   /// referenced by name, and a warning says they must exist. `submit` sets it.
@@ -38,8 +38,9 @@ struct CompileOptions {
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be
-/// applied, with keys sorted, or nothing when there were errors (in `diagnostics`) or
-/// only checks were asked for.
+/// applied, with keys sorted, or nothing when there were errors (in `diagnostics`).
+/// `validate` runs this same compile and drops the objects: a check or warning that lives
+/// anywhere on the way to the objects is thus one that validate makes too.
 std::vector<Json> compile_trainjob(const Document& trainjob, const RuntimeRegistry& runtimes,
                                    const CompileOptions& options, Diagnostics* diagnostics);
 

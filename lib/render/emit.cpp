@@ -210,9 +210,11 @@ bool keep_job_ttl(const CompileState& state, const ReplicatedJob& rjob) {
     state.runtime_reader.warning(
         rjob.path() + ".template.spec.ttlSecondsAfterFinished",
         "the Jobs are deleted " + (*spec)["ttlSecondsAfterFinished"].dump() +
-            " s after they finish, and an auto-syncing GitOps controller (Argo CD, Flux) then "
-            "creates them again: the training runs again. Render with --gitops-order argocd "
-            "(which drops the TTL) or remove it (docs/gitops.md#immutable-jobs)");
+            " s after they finish; if an auto-syncing GitOps controller (Argo CD, Flux) applies "
+            "them, it then creates them again and the training runs again. Render with "
+            "--gitops-order argocd (which drops the TTL) or remove it from a copy of the "
+            "runtime passed with -f (docs/gitops.md#immutable-jobs); applied by `submit` or "
+            "`kubectl apply`, the TTL only cleans up");
   }
   return true;
 }

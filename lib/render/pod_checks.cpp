@@ -111,10 +111,66 @@ void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
   }
 }
 
+/// numProcPerNode as written, the TrainJob's else the runtime's, when a whole number ("auto",
+/// "cpu" and "gpu" start as many processes as there are CPUs or GPUs: never too many).
+struct WrittenProcs {
+  const FieldReader* reader;
+  std::string path;
+  int64_t count;
+};
+std::optional<WrittenProcs> written_num_proc(const CompileState& state) {
+  Field field = state.trainjob.trainer["numProcPerNode"];
+  const FieldReader* reader = &state.trainjob_reader;
+  if (!field) {
+    field = state.ml_policy["torch"]["numProcPerNode"];
+    reader = &state.runtime_reader;
+  }
+  if (!field) return std::nullopt;
+  const Json& value = *field.value;
+  if (value.is_number_integer()) return WrittenProcs{reader, field.path(), value.get<int64_t>()};
+  return std::nullopt;
+}
+
+/// More processes per node than GPUs per node: torchrun's --nproc_per_node, else the
+/// numProcPerNode the torch policy passes on as PET_NPROC_PER_NODE.
+void warn_procs_over_gpus(const CompileState& state, const PodContainer& c) {
+  if (!c.trainer_node) return;
+  std::optional<GpuRequest> gpus = container_gpus(*c.value);
+  if (!gpus) return;
+  std::vector<std::string> words = container_words(*c.value);
+  if (std::optional<TorchrunNodes> procs = torchrun_fixed_procs(words)) {
+    std::string problem = procs_over_gpus_problem("torchrun " + procs->text, procs->nodes, *gpus);
+    if (problem.empty()) return;
+    std::string message = problem + "; use --nproc_per_node=$(PET_NPROC_PER_NODE) or " +
+                          std::to_string(gpus->count) + ", or request " +
+                          std::to_string(procs->nodes) + " " + gpus->resource;
+    auto [list_name, index] = container_word_field(*c.value, procs->word);
+    Field list = state.trainjob.trainer[list_name];
+    if (list) {
+      state.trainjob_reader.warning(list.at(index).path(), message);
+    } else {
+      state.trainjob_reader.warning(
+          runtime_anchor(state, c),
+          "the command of " + describe_container(state, c) + ": " + message);
+    }
+    return;
+  }
+  std::optional<WrittenProcs> procs = written_num_proc(state);
+  if (!procs) return;
+  std::string problem = procs_over_gpus_problem("numProcPerNode " + std::to_string(procs->count),
+                                                procs->count, *gpus);
+  if (problem.empty()) return;
+  procs->reader->warning(procs->path, problem + "; set numProcPerNode to " +
+                                          std::to_string(gpus->count) + ", or request " +
+                                          std::to_string(procs->count) + " " + gpus->resource +
+                                          " in resourcesPerNode");
+}
+
 bool check_pod_container(const CompileState& state, const PodContainer& c) {
   bool ok = check_image(state, c);
   ok = check_requests(state, c) && ok;
   warn_torchrun_nodes(state, c);
+  warn_procs_over_gpus(state, c);
   return ok;
 }
 

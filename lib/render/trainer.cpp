@@ -180,11 +180,6 @@ void apply_trainer(CompileState* state, const TrainerSettings& settings) {
   if (node != nullptr) apply_trainer_env_and_resources(*state, settings, node);
 }
 
-void apply_trainer_checked_fields(CompileState* state, const TrainerSettings& settings) {
-  Json* node = apply_trainer_command(state, settings);
-  if (node != nullptr) set_trainer_resources(*state, settings.resources, node);
-}
-
 void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,
                                      Json* container) {
   if (!settings.present) return;

@@ -20,9 +20,6 @@ struct TrainerSettings {
 bool read_trainer(const CompileState& state, TrainerSettings* settings);
 /// Image, command, args, resources and env of the trainer job's `node` container.
 void apply_trainer(CompileState* state, const TrainerSettings& settings);
-/// What apply_trainer writes that the container checks read (image, command, args,
-/// resources), without the env: what validate needs, at a fraction of the cost.
-void apply_trainer_checked_fields(CompileState* state, const TrainerSettings& settings);
 /// spec.trainer's resourcesPerNode and env on one `node` container (upstream gives them
 /// to the trainer job, and MPI's runLauncherAsNode to job `node` as well).
 void apply_trainer_env_and_resources(const CompileState& state, const TrainerSettings& settings,

@@ -2,12 +2,20 @@
 
 namespace trainjob {
 
+RenderRequest validate_request(const RenderRequest& request) {
+  RenderRequest checks = request;
+  // What a plain `render` of the same inputs sets: validate speaks for the render (or the
+  // GitOps controller applying its output) that follows it.
+  checks.compile.warn_gitops_traps = true;
+  checks.sweep.check_only = true;
+  checks.check_runtimes = true;
+  checks.keep_objects = false;
+  return checks;
+}
+
 RenderResult validate_inputs(const RenderRequest& request, const FileSystem& fs,
                              const StdinReader& read_stdin, Diagnostics* diagnostics) {
-  RenderRequest checks = request;
-  checks.compile.check_only = true;
-  checks.check_runtimes = true;
-  return render_inputs(checks, fs, read_stdin, diagnostics);
+  return render_inputs(validate_request(request), fs, read_stdin, diagnostics);
 }
 
 }  // namespace trainjob

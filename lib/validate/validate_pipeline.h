@@ -1,11 +1,16 @@
 // `validate`: every check `render` makes, plus the runtimes among the inputs checked on
-// their own (a runtime no TrainJob references yet is still checked).
+// their own (a runtime no TrainJob references yet is still checked). It is render's own
+// pipeline, compile included, with the objects dropped: there is no second list of checks
+// that could fall behind render's (tests/e2e/validate_covers_render_test.sh holds it to that).
 #ifndef TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
 #define TRAINJOB_VALIDATE_VALIDATE_PIPELINE_H_
 
 #include "pipeline/render_pipeline.h"
 
 namespace trainjob {
+
+/// `request` as validate runs it: as a plain `render` would, objects dropped.
+RenderRequest validate_request(const RenderRequest& request);
 
 /// Loads and checks everything; the findings are in `diagnostics`, the inputs (and their
 /// texts) in the result.

@@ -213,7 +213,6 @@ void render_one(int64_t index, const RuntimeRegistry& registry, InputSchemas* sc
 
   start = Clock::now();
   CompileOptions compile_options;
-  compile_options.check_only = validate_only;
   std::vector<Json> objects =
       compile_trainjob(documents[0], registry, compile_options, &diagnostics);
   result->phases.compile += elapsed_ns(start);

@@ -123,3 +123,51 @@ TEST_CASE("container_word_field: a word of command then args, back to its field"
   CHECK(std::string(field.first) == "args");
   CHECK(field.second == 0);
 }
+
+TEST_CASE("torchrun --nproc_per_node: either spelling, fixed counts only") {
+  using trainjob::torchrun_fixed_procs;
+  auto procs = torchrun_fixed_procs({"torchrun", "--standalone", "--nproc_per_node=4", "t.py"});
+  REQUIRE(procs);
+  CHECK(procs->nodes == 4);
+  CHECK(procs->word == 2);
+  CHECK(procs->text == "--nproc_per_node=4");
+  procs = torchrun_fixed_procs({"bash", "-c", "torchrun --nnodes=2 --nproc-per-node 8 t.py"});
+  REQUIRE(procs);
+  CHECK(procs->nodes == 8);
+  CHECK(procs->text == "--nproc-per-node 8");
+  CHECK_FALSE(torchrun_fixed_procs({"torchrun", "--nproc_per_node=$(PET_NPROC_PER_NODE)"}));
+  CHECK_FALSE(torchrun_fixed_procs({"torchrun", "--nproc_per_node=gpu", "t.py"}));
+  CHECK_FALSE(torchrun_fixed_procs({"python", "t.py", "--nproc_per_node=4"}));
+  // --nnodes is not taken for it, nor it for --nnodes.
+  CHECK_FALSE(torchrun_fixed_procs({"torchrun", "--nnodes=2", "t.py"}));
+  CHECK_FALSE(trainjob::torchrun_fixed_nodes({"torchrun", "--nproc_per_node=2", "t.py"}));
+}
+
+TEST_CASE("container_gpus: a */gpu resource of the limits, else the requests") {
+  using trainjob::container_gpus;
+  using trainjob::Json;
+  auto gpus = container_gpus(Json::parse(
+      R"({"resources": {"limits": {"cpu": "4", "nvidia.com/gpu": 2}, "requests": {"amd.com/gpu": 1}}})"));
+  REQUIRE(gpus);
+  CHECK(gpus->resource == "nvidia.com/gpu");
+  CHECK(gpus->count == 2);
+  gpus = container_gpus(Json::parse(R"({"resources": {"requests": {"amd.com/gpu": "8"}}})"));
+  REQUIRE(gpus);
+  CHECK(gpus->resource == "amd.com/gpu");
+  CHECK(gpus->count == 8);
+  CHECK_FALSE(container_gpus(Json::parse(R"({"resources": {"limits": {"cpu": "4"}}})")));
+  CHECK_FALSE(container_gpus(Json::parse(R"({"resources": {"limits": {"example.com/gpus": 1}}})")));
+  CHECK_FALSE(container_gpus(Json::parse(R"({"name": "node"})")));
+}
+
+TEST_CASE("procs_over_gpus_problem: only more processes than GPUs is one") {
+  using trainjob::procs_over_gpus_problem;
+  trainjob::GpuRequest four{"nvidia.com/gpu", 4};
+  CHECK(procs_over_gpus_problem("numProcPerNode 4", 4, four).empty());
+  CHECK(procs_over_gpus_problem("numProcPerNode 2", 2, four).empty());
+  CHECK(procs_over_gpus_problem("x", 8, trainjob::GpuRequest{"nvidia.com/gpu", 0}).empty());
+  CHECK(procs_over_gpus_problem("numProcPerNode 8", 8, four) ==
+        "numProcPerNode 8 starts 8 processes on each node, but each node gets 4 GPUs "
+        "(nvidia.com/gpu: 4): each process takes the GPU of its LOCAL_RANK, so those beyond 4 "
+        "find none (CUDA: invalid device ordinal) or share one");
+}

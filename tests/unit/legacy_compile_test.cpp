@@ -137,15 +137,6 @@ spec:
   CHECK(removed.diagnostics.all()[0].message.find("PyTorchJob") != std::string::npos);
 }
 
-TEST_CASE("legacy: check_only runs the checks and builds nothing") {
-  Diagnostics diagnostics;
-  std::vector<Document> documents = load_documents("job.yaml", kPyTorch, &diagnostics);
-  CompileOptions options;
-  options.check_only = true;
-  CHECK(compile_legacy_job(documents[0], options, &diagnostics).empty());
-  CHECK_FALSE(diagnostics.has_errors());
-}
-
 TEST_CASE("legacy: elastic replicas default to each other") {
   Diagnostics diagnostics;
   std::vector<Document> documents = load_documents("job.yaml", R"(apiVersion: kubeflow.org/v1

@@ -131,8 +131,11 @@ TEST_CASE("embedded runtimes: every one loads, and each name serves every releas
     const trainjob::Runtime* v23 = registry.find(cluster, name, "", Dialect::kV2_3);
     REQUIRE(v21 != nullptr);
     REQUIRE(v23 != nullptr);
-    CHECK(v21->document->file == std::string("<embedded>/v2.1/") + name + ".yaml");
-    CHECK(v23->document->file == std::string("<embedded>/") + name + ".yaml");
+    CHECK(v21->document->file == std::string("built-in runtime ") + name +
+                                     " (`kubectl trainjob runtimes get " + name +
+                                     " --trainer-version 2.1`)");
+    CHECK(v23->document->file == std::string("built-in runtime ") + name +
+                                     " (`kubectl trainjob runtimes get " + name + "`)");
     CHECK(registry.find(cluster, name, "", Dialect::kV2_0) == v21);
     CHECK(registry.find(cluster, name, "", Dialect::kV2_2) == v23);
   }

@@ -79,3 +79,19 @@ TEST_CASE("input files: a directory walk leaves out kustomize's file and hidden 
   CHECK(trainjob::skipped_entry_reason("job.yaml", false).empty());
   CHECK(trainjob::skipped_entry_reason("kustomization.yaml", true).empty());
 }
+
+TEST_CASE("wide_digits_hint: a number typed in full-width digits, and nothing else") {
+  using trainjob::wide_digits_hint;
+  CHECK(wide_digits_hint("２") ==
+        "; full-width digits U+FF10-U+FF19 (an input method's full-width mode): use 2");
+  CHECK(wide_digits_hint("１６") ==
+        "; full-width digits U+FF10-U+FF19 (an input method's full-width mode): use 16");
+  CHECK(wide_digits_hint("1６") ==
+        "; full-width digits U+FF10-U+FF19 (an input method's full-width mode): use 16");
+  CHECK(wide_digits_hint("－０．５") ==
+        "; full-width digits U+FF10-U+FF19 (an input method's full-width mode): use -0.5");
+  CHECK(wide_digits_hint("2").empty());
+  CHECK(wide_digits_hint("").empty());
+  CHECK(wide_digits_hint("２个").empty());
+  CHECK(wide_digits_hint("v２").empty());
+}
