@@ -135,7 +135,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
       Dialect release = runtime_check_release(document, referenced, request.compile.dialect);
       check_runtime_document(document, release, &work[i].semantic_findings);
     }
-    if (!request.keep_objects) work[i].objects = {};
+    if (!options.keep_objects) work[i].objects = {};
   });
   return work;
 }
@@ -227,7 +227,7 @@ std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
     bool compiled = is_trainjob_document(document) || is_legacy_document(document) ||
                     is_optimization_job_document(document);
     RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
-    if (!unit.compiled && request.keep_objects) unit.objects.push_back(document.value);
+    if (!unit.compiled && request.compile.keep_objects) unit.objects.push_back(document.value);
     units.push_back(std::move(unit));
   }
   input_check.merge(semantic, diagnostics);

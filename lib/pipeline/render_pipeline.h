@@ -25,8 +25,6 @@ struct RenderRequest {
   CompileOptions compile;
   /// Also check every runtime among the inputs by itself, used or not (`validate`).
   bool check_runtimes = false;
-  /// False (`validate`): each document's objects are dropped as soon as they are compiled.
-  bool keep_objects = true;
   /// `--from-file` of run and submit builds the ConfigMap the Jobs mount, so a mounted
   /// ConfigMap missing from the inputs is no reason to warn (several are an error there).
   bool config_map_from_files = false;

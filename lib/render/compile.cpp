@@ -165,6 +165,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
     return {};
   std::vector<Json> objects =
       options.render_target == RenderTarget::kJobSet ? emit_jobset(&state) : emit_objects(&state);
+  if (!options.keep_objects) return {};
   for (Json& object : objects)
     sort_keys(&object);
   return objects;

@@ -35,6 +35,9 @@ struct CompileOptions {
   /// The objects may be applied by a GitOps controller (`render`, the KRM function): warn
   /// about what such a controller does to them (a Job's TTL makes it re-create the Job).
   bool warn_gitops_traps = false;
+  /// The objects are wanted (false: `validate`, which drops them as soon as they are
+  /// compiled): only then are their keys sorted, which orders the output and finds nothing.
+  bool keep_objects = true;
 };
 
 /// Compiles one TrainJob document. Returns the objects in the order they should be

@@ -9,7 +9,7 @@ RenderRequest validate_request(const RenderRequest& request) {
   checks.compile.warn_gitops_traps = true;
   checks.sweep.check_only = true;
   checks.check_runtimes = true;
-  checks.keep_objects = false;
+  checks.compile.keep_objects = false;  // each document's, as soon as they are compiled
   return checks;
 }
 
