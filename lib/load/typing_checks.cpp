@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "load/curly_quotes.h"
+
 namespace trainjob {
 namespace {
 
@@ -103,7 +105,8 @@ class TypingScanner {
   /// Flow brackets, the key's colon, and the characters of a key.
   void structure(std::string_view text, size_t i);
   bool reportable(std::string_view text, size_t i, char32_t code) const;
-  void report(std::string_view text, int number, size_t byte, const std::string& message);
+  void report(std::string_view text, int number, size_t byte, const std::string& message,
+              Severity severity = Severity::kError);
 
   const std::string& file_;
   int first_line_;
@@ -122,11 +125,16 @@ class TypingScanner {
   int indent_ = 0;
 };
 
+/// Only an error makes check_typing drop the document: a warning's document still loads.
 void TypingScanner::report(std::string_view text, int number, size_t byte,
-                           const std::string& message) {
+                           const std::string& message, Severity severity) {
   SourcePos pos{first_line_ + number, 1};
   for (size_t i = 0; i < byte && i < text.size(); ++i)
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++pos.column;
+  if (severity == Severity::kWarning) {
+    diagnostics_->warning(file_, pos, "", message);
+    return;
+  }
   diagnostics_->error(file_, pos, "", message);
   found_ = true;
 }
@@ -168,7 +176,7 @@ bool TypingScanner::check_indentation(std::string_view text, int number, size_t*
 }
 
 /// Full-width marks count where YAML reads its syntax: in a flow collection, in a key
-/// typed in ASCII so far (`name：`), as a list marker, or as quotes around a whole value.
+/// typed in ASCII so far (`name：`), or as a list marker.
 bool TypingScanner::reportable(std::string_view text, size_t i, char32_t code) const {
   if (flow_ > 0) return true;
   if (key_part_ && key_plain_ && key_length_ > 0) {
@@ -179,15 +187,9 @@ bool TypingScanner::reportable(std::string_view text, size_t i, char32_t code) c
     return colon != std::string_view::npos &&
            (colon + 1 == text.size() || is_blank(text[colon + 1]));
   }
-  if (!node_start_) return false;
-  if (code == kWideHyphen) {
-    size_t next = i + 3;
-    return next >= text.size() || text[next] == ' ' || three_byte_code(text, next) == 0x3000;
-  }
-  if (key_part_ || (code != 0x201C && code != 0x2018)) return false;
-  size_t end = text.find_last_not_of(" \t\r");
-  return end >= 2 && end + 1 >= i + 6 &&
-         three_byte_code(text, end - 2) == (code == 0x201C ? 0x201D : 0x2019);
+  if (!node_start_ || code != kWideHyphen) return false;
+  size_t next = i + 3;
+  return next >= text.size() || text[next] == ' ' || three_byte_code(text, next) == 0x3000;
 }
 
 size_t TypingScanner::in_quote(std::string_view text, size_t i) {
@@ -201,7 +203,16 @@ size_t TypingScanner::in_quote(std::string_view text, size_t i) {
 
 bool TypingScanner::wide_mark(std::string_view text, int number, size_t i, char32_t code) {
   WidePunctuation mark = wide_punctuation(code);
-  if (mark.name != nullptr && reportable(text, i, code)) {
+  // Curly quotes that open a value in block context are often Chinese text's own quotes: a
+  // warning where YAML reads the same string either way, an error where it reads another
+  // structure. In a flow collection they always stand for YAML's quotes (reportable).
+  bool opens_value = node_start_ && flow_ == 0 && (code == 0x201C || code == 0x2018);
+  CurlyQuotes curly = opens_value ? classify_curly_quotes(text, i) : CurlyQuotes::kContent;
+  if (curly == CurlyQuotes::kText) {
+    report(text, number, i, curly_quotes_warning(text, i), Severity::kWarning);
+    return true;  // the rest of the line is the value's text
+  }
+  if (mark.name != nullptr && (curly == CurlyQuotes::kSyntax || reportable(text, i, code))) {
     char message[160];
     std::snprintf(message, sizeof message, "invalid YAML: %s U+%04X: use '%s'", mark.name,
                   static_cast<unsigned>(code), mark.ascii);

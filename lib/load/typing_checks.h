@@ -26,10 +26,12 @@ WidePunctuation wide_punctuation(char32_t code);
 std::string wide_digits_hint(std::string_view text);
 
 /// Reports, each at its own line and column, the full-width punctuation that stands where
-/// YAML expects its syntax (in a key, the indentation, a flow collection, a list marker, a
-/// quoted value's quotes), tabs in the indentation, and Helm template actions. Text inside
-/// quoted strings, comments and block scalars is content and never reported. `text` is a
-/// piece of a stream that starts after `first_line` lines. False when anything was found.
+/// YAML expects its syntax (in a key, the indentation, a flow collection, a list marker,
+/// curly quotes that YAML's quotes were needed for), tabs in the indentation, and Helm
+/// template actions. Curly quotes around a plain value YAML reads the same either way are a
+/// warning (load/curly_quotes.h). Text inside quoted strings, comments and block scalars is
+/// content and never reported. `text` is a piece of a stream that starts after `first_line`
+/// lines. False when an error was found; warnings alone leave it true.
 bool check_typing(const std::string& file, std::string_view text, int first_line,
                   Diagnostics* diagnostics);
 

@@ -157,6 +157,10 @@ bool starts_with_indicator(std::string_view s) {
 
 bool is_plain_safe(std::string_view s) {
   if (s.empty() || starts_with_indicator(s) || s.back() == ' ' || s.back() == ':') return false;
+  // A value that opens with a curly quote (“ or ‘) reads back the same plain, but quoted it
+  // shows that the marks are its text, and this tool's own input checks, which warn about
+  // such a plain value (load/curly_quotes.h), stay quiet when the output is read again.
+  if (s.substr(0, 3) == "\xE2\x80\x9C" || s.substr(0, 3) == "\xE2\x80\x98") return false;
   if (s.find(": ") != std::string_view::npos || s.find(" #") != std::string_view::npos) {
     return false;
   }

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "load/curly_quotes.h"
 #include "load/input_files.h"
 
 using trainjob::Diagnostics;
@@ -17,6 +18,17 @@ std::string typing_finding(const std::string& text) {
   const trainjob::Diagnostic& first = d.all().front();
   return std::to_string(first.pos.line) + ":" + std::to_string(first.pos.column) + " " +
          first.message;
+}
+
+/// Every finding as "line:col error|warning message", one per line; "" when there is none.
+std::string typing_findings(const std::string& text) {
+  Diagnostics d;
+  trainjob::check_typing("t.yaml", text, 0, &d);
+  std::string out;
+  for (const trainjob::Diagnostic& f : d.all())
+    out += std::to_string(f.pos.line) + ":" + std::to_string(f.pos.column) +
+           (f.severity == trainjob::Severity::kError ? " error " : " warning ") + f.message + "\n";
+  return out;
 }
 
 }  // namespace
@@ -33,8 +45,6 @@ TEST_CASE("typing: full-width punctuation where YAML reads syntax is found where
   CHECK(typing_finding("args: [a，b]\n") == "1:9 invalid YAML: full-width comma U+FF0C: use ','");
   CHECK(typing_finding("args:\n－ a\n") ==
         "2:1 invalid YAML: full-width hyphen-minus U+FF0D: use '-'");
-  CHECK(typing_finding("name: “demo”\n") ==
-        "1:7 invalid YAML: left double quotation mark U+201C: use '\"'");
   CHECK(typing_finding("a: 1\nkey；x: 2\n") ==
         "2:4 invalid YAML: full-width semicolon U+FF1B: use ';'");
 }
@@ -52,7 +62,70 @@ TEST_CASE("typing: full-width text in strings, comments, block scalars and value
                        "  name： 这是脚本\n"
                        "  \tindented with a tab after the block's indentation\n"
                        "quote: “only an opening mark\n"
+                       "said: “你好”和“再见”\n"
+                       "en: ‘it’s’\n"
                        "after: ok  # 注释：\n") == "");
+}
+
+TEST_CASE("typing: curly quotes around a plain value are its text, a warning that loads") {
+  const char* kDouble =
+      "keeps its quotation marks U+201C U+201D as text; if they were meant as "
+      "YAML quotes, use '\"'";
+  // A value after `key: ` or `- `, with a comment after it or not: YAML reads the same
+  // string, quotes and all, so the document still loads (check_typing is true).
+  Diagnostics d;
+  CHECK(trainjob::check_typing("t.yaml", "env:\n- value: “你好”\n", 0, &d));
+  CHECK(typing_findings("env:\n- value: “你好”\n") ==
+        std::string("2:10 warning value “你好” ") + kDouble + "\n");
+  CHECK(typing_findings("args:\n- “a b”  # note\n") ==
+        std::string("2:3 warning value “a b” ") + kDouble + "\n");
+  CHECK(typing_findings("name: ‘demo’\n") ==
+        "1:7 warning value ‘demo’ keeps its quotation marks U+2018 U+2019 as text; if they "
+        "were meant as YAML quotes, use '''\n");
+  CHECK(typing_findings("a: “”\nb: “x”\n") == std::string("1:4 warning value “” ") + kDouble +
+                                                  "\n2:4 warning value “x” " + kDouble + "\n");
+  // A long value is shortened in the message, not in what loads.
+  CHECK(typing_findings("d: “" + std::string(50, 'x') + "”\n") ==
+        "1:4 warning value “" + std::string(40, 'x') + "...” " + kDouble + "\n");
+}
+
+TEST_CASE("typing: curly quotes YAML's quotes were needed for are an error") {
+  const char* kLeft = " error invalid YAML: left double quotation mark U+201C: use '\"'\n";
+  // Around a key, in a list item or not: the key would keep the marks.
+  CHECK(typing_findings("“name”: demo\n") == std::string("1:1") + kLeft);
+  CHECK(typing_findings("env:\n- “name”: demo\n") == std::string("2:3") + kLeft);
+  CHECK(typing_findings("‘name’: demo\n") ==
+        "1:1 error invalid YAML: left single quotation mark U+2018: use '''\n");
+  // Around `: ` (a mapping to YAML) or ` #` (a comment to YAML) that quotes would protect.
+  CHECK(typing_findings("value: “a: b”\n") == std::string("1:8") + kLeft);
+  CHECK(typing_findings("- “a: b”\n") == std::string("1:3") + kLeft);
+  CHECK(typing_findings("value: “a #b”\n") == std::string("1:8") + kLeft);
+  // In a flow collection, anywhere.
+  CHECK(typing_findings("args: [“a”, “b”]\n") == std::string("1:8") + kLeft);
+  CHECK(typing_findings("env: {k: “v”}\n") == std::string("1:10") + kLeft);
+  // An error still drops the document.
+  Diagnostics d;
+  CHECK_FALSE(trainjob::check_typing("t.yaml", "“name”: demo\n", 0, &d));
+}
+
+TEST_CASE("classify_curly_quotes: a pair around the value, around syntax, or inside text") {
+  using trainjob::classify_curly_quotes;
+  using trainjob::CurlyQuotes;
+  CHECK(classify_curly_quotes("“你好”", 0) == CurlyQuotes::kText);
+  CHECK(classify_curly_quotes("v: “x”  \t", 3) == CurlyQuotes::kText);
+  CHECK(classify_curly_quotes("“x” # “c”", 0) == CurlyQuotes::kText);
+  CHECK(classify_curly_quotes("“a:b”", 0) == CurlyQuotes::kText);  // no blank after the colon
+  CHECK(classify_curly_quotes("“a#b”", 0) == CurlyQuotes::kText);  // no blank before the #
+  CHECK(classify_curly_quotes("“a:”", 0) == CurlyQuotes::kText);
+  CHECK(classify_curly_quotes("“k”:", 0) == CurlyQuotes::kSyntax);
+  CHECK(classify_curly_quotes("“a #b”", 0) == CurlyQuotes::kSyntax);
+  CHECK(classify_curly_quotes("“a: b” # c", 0) == CurlyQuotes::kSyntax);
+  CHECK(classify_curly_quotes("“k” : v", 0) == CurlyQuotes::kSyntax);
+  CHECK(classify_curly_quotes("“a”#b", 0) == CurlyQuotes::kContent);
+  CHECK(classify_curly_quotes("“a", 0) == CurlyQuotes::kContent);
+  CHECK(classify_curly_quotes("“a” b", 0) == CurlyQuotes::kContent);
+  CHECK(classify_curly_quotes("‘it’s’", 0) == CurlyQuotes::kContent);
+  CHECK(classify_curly_quotes("‘a”", 0) == CurlyQuotes::kContent);  // marks that do not pair
 }
 
 TEST_CASE("typing: a tab in the indentation is named at its own column") {

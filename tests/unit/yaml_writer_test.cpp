@@ -246,6 +246,17 @@ TEST_CASE("yaml_writer: strings that would break the syntax are single-quoted") 
   CHECK(scalar_text("it's: 'quoted'") == "'it''s: ''quoted'''");
 }
 
+TEST_CASE("yaml_writer: a value that opens with a curly quote is quoted, showing they are text") {
+  CHECK(scalar_text("“你好”") == "'“你好”'");
+  CHECK(scalar_text("‘训练’") == "'‘训练’'");
+  CHECK(scalar_text("他说“你好”") == "他说“你好”");  // inside text they read as text
+  CHECK(scalar_text("”x") == "”x");
+  // Read back with this tool's checks, the output has nothing to warn about.
+  Diagnostics diagnostics;
+  load_documents("out.yaml", to_yaml(Json{{"value", "“你好”"}}), &diagnostics);
+  CHECK(diagnostics.all().empty());
+}
+
 TEST_CASE("yaml_writer: control, non-printable and invalid UTF-8 use double quotes") {
   CHECK(scalar_text("a\tb") == R"("a\tb")");
   CHECK(scalar_text("a\rb") == R"("a\rb")");
