@@ -10,13 +10,9 @@ constexpr size_t kMarkBytes = 3;
 /// Characters of a value shown in the warning before it is cut short.
 constexpr size_t kShownCharacters = 40;
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-
 /// `:` followed by a blank or the line's end: YAML's key separator.
 bool is_separator(std::string_view line, size_t i) {
-  return line[i] == ':' && (i + 1 == line.size() || is_blank(line[i + 1]));
+  return line[i] == ':' && (i + 1 == line.size() || is_space_or_tab(line[i + 1]));
 }
 
 bool is_double(std::string_view line, size_t at) {
@@ -39,7 +35,7 @@ CurlyQuotes classify_curly_quotes(std::string_view line, size_t at) {
   // keeps the marks, which no Kubernetes field is named with: the error says so at the mark
   // rather than as an unknown field "“name”".
   size_t after = close_end;
-  while (after < line.size() && is_blank(line[after]))
+  while (after < line.size() && is_space_or_tab(line[after]))
     ++after;
   bool key = after < line.size() && is_separator(line, after);
   bool comment = after < line.size() && after > close_end && line[after] == '#';
@@ -47,7 +43,7 @@ CurlyQuotes classify_curly_quotes(std::string_view line, size_t at) {
   if (key) return CurlyQuotes::kSyntax;
   // Inside the pair, `: ` or ` #` ends the scalar where YAML's quotes would have kept it.
   for (size_t i = at + kMarkBytes; i + kMarkBytes < close_end; ++i)
-    if (is_separator(line, i) || (line[i] == '#' && is_blank(line[i - 1])))
+    if (is_separator(line, i) || (line[i] == '#' && is_space_or_tab(line[i - 1])))
       return CurlyQuotes::kSyntax;
   return CurlyQuotes::kText;
 }
@@ -69,7 +65,7 @@ std::string curly_quotes_warning(std::string_view line, size_t at) {
                       std::string(double_marks ? kRightDouble : kRightSingle);
   return "value " + value + " keeps its quotation marks " +
          (double_marks ? "U+201C U+201D" : "U+2018 U+2019") +
-         " as text; if they were meant as YAML quotes, use '" + (double_marks ? "\"" : "'") + "'";
+         " as text; if they were meant as YAML quotes, use " + (double_marks ? "'\"'" : "\"'\"");
 }
 
 }  // namespace trainjob

@@ -9,6 +9,11 @@
 
 namespace trainjob {
 
+/// YAML's white space inside a line (s-white): a space or a tab.
+inline bool is_space_or_tab(char c) {
+  return c == ' ' || c == '\t';
+}
+
 enum class CurlyQuotes {
   kContent,  ///< not a pair around the value (`“a” and “b”`, `‘it’s’`): plain text, no finding
   kText,    ///< a pair around the whole value: YAML keeps the marks as text, a warning

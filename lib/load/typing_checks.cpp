@@ -57,10 +57,6 @@ bool is_key_char(char c) {
          c == '-';
 }
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-
 /// `{{` followed by what only a Go template action starts with: a field (`.Values`), a
 /// variable, a comment, or one of the words Helm charts use most.
 bool is_helm_action(std::string_view line, size_t at) {
@@ -185,7 +181,7 @@ bool TypingScanner::reportable(std::string_view text, size_t i, char32_t code) c
     if (code == 0xFF1A || code == kIdeographicSpace) return true;
     size_t colon = text.find(':', i);
     return colon != std::string_view::npos &&
-           (colon + 1 == text.size() || is_blank(text[colon + 1]));
+           (colon + 1 == text.size() || is_space_or_tab(text[colon + 1]));
   }
   if (!node_start_ || code != kWideHyphen) return false;
   size_t next = i + 3;
@@ -214,8 +210,10 @@ bool TypingScanner::wide_mark(std::string_view text, int number, size_t i, char3
   }
   if (mark.name != nullptr && (curly == CurlyQuotes::kSyntax || reportable(text, i, code))) {
     char message[160];
-    std::snprintf(message, sizeof message, "invalid YAML: %s U+%04X: use '%s'", mark.name,
-                  static_cast<unsigned>(code), mark.ascii);
+    // The ASCII mark in quotes of the other kind, so that an apostrophe reads "'".
+    const char* quote = mark.ascii[0] == '\'' ? "\"" : "'";
+    std::snprintf(message, sizeof message, "invalid YAML: %s U+%04X: use %s%s%s", mark.name,
+                  static_cast<unsigned>(code), quote, mark.ascii, quote);
     report(text, number, i, message);
     return true;
   }
@@ -226,8 +224,8 @@ bool TypingScanner::wide_mark(std::string_view text, int number, size_t i, char3
 
 TypingScanner::Step TypingScanner::at_node_start(std::string_view text, size_t i) {
   char c = text[i];
-  if (is_blank(c)) return Step::kTaken;
-  if (c == '-' && flow_ == 0 && (i + 1 == text.size() || is_blank(text[i + 1])))
+  if (is_space_or_tab(c)) return Step::kTaken;
+  if (c == '-' && flow_ == 0 && (i + 1 == text.size() || is_space_or_tab(text[i + 1])))
     return Step::kTaken;  // a list marker: the node starts after it
   if (c == '"' || c == '\'') {
     quote_ = c;
@@ -251,7 +249,7 @@ void TypingScanner::structure(std::string_view text, size_t i) {
     return;
   }
   node_start_ = false;
-  bool separator = c == ':' && (i + 1 == text.size() || is_blank(text[i + 1]));
+  bool separator = c == ':' && (i + 1 == text.size() || is_space_or_tab(text[i + 1]));
   if (flow_ > 0) {
     if (c == ']' || c == '}') --flow_;
     node_start_ = c == ',' || separator;
@@ -278,7 +276,7 @@ void TypingScanner::scan(std::string_view text, int number, size_t from) {
   for (size_t i = from; i < text.size(); ++i) {
     char c = text[i];
     // A chart quotes many of its actions ("{{ .Values.image }}"), but never comments them.
-    if (quote_ == 0 && c == '#' && (i == 0 || is_blank(text[i - 1]))) return;
+    if (quote_ == 0 && c == '#' && (i == 0 || is_space_or_tab(text[i - 1]))) return;
     if (c == '{' && i + 1 < text.size() && text[i + 1] == '{' && is_helm_action(text, i)) {
       report(text, number, i,
              "this looks like a Helm template: render it with `helm template` first, or use the "

@@ -81,7 +81,7 @@ TEST_CASE("typing: curly quotes around a plain value are its text, a warning tha
         std::string("2:3 warning value “a b” ") + kDouble + "\n");
   CHECK(typing_findings("name: ‘demo’\n") ==
         "1:7 warning value ‘demo’ keeps its quotation marks U+2018 U+2019 as text; if they "
-        "were meant as YAML quotes, use '''\n");
+        "were meant as YAML quotes, use \"'\"\n");
   CHECK(typing_findings("a: “”\nb: “x”\n") == std::string("1:4 warning value “” ") + kDouble +
                                                   "\n2:4 warning value “x” " + kDouble + "\n");
   // A long value is shortened in the message, not in what loads.
@@ -95,7 +95,7 @@ TEST_CASE("typing: curly quotes YAML's quotes were needed for are an error") {
   CHECK(typing_findings("“name”: demo\n") == std::string("1:1") + kLeft);
   CHECK(typing_findings("env:\n- “name”: demo\n") == std::string("2:3") + kLeft);
   CHECK(typing_findings("‘name’: demo\n") ==
-        "1:1 error invalid YAML: left single quotation mark U+2018: use '''\n");
+        "1:1 error invalid YAML: left single quotation mark U+2018: use \"'\"\n");
   // Around `: ` (a mapping to YAML) or ` #` (a comment to YAML) that quotes would protect.
   CHECK(typing_findings("value: “a: b”\n") == std::string("1:8") + kLeft);
   CHECK(typing_findings("- “a: b”\n") == std::string("1:3") + kLeft);
