@@ -5,18 +5,13 @@
 
 #include "kube/objects.h"
 #include "output/jsonpath.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
 
-std::string lower(std::string text) {
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 bool same_ignoring_case(const std::string& a, const std::string& b) {
-  return lower(a) == lower(b);
+  return ascii_lower(a) == ascii_lower(b);
 }
 
 /// `{.status.phase}=Complete`, or kubectl's relaxed `.status.phase=Complete`.
@@ -103,11 +98,11 @@ WaitCheck check_wait(const WaitCondition& condition, const TrainJobStatus& statu
 
 std::string wait_object_name(const TrainJobStatus& status) {
   std::string group = status.api_version.substr(0, status.api_version.find('/'));
-  return lower(status.kind) + "." + group + "/" + status.name;
+  return ascii_lower(status.kind) + "." + group + "/" + status.name;
 }
 
 std::string wait_resource_name(const TrainJobStatus& status) {
-  return lower(status.kind) + "s/" + status.name;
+  return ascii_lower(status.kind) + "s/" + status.name;
 }
 
 }  // namespace trainjob

@@ -16,6 +16,7 @@
 #include "model/field.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -30,12 +31,6 @@ struct LegacyConversion {
   const Document* runtime = nullptr;  ///< that runtime; null when the release embeds none
 };
 
-std::string lower(std::string text) {
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 /// A replica type as the operator reads it: the key matched without regard to case.
 struct Replica {
   std::string path;  ///< `spec.pytorchReplicaSpecs.Master`
@@ -46,7 +41,7 @@ Replica find_replica(const Json& specs, const std::string& specs_path, const cha
   Replica out;
   if (!specs.is_object()) return out;
   for (const auto& entry : specs.items()) {
-    if (lower(entry.key()) != lower(type) || !entry.value().is_object()) continue;
+    if (ascii_lower(entry.key()) != ascii_lower(type) || !entry.value().is_object()) continue;
     out.path = field_child(specs_path, entry.key());
     out.spec = &entry.value();
   }

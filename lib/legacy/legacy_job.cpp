@@ -7,6 +7,7 @@
 #include "model/field.h"
 #include "model/job_name.h"
 #include "model/pod_spec.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -16,13 +17,6 @@ bool same_ignoring_case(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::string joined_types(const LegacyKind& kind) {
@@ -129,7 +123,7 @@ bool read_replicas(const LegacyKind& kind, const FieldReader& reader, LegacyJob*
     }
     seen[slot] = true;
     found[slot].type = std::string(*type);
-    found[slot].lower = lowercase(*type);
+    found[slot].lower = ascii_lower(*type);
     ok = read_replica(kind, reader, entry.key(), spec, &found[slot]) && ok;
   }
   for (size_t i = 0; i < found.size(); ++i) {

@@ -7,15 +7,10 @@
 #include "output/output_check.h"
 #include "output/output_dir.h"
 #include "output/yaml_writer.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
-
-std::string lower(std::string text) {
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::string format_yaml(const std::vector<const Json*>& objects) {
   std::string out;
@@ -55,7 +50,8 @@ std::string format_objects(const std::vector<const Json*>& objects, OutputFormat
 
 std::string output_file_name(const RenderedUnit& unit, OutputFormat format) {
   const Document& source = *unit.source;
-  std::string name = unit.compiled ? source.name() : lower(source.kind()) + "-" + source.name();
+  std::string name =
+      unit.compiled ? source.name() : ascii_lower(source.kind()) + "-" + source.name();
   std::string name_space = source.name_space();
   if (!name_space.empty()) name = name_space + "." + name;
   return name + (format == OutputFormat::kYaml ? ".yaml" : ".json");

@@ -92,15 +92,11 @@ bool check_requests(const CompileState& state, const PodContainer& c) {
   return ok;
 }
 
-/// torchrun's own --nnodes wins over PET_NNODES, so it must agree with the job's size.
-void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
-  if (!c.trainer_node) return;
-  std::optional<TorchrunNodes> nodes = torchrun_fixed_nodes(container_words(*c.value));
-  if (!nodes || nodes->nodes == c.job->count) return;
-  std::string message = torchrun_nodes_problem(*nodes, c.job->count) +
-                        "; drop the flag (torchrun then reads PET_NNODES) or set numNodes to " +
-                        std::to_string(nodes->nodes);
-  auto [list_name, index] = container_word_field(*c.value, nodes->word);
+/// A warning at word `word` of the container's command: where the TrainJob's trainer wrote
+/// it, else (the runtime's command) at the TrainJob, naming the container.
+void warn_at_command_word(const CompileState& state, const PodContainer& c, size_t word,
+                          const std::string& message) {
+  auto [list_name, index] = container_word_field(*c.value, word);
   Field list = state.trainjob.trainer[list_name];
   if (list) {
     state.trainjob_reader.warning(list.at(index).path(), message);
@@ -109,6 +105,17 @@ void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
         runtime_anchor(state, c),
         "the command of " + describe_container(state, c) + ": " + message);
   }
+}
+
+/// torchrun's own --nnodes wins over PET_NNODES, so it must agree with the job's size.
+void warn_torchrun_nodes(const CompileState& state, const PodContainer& c) {
+  if (!c.trainer_node) return;
+  std::optional<TorchrunNodes> nodes = torchrun_fixed_nodes(container_words(*c.value));
+  if (!nodes || nodes->nodes == c.job->count) return;
+  std::string message = torchrun_nodes_problem(*nodes, c.job->count) +
+                        "; drop the flag (torchrun then reads PET_NNODES) or set numNodes to " +
+                        std::to_string(nodes->nodes);
+  warn_at_command_word(state, c, nodes->word, message);
 }
 
 /// numProcPerNode as written, the TrainJob's else the runtime's, when a whole number ("auto",
@@ -144,15 +151,7 @@ void warn_procs_over_gpus(const CompileState& state, const PodContainer& c) {
     std::string message = problem + "; use --nproc_per_node=$(PET_NPROC_PER_NODE) or " +
                           std::to_string(gpus->count) + ", or request " +
                           std::to_string(procs->nodes) + " " + gpus->resource;
-    auto [list_name, index] = container_word_field(*c.value, procs->word);
-    Field list = state.trainjob.trainer[list_name];
-    if (list) {
-      state.trainjob_reader.warning(list.at(index).path(), message);
-    } else {
-      state.trainjob_reader.warning(
-          runtime_anchor(state, c),
-          "the command of " + describe_container(state, c) + ": " + message);
-    }
+    warn_at_command_word(state, c, procs->word, message);
     return;
   }
   std::optional<WrittenProcs> procs = written_num_proc(state);
