@@ -21,8 +21,9 @@ fixture="$source_dir/tests/e2e/fixtures/pytorch-demo.py"
 # The seed's flow: 2 pods x 2 workers, the script from --from-file. Workers of a pod share
 # its stream as under torchrun, and Python writes a line's text and its newline apart, so
 # lines of two ranks may merge: occurrences are counted, not lines.
-"$binary" run --local -f "$source_dir/templates/configmap.yaml" --from-file "$fixture" \
-  --timeout 10m >"$work/seed.out" 2>"$work/seed.err"
+# A cache of its own: a failed trial launch that an earlier run remembered is not tried.
+TRAINJOB_CACHE="$work/cache" "$binary" run --local -f "$source_dir/templates/configmap.yaml" \
+  --from-file "$fixture" --timeout 10m >"$work/seed.out" 2>"$work/seed.err"
 check "seed flow: exit 0" test $? -eq 0
 check "seed flow: the launcher is said once" test "$(grep -c '^torchrun: ' "$work/seed.err")" -eq 1
 if grep -q '^torchrun: the builtin launcher' "$work/seed.err"; then
