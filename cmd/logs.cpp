@@ -34,8 +34,7 @@ int run_logs(const LogsFlags& flags) {
   if (options.all_containers && !options.container.empty())
     return usage_error("--all-containers cannot be combined with -c");
   return run_target_command(flags.connection, flags.kind, [&](ClusterSession& session) {
-    PodLogs logs(&session.client(), &session.clock(), session.name_space(), flags.name, options,
-                 stdout, stderr);
+    PodLogs logs(&session.client(), session.name_space(), flags.name, options, stdout, stderr);
     return logs.run();
   });
 }

@@ -53,10 +53,9 @@ std::string log_container(const Json& pod, const std::string& requested) {
   return containers.empty() ? "" : string_member(containers[0], "name");
 }
 
-PodLogs::PodLogs(KubeClient* client, const Clock* clock, std::string name_space,
-                 std::string trainjob, LogOptions options, std::FILE* out, std::FILE* err)
+PodLogs::PodLogs(KubeClient* client, std::string name_space, std::string trainjob,
+                 LogOptions options, std::FILE* out, std::FILE* err)
     : client_(client),
-      clock_(clock),
       name_space_(std::move(name_space)),
       trainjob_(std::move(trainjob)),
       options_(std::move(options)),

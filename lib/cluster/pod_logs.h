@@ -51,8 +51,8 @@ std::string log_container(const Json& pod, const std::string& requested);
 
 class PodLogs {
  public:
-  PodLogs(KubeClient* client, const Clock* clock, std::string name_space, std::string trainjob,
-          LogOptions options, std::FILE* out, std::FILE* err);
+  PodLogs(KubeClient* client, std::string name_space, std::string trainjob, LogOptions options,
+          std::FILE* out, std::FILE* err);
   ~PodLogs();
   int run();
 
@@ -121,7 +121,6 @@ class PodLogs {
   std::string line_out(const Source& source, std::string_view line) const;
 
   KubeClient* client_;
-  const Clock* clock_;
   std::string name_space_;
   std::string trainjob_;
   LogOptions options_;

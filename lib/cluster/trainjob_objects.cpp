@@ -222,7 +222,9 @@ std::vector<std::string> left_behind(KubeClient* client, const std::string& name
           &used);
   }
   std::vector<std::string> left;
-  for (const auto& [kind, name] : used) {
+  for (const std::pair<std::string, std::string>& entry : used) {
+    const std::string& kind = entry.first;
+    const std::string& name = entry.second;
     bool deleted = std::any_of(found.objects.begin(), found.objects.end(), [&](const Json& o) {
       return string_member(o, "kind") == kind && name_of(o) == name;
     });
