@@ -96,8 +96,9 @@ check "--all-containers: each container's lines in the pod's order, init contain
 [node-0/sidecar] proxy up
 [node-0/node] epoch 1
 OUT
+# kubectl reads the containers' logs from a Go map, in no set order: the lines are compared.
 check "... the text kubectl logs --all-containers reads" \
-  diff <(kubectl logs "$pm" --all-containers) <(sed 's/^\[[^]]*\] //' "$work/out")
+  diff <(kubectl logs "$pm" --all-containers | sort) <(sed 's/^\[[^]]*\] //' "$work/out" | sort)
 logs multi -c sidecar
 check "-c names a container of the pods" diff <(printf 'proxy up\n') "$work/out"
 logs multi --all-containers -c node
