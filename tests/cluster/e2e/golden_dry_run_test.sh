@@ -29,8 +29,10 @@ crds=$cluster/crds
 check "the JobSet and PodGroup CRDs are installed" \
   kubectl apply --server-side --force-conflicts --field-manager kubectl-trainjob-tests \
   -f "$crds/" >/dev/null
+# kubectl wait fails at once ("accessor error: <nil>") on a CRD whose status has no
+# conditions yet, so it is asked again until it can answer.
 check "the JobSet and PodGroup CRDs are established" \
-  kubectl wait --for condition=Established --timeout 60s crd/jobsets.jobset.x-k8s.io \
+  eventually kubectl wait --for condition=Established --timeout 60s crd/jobsets.jobset.x-k8s.io \
   crd/podgroups.scheduling.x-k8s.io crd/podgroups.scheduling.volcano.sh >/dev/null
 
 # collect.py SRC BINARY NAMESPACE OUT: writes OUT/objects/NNNN.{yaml,json} (one per golden
