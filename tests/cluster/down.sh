@@ -13,8 +13,16 @@ dir=$(cd "$1" && pwd)
 # ours PID: the process still runs with this control plane's state directory in its arguments.
 ours() { { tr '\0' '\n' <"/proc/$1/cmdline"; } 2>/dev/null | grep -qF "$dir/"; }
 
-# The kubelet first, the store last, as a cluster is taken down.
-for name in kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
+# What runs on the cluster first (the oracle's controllers record their pids here too), then
+# the kubelet, the store last, as a cluster is taken down.
+extra=()
+for file in "$dir"/pids/*.pid; do
+  case ${file##*/} in
+    kwok.pid | kube-scheduler.pid | kube-controller-manager.pid | kube-apiserver.pid | etcd.pid) ;;
+    *.pid) [ -f "$file" ] && extra+=("$(basename "$file" .pid)") ;;
+  esac
+done
+for name in ${extra[@]+"${extra[@]}"} kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
   file=$dir/pids/$name.pid
   [ -f "$file" ] || continue
   pid=$(cat "$file")

@@ -16,7 +16,9 @@
 # API_PORT, when set, is the API server's port instead of an ephemeral one. FEATURE_GATES and
 # RUNTIME_CONFIG, when set, go to every component (e.g.
 # FEATURE_GATES=GenericWorkload=true,WorkloadWithJob=true
-# RUNTIME_CONFIG=scheduling.k8s.io/v1beta1=true).
+# RUNTIME_CONFIG=scheduling.k8s.io/v1beta1=true). POD_STAGES, when set, is the file of pod
+# stages kwok plays instead of pod-stages.yaml; NODE_GPUS, when set, gives every node that
+# many nvidia.com/gpu (the oracle's GPU pods are scheduled and started like the others).
 #
 # A part that fails to start stops everything started so far and says which part and where
 # its log is (DIR/logs/).
@@ -198,20 +200,22 @@ start kube-scheduler "$bin/kube-scheduler" --config="$dir/scheduler.yaml" --secu
 # Its Logs custom resource says which file a pod's logs are read from (tests make those).
 kubectl apply --server-side -f "$bin/kwok-logs-crd.yaml" >/dev/null ||
   fail kube-apiserver "refused kwok's Logs CRD"
-{ cat "$bin/kwok-node-stages.yaml"; echo ---; cat "$here/pod-stages.yaml"; } >"$dir/kwok-stages.yaml"
+{ cat "$bin/kwok-node-stages.yaml"; echo ---; cat "${POD_STAGES:-$here/pod-stages.yaml}"; } >"$dir/kwok-stages.yaml"
 start kwok "$bin/kwok" --kubeconfig="$dir/kwok.kubeconfig" \
   --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
   --node-ip=127.0.0.1 --node-port="$kwok_port" --server-address="127.0.0.1:$kwok_port" \
   --node-lease-duration-seconds=600 --enable-crds=Logs -c "$dir/kwok-stages.yaml"
 
 # --- nodes ------------------------------------------------------------------------------
-python3 - "$nodes" >"$dir/nodes.yaml" <<'PY'
+python3 - "$nodes" "${NODE_GPUS:-0}" >"$dir/nodes.yaml" <<'PY'
 import json, sys
+capacity = {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"}
+if int(sys.argv[2]):
+    capacity["nvidia.com/gpu"] = sys.argv[2]
 items = [{"apiVersion": "v1", "kind": "Node",
           "metadata": {"name": f"kwok-node-{i}", "annotations": {"kwok.x-k8s.io/node": "fake"},
                        "labels": {"kubernetes.io/hostname": f"kwok-node-{i}", "type": "kwok"}},
-          "status": {"capacity": {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"},
-                     "allocatable": {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"}}}
+          "status": {"capacity": capacity, "allocatable": capacity}}
          for i in range(int(sys.argv[1]))]
 print(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
 PY
