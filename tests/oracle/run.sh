@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The oracle: upstream's own controllers make the pods of each input on a real control plane,
+# the real Job controller makes ours from our render of the same input, and the two sets of
+# pods (and Services, the ConfigMaps they read, PodGroups) are compared.
+#
+#   tests/oracle/run.sh [FILE...]
+#
+# The files given form one input set, as `render -f F1 -f F2` takes them; with none, the
+# corpus runs (tests/oracle/inputs.py says which inputs). The plugin is $KUBECTL_TRAINJOB,
+# else build/kubectl-trainjob. Each input prints `same`, `both refused`, `documented: ID` or
+# `DIFF` with the differing fields; the last line counts them. Exit 0 only when no
+# difference is unexplained. KEEP_WORK=1 keeps the work directory (each case's objects).
+#
+# Inputs are grouped by lane (which controllers take them); each lane runs on a control plane
+# of its own (tests/cluster/up.sh), since the Training Operator and mpi-operator both define
+# mpijobs.kubeflow.org. All inputs of a lane are applied at once, each side in a namespace of
+# its own, and read once every pod has settled.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+plugin=$(realpath "${KUBECTL_TRAINJOB:-$repo/build/kubectl-trainjob}")
+[ -x "$plugin" ] || { echo "run.sh: no plugin at $plugin (build it, or set KUBECTL_TRAINJOB)" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/trainjob-oracle.XXXXXX")
+clusters=()
+cleanup() {
+  for cluster in ${clusters[@]+"${clusters[@]}"}; do "$repo/tests/cluster/down.sh" "$cluster"; done
+  [ -n "${KEEP_WORK:-}" ] && echo "run.sh: kept $work" >&2 || rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$repo/tests/cluster/build.sh" >/dev/null
+oracle_bin=$("$here/build.sh")
+upstream=$oracle_bin/trainer/upstream/trainer
+
+# --- the inputs, each prepared in $work/cases/N ---------------------------------------------
+if [ $# -gt 0 ]; then
+  files=$(for file in "$@"; do realpath "$file"; done | python3 -c 'import json, sys; print(json.dumps([l.strip() for l in sys.stdin]))')
+  echo "{\"id\": \"$*\", \"files\": $files, \"target\": \"\", \"runtimes\": \"\"}" >"$work/sets"
+else
+  python3 "$here/inputs.py" corpus "$repo" "$upstream" >"$work/sets"
+fi
+n=0
+while IFS= read -r set; do
+  n=$((n + 1))
+  python3 "$here/inputs.py" prepare "$set" "$n" "$work/cases/$n"
+done <"$work/sets"
+
+# --- one lane on its control plane --------------------------------------------------------
+kubectl() { "$cluster/bin/kubectl" --kubeconfig "$cluster/kubeconfig" "$@"; }
+
+# start_controllers LANE: the controllers that take the lane's inputs, on $cluster.
+start_controllers() {
+  case $1 in
+    trainer)
+      "$here/start/trainer.sh" "$cluster"
+      # Our own built-in runtimes that upstream does not ship, so that an input naming one
+      # is compiled by upstream too.
+      for name in cpp-trainer training-runtime-demo; do
+        "$plugin" runtimes get "$name" --trainer-version 2.3 -o yaml
+        echo ---
+      done | kubectl apply -f - >/dev/null ;;
+    training-operator*)
+      local gang=${1#training-operator}
+      GANG_SCHEDULER=${gang#-} "$here/start/training-operator.sh" "$cluster" ;;
+    mpi-operator) "$here/start/mpi-operator.sh" "$cluster" ;;
+  esac
+}
+
+# stop_controllers: what start_controllers started (the cluster's own parts stay).
+stop_controllers() {
+  local file
+  for file in "$cluster"/pids/*.pid; do
+    case ${file##*/} in
+      kwok.pid | kube-*.pid | etcd.pid) ;;
+      *) kill "$(cat "$file")" 2>/dev/null || true; rm -f "$file" ;;
+    esac
+  done
+  sleep 1
+}
+
+# apply_case N: both sides of case N in their namespaces; a side that refuses the input
+# records why.
+apply_case() {
+  local case=$work/cases/$1 up=o$1-up ours=o$1-ours
+  echo "$up" >"$case/up.ns"
+  echo "$ours" >"$case/ours.ns"
+  kubectl apply -n "$up" -f "$case/input.yaml" >/dev/null 2>"$case/up.err" ||
+    mv "$case/up.err" "$case/up.refused"
+  # shellcheck disable=SC2046 # render-args is a list of words
+  if "$plugin" render $(cat "$case/render-args") --generate-secrets -n "$ours" -f "$case/input.yaml" \
+    >"$case/ours.yaml" 2>"$case/ours.err"; then
+    kubectl apply -n "$ours" -f "$case/ours.yaml" >/dev/null 2>"$case/ours.apply.err" ||
+      { echo "the API server refused our render:"; cat "$case/ours.apply.err"; } >"$case/ours.refused"
+  else
+    mv "$case/ours.err" "$case/ours.refused"
+  fi
+}
+
+# settle: waits until no pod of the cluster has changed (created, or its phase) for 8 s, or
+# 180 s in all.
+settle() {
+  local last="" now quiet=0 deadline=$((SECONDS + 180))
+  while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
+    sleep 2
+    now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
+    if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
+    last=$now
+  done
+}
+
+run_lane() {
+  local lane=$1 cases=("${@:2}")
+  echo "run.sh: lane $lane: ${#cases[@]} inputs" >&2
+  {
+    for i in "${cases[@]}"; do
+      printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: o%s-up}\n---\n' "$i"
+      printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: o%s-ours}\n---\n' "$i"
+    done
+  } | kubectl apply -f - >/dev/null
+  # Pods wait for their namespace's default service account, which the controller manager makes.
+  local deadline=$((SECONDS + 60))
+  until [ "$(kubectl get serviceaccounts -A --field-selector metadata.name=default --no-headers |
+    grep -c '^o[0-9]*-')" -ge $((2 * ${#cases[@]})) ] || [ $SECONDS -gt $deadline ]; do sleep 0.5; done
+  for i in "${cases[@]}"; do apply_case "$i"; done
+  settle
+  kubectl get pods,services,configmaps,secrets,podgroups.scheduling.x-k8s.io,podgroups.scheduling.volcano.sh \
+    -A -o json >"$work/$lane.json"
+  python3 - "$work/$lane.json" "$work/cases" "${cases[@]}" <<'PY'
+import json, sys
+items = json.load(open(sys.argv[1]))["items"]
+for i in sys.argv[3:]:
+    for side in ("up", "ours"):
+        ns = f"o{i}-{side}"
+        mine = [x for x in items if x["metadata"].get("namespace") == ns]
+        with open(f"{sys.argv[2]}/{i}/{side}.json", "w") as out:
+            json.dump({"items": mine}, out)
+PY
+  kubectl delete namespace $(for i in "${cases[@]}"; do echo "o$i-up o$i-ours"; done) --wait=false >/dev/null
+}
+
+# Lanes in a fixed order; the Training Operator's run on one control plane, the operator
+# restarted with each gang scheduler.
+declare -A lane_cases
+for case in "$work"/cases/*/; do
+  i=$(basename "$case")
+  lane_cases[$(cat "$case/lane")]+=" $i"
+done
+for cp in trainer training-operator mpi-operator; do
+  cluster=$work/cp-$cp
+  started=""
+  for lane in trainer training-operator training-operator-volcano training-operator-scheduler-plugins mpi-operator; do
+    [[ $lane == "$cp"* ]] && [ -n "${lane_cases[$lane]:-}" ] || continue
+    if [ -z "$started" ]; then
+      POD_STAGES=$here/pod-stages.yaml NODE_GPUS=8 "$repo/tests/cluster/up.sh" "$cluster" >/dev/null
+      clusters+=("$cluster")
+      kubectl apply --server-side -f "$cluster/crds/" >/dev/null
+      started=1
+    else
+      stop_controllers
+    fi
+    start_controllers "$lane"
+    # shellcheck disable=SC2086 # the lane's case numbers
+    run_lane "$lane" ${lane_cases[$lane]}
+  done
+  if [ -n "$started" ]; then
+    "$repo/tests/cluster/down.sh" "$cluster"
+    clusters=("${clusters[@]/$cluster/}")
+  fi
+done
+
+# --- the verdicts -------------------------------------------------------------------------
+versions=$(python3 "$here/versions.py" "$here/modules")
+same=0 documented=0 unexplained=0 total=0
+for case in $(ls "$work/cases" | sort -n); do
+  dir=$work/cases/$case
+  total=$((total + 1))
+  verdict=$(python3 "$here/compare.py" "$dir") || true
+  echo "$(cat "$dir/id"): $verdict"
+  case $verdict in
+    same* | both\ refused*) same=$((same + 1)) ;;
+    documented*) documented=$((documented + 1)) ;;
+    *) unexplained=$((unexplained + 1)) ;;
+  esac
+done
+echo "$total compared with upstream $versions: $same same, $documented documented, $unexplained unexplained"
+[ "$unexplained" -eq 0 ]
