@@ -24,10 +24,10 @@ kubectl() { "$dir/bin/kubectl" --kubeconfig "$dir/kubeconfig" "$@"; }
 # stop: what a run of this script started on DIR (its webhook configurations would refuse, with
 # failurePolicy Fail, what they cover once their servers are gone).
 stop() {
-  [ ! -f "$state/webhooks.yaml" ] || kubectl delete --ignore-not-found -f "$state/webhooks.yaml" >/dev/null || true
+  [ ! -f "$state/webhooks.yaml" ] || kubectl delete --ignore-not-found -f "$state/webhooks.yaml" >/dev/null 2>&1 || true
   for name in jobset trainer; do
     pid=$(cat "$dir/pids/$name.pid" 2>/dev/null) || continue
-    [[ $(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null) != *"$dir/"* ]] || kill "$pid" 2>/dev/null || true
+    [[ $(tr '\0' '\n' 2>/dev/null <"/proc/$pid/cmdline") != *"$dir/"* ]] || kill "$pid" 2>/dev/null || true
     rm -f "$dir/pids/$name.pid"
   done
 }
@@ -47,6 +47,8 @@ wait_for() {  # wait_for NAME SECONDS COMMAND...: polls COMMAND (while NAME runs
     sleep 0.3
   done
 }
+
+kubectl get --raw /readyz >/dev/null 2>&1 || { echo "trainer.sh: no control plane answers in $dir (tests/cluster/up.sh starts one)" >&2; exit 1; }
 
 # --- the binaries and upstream's manifests (built once per pin, into the cache) ------------
 build_log=$(mktemp)
