@@ -22,9 +22,10 @@ import sys
 from pathlib import Path
 
 # Labels and annotations that only the controllers' own bookkeeping reads: the Job
-# controller's (which uid owns the pod), JobSet's job key (a hash of the namespace), and
-# the label our render puts on what it made.
+# controller's (which uid owns the pod), JobSet's (its uid, its job key: a hash of the
+# namespace), and the label our render marks what it made with.
 IGNORED_KEYS = {
+    "jobset.sigs.k8s.io/jobset-uid",
     "batch.kubernetes.io/controller-uid",
     "controller-uid",
     "batch.kubernetes.io/job-name",
@@ -226,7 +227,36 @@ def differences(up, ours, path=""):
 
 # Differences upstream gets wrong on purpose, or that no two controllers can share; each id
 # is explained in docs/semantics.md ("The oracle"). A rule is (id, test of one difference).
-DOCUMENTED = []
+DOCUMENTED = [
+    # Our render names the job on every object it makes, for status, logs and delete to find.
+    ("our-job-label", lambda path, up, ours: up is None and
+     re.search(r"\blabels\.trainer\.kubeflow\.org/trainjob-name$", path)),
+    # With no JobSet object, the labels upstream puts on the JobSet (the runtime's template
+    # metadata, the TrainJob's spec.labels) go on our Service.
+    ("jobset-labels-on-service", lambda path, up, ours: up is None and
+     re.match(r"service [^.]+\.labels\.", path)),
+    # An MPI node's command runs under a wrapper that ends the pod once the launcher is gone,
+    # where upstream's JobSet success policy deletes it: the command itself is unchanged.
+    ("mpi-node-exits", lambda path, up, ours: path.endswith("].command") and
+     isinstance(up, list) and isinstance(ours, list) and ours[:2] == ["/bin/sh", "-c"] and
+     "mpi-node" in ours and ours[ours.index("mpi-node") + 1:] == up),
+    # The Flux policy's scripts are our own, written from its documented behaviour; upstream's
+    # text cannot be copied. What they read (the FLUX_* settings, broker.toml) is compared.
+    ("flux-own-scripts", lambda path, up, ours:
+     re.search(r"\.data\.configmap/[^.]*-flux-entrypoint\.(entrypoint|init)\.sh$", path)),
+]
+
+
+def why_no_pods(items):
+    """What the side's jobs and events say, when it made no pods."""
+    notes = []
+    for item in items:
+        for condition in item.get("status", {}).get("conditions", []) if isinstance(item.get("status"), dict) else []:
+            if condition.get("message"):
+                notes.append(f"{item['kind']} {condition['type']}={condition['status']}: {condition['message']}")
+        if item["kind"] == "Event" and item.get("type") == "Warning":
+            notes.append(f"event {item['reason']}: {item['message']}")
+    return "; ".join(notes[:4]) or "nothing says why"
 
 
 def short(value):
@@ -234,10 +264,41 @@ def short(value):
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+# What upstream's controllers log when they accepted an input but could not build it: their
+# own webhook refused what they made (a JobSet), or they crashed on it.
+BUILD_REFUSED = re.compile(r"denied the request|is invalid")
+
+
+def upstream_failure(case, up):
+    """Why upstream made nothing of an input it accepted: ("refused", message) when its
+    controllers' own objects were refused, ("crashed", message) when they panicked or hung."""
+    if (case / "up.hung").exists():
+        return "crashed", (case / "up.hung").read_text().strip()
+    errors = (case / "up.errors").read_text().splitlines() if (case / "up.errors").exists() else []
+    if any(item["kind"] == "Pod" for item in up):
+        return None
+    for error in errors:
+        if error.startswith("panic:"):
+            return "crashed", error
+    for error in errors:
+        if BUILD_REFUSED.search(error):
+            return "refused", error
+    return None
+
+
 def main():
     case = Path(sys.argv[1])
     up, up_ns = load(case, "up")
     ours, ours_ns = load(case, "ours")
+    failure = upstream_failure(case, up) if up is not None else None
+    if failure and failure[0] == "refused":
+        up, up_ns = None, failure[1]
+    elif failure:
+        if ours is None:
+            print(f"documented: upstream-crashes ({failure[1][:200]})")
+            return 0
+        print(f"DIFF\n  upstream crashed on it, ours accepted it: {failure[1][:300]}")
+        return 1
     if up is None and ours is None:
         print("both refused")
         return 0
@@ -246,6 +307,9 @@ def main():
         print(f"DIFF\n  only {side} refused it: {message.splitlines()[0] if message else ''}")
         return 1
     found = differences(views(up, up_ns), views(ours, ours_ns))
+    notes = [f"  ({side} made no pods: {why_no_pods(items)})"
+             for side, items in (("upstream", up), ("ours", ours))
+             if not any(item["kind"] == "Pod" for item in items)]
     if not found:
         print("same")
         return 0
@@ -261,6 +325,8 @@ def main():
         print("documented: " + ", ".join(sorted(explained)))
         return 0
     print("DIFF")
+    for note in notes:
+        print(note)
     for path, a, b in unexplained:
         print(f"  {path}: upstream {short(a)}, ours {short(b)}")
     return 1

@@ -159,7 +159,11 @@ def prepare(input_set, index, out):
             if doc.get("kind") == "TrainJob" and isinstance(ref, dict) and \
                     ref.get("kind", "ClusterTrainingRuntime") == "ClusterTrainingRuntime" and ref.get("name") in renamed:
                 ref["name"] = renamed[ref["name"]]
-        if changed:
+        # Upstream's webhook refuses a TrainJob whose runtime does not exist yet: runtimes and
+        # what else the jobs read go first, as a user applies them.
+        ordered = sorted(docs, key=lambda d: d.get("kind") == "TrainJob" or d.get("kind") in LEGACY_KINDS)
+        if changed or ordered != docs:
+            docs = ordered
             prepared = yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True)
     (out / "input.yaml").write_text(prepared)
     (out / "lane").write_text(lane(docs, text) + "\n")

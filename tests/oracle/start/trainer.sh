@@ -145,6 +145,16 @@ kubectl apply --server-side -f "$state/webhooks.yaml" >/dev/null || fail "the we
 # --- upstream's stock ClusterTrainingRuntimes, as manifests/overlays/runtimes installs them ---
 kubectl kustomize "$up/trainer/manifests/overlays/runtimes" | kubectl apply --server-side -f - >/dev/null ||
   fail "the stock runtimes were refused" trainer
+# torch-distributed-with-cache too, which that overlay leaves out (its cache service needs
+# LeaderWorkerSet), with the overlay's labels and image tags: the oracle compares the pods of
+# TrainJobs on it; nothing here runs the cache.
+mkdir -p "$state/data-cache"
+{
+  echo "resources: [$(realpath --relative-to="$state/data-cache" "$up/trainer/manifests/base/runtimes/data-cache")]"
+  sed -n '/^labels:/,$p' "$up/trainer/manifests/overlays/runtimes/kustomization.yaml"
+} >"$state/data-cache/kustomization.yaml"
+kubectl kustomize "$state/data-cache" | kubectl apply --server-side -f - >/dev/null ||
+  fail "torch-distributed-with-cache was refused" trainer
 
 # --- both webhooks run: what only they set comes back, what only they refuse is refused -------
 jobset_defaulted() {

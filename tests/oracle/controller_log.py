@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""What upstream's controllers logged against each namespace: the reconcile errors and panics
+of their JSON logs (controller-runtime's), so that an input they accepted but could not build
+(a JobSet their own webhook refused, a panic) is told from one that made no pods for no reason.
+
+    controller_log.py errors LOG...   {"NAMESPACE": ["error or panic", ...]} as JSON
+    controller_log.py stuck LOG       the namespace of the last reconcile begun and never ended
+"""
+import json
+import sys
+
+
+def entries(path):
+    with open(path, errors="replace") as log:
+        for line in log:
+            if line.startswith("{"):
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+
+
+def namespace(entry):
+    for key in ("namespace", "trainJob", "jobset", "JobSet", "TrainJob"):
+        value = entry.get(key)
+        if isinstance(value, dict):
+            value = value.get("namespace")
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def errors(paths):
+    found = {}
+    for path in paths:
+        for entry in entries(path):
+            ns = namespace(entry)
+            if not ns or entry.get("level") != "error":
+                continue
+            if entry.get("msg") == "Observed a panic":
+                text = f"panic: {entry.get('panic')}"
+                frames = [l.strip() for l in entry.get("stacktrace", "").splitlines()
+                          if "kubeflow" in l and "(" in l]
+                text += f" in {frames[0]}" if frames else ""
+            else:
+                text = entry.get("error", entry.get("msg", ""))
+            if text not in found.setdefault(ns, []):
+                found[ns].append(text)
+    return found
+
+
+def stuck(path):
+    """The TrainJob whose reconcile began last, when that reconcile logged nothing after it
+    (the Trainer reconciles one TrainJob at a time: one that never ends stops the rest)."""
+    last = None
+    for entry in entries(path):
+        if entry.get("msg") == "Reconciling TrainJob":
+            last = (namespace(entry), entry.get("reconcileID"))
+        elif last and entry.get("reconcileID") == last[1] and entry.get("msg") != "Reconciling TrainJob":
+            last = None
+    return last[0] if last else ""
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "errors":
+        print(json.dumps(errors(sys.argv[2:])))
+    else:
+        print(stuck(sys.argv[2]))
