@@ -86,13 +86,15 @@ for hook in config["webhooks"]:
 json.dump(config, sys.stdout)' "$port" "$dir/pki/ca.crt" | kubectl apply -f - >/dev/null 2>>"$log" ||
   fail "the API server refused the webhook configuration"
 
-# Every kind of the brief, leader election off (the glue has none), metrics and probes off:
-# readiness is read through the API server below.
+# The six v1 kinds; leader election off (the glue has none); metrics and probes off: readiness
+# is read through the API server below. The API rate limits are those of the cluster's
+# controller manager (up.sh), so that a large job is not paced by upstream's 20 a second.
 schemes=()
 for kind in pytorchjob tfjob xgboostjob paddlejob jaxjob mpijob; do schemes+=(--enable-scheme=$kind); done
 setsid "$bin/$name" --kubeconfig="$dir/kubeconfig" --webhook-cert-dir="$pki" \
   --webhook-host=127.0.0.1 --webhook-server-port="$port" --metrics-bind-address=0 \
-  --health-probe-bind-address=0 "${schemes[@]}" ${gang[@]+"${gang[@]}"} \
+  --health-probe-bind-address=0 --kube-api-qps=500 --kube-api-burst=1000 \
+  "${schemes[@]}" ${gang[@]+"${gang[@]}"} \
   </dev/null >"$log" 2>&1 &
 echo $! >"$pidfile"
 
