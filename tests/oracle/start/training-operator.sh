@@ -59,10 +59,11 @@ for try in $(seq 100); do  # a CRD with no conditions yet fails the wait at once
 done
 
 # The webhook server's certificate: IP 127.0.0.1, signed by the cluster's CA, which the API
-# server is then given as the webhooks' caBundle.
+# server is then given as the webhooks' caBundle. up.sh keeps DIR/pki: one issued before is
+# kept while that CA still verifies it.
 pki=$dir/pki/$name
 mkdir -p "$pki"
-if [ ! -f "$pki/tls.crt" ]; then
+if ! openssl verify -CAfile "$dir/pki/ca.crt" "$pki/tls.crt" >/dev/null 2>&1; then
   openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=$name \
     -keyout "$pki/tls.key" -out "$pki/tls.csr" 2>/dev/null
   printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$pki/tls.ext"
