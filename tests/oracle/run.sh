@@ -97,12 +97,24 @@ apply_case() {
   fi
 }
 
+# play_volcano: the part of Volcano's scheduler the Training Operator waits for before it
+# makes a gang's pods: each PodGroup without a phase is put in the queue (Inqueue).
+play_volcano() {
+  local group
+  for group in $(kubectl get podgroups.scheduling.volcano.sh -A --no-headers \
+    -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | awk '$3 == "<none>" {print $1 "/" $2}'); do
+    kubectl patch podgroups.scheduling.volcano.sh -n "${group%/*}" "${group#*/}" --type=merge \
+      -p '{"status":{"phase":"Inqueue"}}' >/dev/null
+  done
+}
+
 # settle: waits until no pod of the cluster has changed (created, or its phase) for 8 s, or
 # 180 s in all.
 settle() {
   local last="" now quiet=0 deadline=$((SECONDS + 180))
   while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
     sleep 2
+    [ "${lane:-}" != training-operator-volcano ] || play_volcano
     now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
     if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
     last=$now

@@ -89,17 +89,17 @@ std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& t
   Json num_proc = trainer.num_proc_per_node;
   if (num_proc.is_null()) {
     Field runtime_value = state->ml_policy["torch"]["numProcPerNode"];
-    // Trainer v2.2 dropped the runtime's setting (the API server prunes it): auto applies.
+    // Trainer v2.2 dropped the runtime's setting: its API server refuses a runtime that
+    // still has it (kubectl validates strictly), so a runtime read as v2.2+ cannot carry it.
     bool runtime_setting = runtime_value && state->dialect.string_num_proc;
     num_proc = runtime_setting ? *runtime_value.value : Json("auto");
-    if (runtime_value && !runtime_setting && *runtime_value.value != "auto") {
-      state->runtime_reader.warning(
+    if (runtime_value && !runtime_setting) {
+      state->runtime_reader.error(
           runtime_value.path(),
-          std::string("a Trainer v2.0-v2.1 setting, ignored for this TrainJob "
-                      "read as Trainer ") +
-              state->dialect.version +
-              " (processes per pod come from its GPUs, else CPUs); set "
-              "spec.trainer.numProcPerNode, or --trainer-version 2.1");
+          std::string("not a field of Trainer ") + state->dialect.version +
+              " runtimes (v2.2 removed it; its API server refuses this runtime): remove it "
+              "and set spec.trainer.numProcPerNode in the TrainJob, or use "
+              "--trainer-version 2.1 for a v2.0-v2.1 cluster");
     }
   }
   const Json& resources =
