@@ -53,6 +53,26 @@ void configure(const Field& config, Json* container) {
   }
 }
 
+/// Trainer v2.3 refuses a TrainJob that configures an initializer whose container has no
+/// volumeMount named `initializer`: what the initializer downloads reaches the trainer there.
+bool check_initializer_mount(const CompileState& state, const Field& config,
+                             const TrainJobStep& step, const Json& container) {
+  if (state.dialect.dialect < Dialect::kV2_3) return true;
+  auto mounts = container.find("volumeMounts");
+  if (mounts != container.end() && mounts->is_array()) {
+    for (const Json& mount : *mounts) {
+      if (mount.is_object() && mount.value("name", "") == "initializer") return true;
+    }
+  }
+  state.trainjob_reader.error(
+      config.path(),
+      std::string("the runtime's ") + step.ancestor + " container \"" + step.container +
+          "\" has no volumeMount named \"initializer\", where the trainer reads what "
+          "it downloads: Trainer v2.3+ refuses this TrainJob; add the mount (and "
+          "its volume) to the runtime");
+  return false;
+}
+
 }  // namespace
 
 bool apply_initializers(CompileState* state) {
@@ -72,6 +92,10 @@ bool apply_initializers(CompileState* state) {
       tj.error(config.path(), std::string("the runtime has no ") + step.ancestor +
                                   " job (a replicated job labelled " + step.ancestor +
                                   " ancestor with a container of that name) to configure");
+      ok = false;
+      continue;
+    }
+    if (!check_initializer_mount(*state, config, step, *container)) {
       ok = false;
       continue;
     }
