@@ -1,5 +1,8 @@
 #include "render/pod_edit.h"
 
+#include <algorithm>
+#include <set>
+
 namespace trainjob {
 namespace {
 
@@ -35,6 +38,34 @@ void upsert_env(Json* container, const Json& env_var) {
 
 void upsert_env_value(Json* container, const std::string& name, const std::string& value) {
   upsert_env(container, Json{{"name", name}, {"value", value}});
+}
+
+void place_policy_env(Json* container, const Json& policy_env, const Json& trainer_env) {
+  std::set<std::string> from_trainjob;
+  if (trainer_env.is_array()) {
+    for (const Json& var : trainer_env)
+      if (var.is_object()) from_trainjob.insert(var.value("name", ""));
+  }
+  Json& env = list_field(container, "env");
+  auto position = [&env](const std::string& name) {
+    return std::find_if(env.begin(), env.end(),
+                        [&name](const Json& var) { return var.value("name", "") == name; });
+  };
+  Json block = Json::array();
+  for (const Json& var : policy_env) {
+    std::string name = var.value("name", "");
+    auto existing = position(name);
+    if (existing == env.end()) {
+      block.push_back(var);
+    } else if (from_trainjob.count(name) != 0) {
+      block.push_back(*existing);  // the TrainJob's value, where upstream's upsert leaves it
+      env.erase(existing);
+    }  // else the runtime's own variable keeps its place
+  }
+  auto first_added = std::find_if(env.begin(), env.end(), [&from_trainjob](const Json& var) {
+    return from_trainjob.count(var.value("name", "")) != 0;
+  });
+  env.insert(first_added, block.begin(), block.end());
 }
 
 void upsert_port(Json* container, const Json& port) {

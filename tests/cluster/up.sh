@@ -17,8 +17,9 @@
 # RUNTIME_CONFIG, when set, go to every component (e.g.
 # FEATURE_GATES=GenericWorkload=true,WorkloadWithJob=true
 # RUNTIME_CONFIG=scheduling.k8s.io/v1beta1=true). POD_STAGES, when set, is the file of pod
-# stages kwok plays instead of pod-stages.yaml; NODE_GPUS, when set, gives every node that
-# many nvidia.com/gpu (the oracle's GPU pods are scheduled and started like the others).
+# stages kwok plays instead of pod-stages.yaml; NODE_CAPACITY, when set, is a JSON object of
+# resources every node has besides (or instead of) the defaults, e.g. '{"nvidia.com/gpu":
+# "8"}' (the oracle's GPU pods are scheduled and started like the others).
 #
 # A part that fails to start stops everything started so far and says which part and where
 # its log is (DIR/logs/).
@@ -207,11 +208,10 @@ start kwok "$bin/kwok" --kubeconfig="$dir/kwok.kubeconfig" \
   --node-lease-duration-seconds=600 --enable-crds=Logs -c "$dir/kwok-stages.yaml"
 
 # --- nodes ------------------------------------------------------------------------------
-python3 - "$nodes" "${NODE_GPUS:-0}" >"$dir/nodes.yaml" <<'PY'
+python3 - "$nodes" "${NODE_CAPACITY:-{\}}" >"$dir/nodes.yaml" <<'PY'
 import json, sys
 capacity = {"cpu": "32", "memory": "256Gi", "ephemeral-storage": "1Ti", "pods": "110"}
-if int(sys.argv[2]):
-    capacity["nvidia.com/gpu"] = sys.argv[2]
+capacity.update(json.loads(sys.argv[2]))
 items = [{"apiVersion": "v1", "kind": "Node",
           "metadata": {"name": f"kwok-node-{i}", "annotations": {"kwok.x-k8s.io/node": "fake"},
                        "labels": {"kubernetes.io/hostname": f"kwok-node-{i}", "type": "kwok"}},

@@ -101,6 +101,9 @@ def pod_key(pod):
     if "training.kubeflow.org/replica-type" in labels:
         return "{}/{}".format(labels["training.kubeflow.org/replica-type"].lower(),
                               labels.get("training.kubeflow.org/replica-index", "0"))
+    if "training.kubeflow.org/job-role" in labels:  # mpi-operator's launcher
+        return "{}/{}".format(labels["training.kubeflow.org/job-role"],
+                              labels.get("training.kubeflow.org/replica-index", "0"))
     if "jobset.sigs.k8s.io/replicatedjob-name" in labels:
         return "{}/{}/{}".format(labels["jobset.sigs.k8s.io/replicatedjob-name"],
                                  labels.get("jobset.sigs.k8s.io/job-index", "0"),
@@ -117,6 +120,9 @@ def pod_view(pod, items, ns):
     and the DNS names that reach it."""
     name = pod["metadata"]["name"]
     spec = {k: v for k, v in pod["spec"].items() if k not in IGNORED_SPEC}
+    # The hostname the pod sees: its own name unless the spec sets one (the kubelet's rule);
+    # the Training Operator names pods J-r-i and leaves hostname unset, a Job's pods get it set.
+    spec["hostname"] = spec.get("hostname") or name[:63]
     for group in ("containers", "initContainers"):
         spec[group] = [dict(c, env=resolved_env(pod, c)) for c in spec.get(group, [])]
     labels = pod["metadata"].get("labels", {})
@@ -135,7 +141,9 @@ def pod_view(pod, items, ns):
         "dns": sorted(dns),
         "data": referenced_data(pod, items),
     }
-    return replace_strings(view, [(name, "<pod-name>"), (ns, "<namespace>")])
+    # A name the API server generated (a Job's pods) is the same nowhere else.
+    generated = [(name, "<pod-name>")] if pod["metadata"].get("generateName") else []
+    return replace_strings(view, generated + [(ns, "<namespace>")])
 
 
 def referenced_data(pod, items):
@@ -242,6 +250,16 @@ DOCUMENTED = [
      "mpi-node" in ours and ours[ours.index("mpi-node") + 1:] == up),
     # The Flux policy's scripts are our own, written from its documented behaviour; upstream's
     # text cannot be copied. What they read (the FLUX_* settings, broker.toml) is compared.
+    # Training Operator v1 kinds (docs/legacy-kinds.md, "What cannot be reproduced"): the
+    # per-replica Services publish not-ready addresses, so a worker reaches the master as soon
+    # as it exists, in place of the operator's init-pytorch container that waits for its DNS.
+    ("legacy-no-init-pytorch", lambda path, up, ours: ours is None and
+     path.endswith(".spec.initContainers.init-pytorch")),
+    ("legacy-publish-not-ready", lambda path, up, ours: up is False and ours is True and
+     re.match(r"service [^.]+\.publishNotReadyAddresses$", path)),
+    # A Job's pods cannot restart Always; the replica's pods restart OnFailure (with a warning).
+    ("legacy-restart-always", lambda path, up, ours: path.endswith(".spec.restartPolicy") and
+     up == "Always" and ours == "OnFailure"),
     ("flux-own-scripts", lambda path, up, ours:
      re.search(r"\.data\.configmap/[^.]*-flux-entrypoint\.(entrypoint|init)\.sh$", path)),
 ]
@@ -257,6 +275,17 @@ def why_no_pods(items):
         if item["kind"] == "Event" and item.get("type") == "Warning":
             notes.append(f"event {item['reason']}: {item['message']}")
     return "; ".join(notes[:4]) or "nothing says why"
+
+
+# Inputs upstream accepts but whose result could never run, which render refuses on purpose
+# (docs/semantics.md, "Stricter than upstream"): an id and what our error says.
+STRICTER = [
+    ("stricter-image-placeholder", re.compile(r"is not an image reference")),
+    ("stricter-zero-nodes", re.compile(r"numNodes: expected an integer ≥ 1, found 0")),
+    ("stricter-pod-name-length", re.compile(r"pod names such as .* over the limit of 63")),
+    ("stricter-claim-name-length", re.compile(r"the claim .* made from template")),
+    ("stricter-duplicate-key", re.compile(r"duplicate key")),
+]
 
 
 def short(value):
@@ -302,6 +331,11 @@ def main():
     if up is None and ours is None:
         print("both refused")
         return 0
+    if ours is None:
+        ids = [rule_id for rule_id, pattern in STRICTER if pattern.search(ours_ns)]
+        if ids:
+            print(f"documented: {ids[0]}")
+            return 0
     if up is None or ours is None:
         side, message = ("upstream", up_ns) if up is None else ("ours", ours_ns)
         print(f"DIFF\n  only {side} refused it: {message.splitlines()[0] if message else ''}")

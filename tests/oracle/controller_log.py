@@ -11,13 +11,21 @@ import sys
 
 
 def entries(path):
+    """Each entry of a log in zap's JSON form, or its console form (TIME, LEVEL, message and
+    the fields as JSON, separated by tabs), as one dict."""
     with open(path, errors="replace") as log:
         for line in log:
-            if line.startswith("{"):
-                try:
+            line = line.replace("\0", "")
+            parts = line.rstrip("\n").split("\t")
+            try:
+                if line.startswith("{"):
                     yield json.loads(line)
-                except json.JSONDecodeError:
-                    continue
+                elif len(parts) >= 4 and parts[3].startswith("{"):
+                    entry = json.loads(parts[3])
+                    entry.update(level=parts[1].lower(), msg=parts[2])
+                    yield entry
+            except json.JSONDecodeError:
+                continue
 
 
 def namespace(entry):

@@ -133,9 +133,8 @@ def lane(docs, text):
 def prepare(input_set, index, out):
     out.mkdir(parents=True, exist_ok=True)
     if "stock_runtime" in input_set:
-        name = re.sub(r"[^a-z0-9-]", "-", input_set["stock_runtime"])[:30].strip("-")
         text = yaml.safe_dump({"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
-                               "metadata": {"name": f"stock-{name}"},
+                               "metadata": {"name": "stock"},
                                "spec": {"runtimeRef": {"name": input_set["stock_runtime"]}}})
     else:
         text = "\n---\n".join(Path(f).read_text(errors="replace") for f in input_set["files"])
@@ -166,10 +165,12 @@ def prepare(input_set, index, out):
             docs = ordered
             prepared = yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True)
     (out / "input.yaml").write_text(prepared)
-    (out / "lane").write_text(lane(docs, text) + "\n")
+    its_lane = lane(docs, text)
+    (out / "lane").write_text(its_lane + "\n")
     args = ["--trainer-version", "2.3"]
-    if input_set.get("target"):
-        args += ["--target", input_set["target"]]
+    # The JobSet target is the TrainJob's: the real JobSet controller makes our pods then.
+    if its_lane == "trainer" and input_set.get("target") == "jobset":
+        args += ["--target", "jobset"]
     (out / "render-args").write_text(" ".join(args) + "\n")
     (out / "id").write_text(input_set["id"] + "\n")
 

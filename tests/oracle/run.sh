@@ -79,21 +79,39 @@ stop_controllers() {
   sleep 1
 }
 
+# prerequisites FILE...: what the inputs' pods need and assume exists, made in both namespaces
+# (ServiceAccounts) or the cluster (PriorityClasses), so that both sides' pods are created.
+prerequisites() {
+  local up=$1 ours=$2 name
+  shift 2
+  for name in $(sed -n 's/^ *serviceAccountName: *["'\'']\{0,1\}\([a-z0-9.-]*\).*/\1/p' "$@" | sort -u); do
+    [ "$name" = default ] || kubectl create serviceaccount "$name" -n "$up" >/dev/null 2>&1 || true
+    [ "$name" = default ] || kubectl create serviceaccount "$name" -n "$ours" >/dev/null 2>&1 || true
+  done
+  for name in $(sed -n 's/^ *priorityClass\(Name\)\{0,1\}: *["'\'']\{0,1\}\([a-z0-9.-]*\).*/\2/p' "$@" | sort -u); do
+    kubectl create priorityclass "$name" --value=1000 >/dev/null 2>&1 || true
+  done
+}
+
 # apply_case N: both sides of case N in their namespaces; a side that refuses the input
 # records why.
 apply_case() {
-  local case=$work/cases/$1 up=o$1-up ours=o$1-ours
+  local case=$work/cases/$1 up=o$1-up ours=o$1-ours rendered=""
   echo "$up" >"$case/up.ns"
   echo "$ours" >"$case/ours.ns"
-  kubectl apply -n "$up" -f "$case/input.yaml" >/dev/null 2>"$case/up.err" ||
-    mv "$case/up.err" "$case/up.refused"
   # shellcheck disable=SC2046 # render-args is a list of words
   if "$plugin" render $(cat "$case/render-args") --generate-secrets -n "$ours" -f "$case/input.yaml" \
     >"$case/ours.yaml" 2>"$case/ours.err"; then
-    kubectl apply -n "$ours" -f "$case/ours.yaml" >/dev/null 2>"$case/ours.apply.err" ||
-      { echo "the API server refused our render:"; cat "$case/ours.apply.err"; } >"$case/ours.refused"
+    rendered=1
   else
     mv "$case/ours.err" "$case/ours.refused"
+  fi
+  prerequisites "$up" "$ours" "$case/input.yaml" "$case/ours.yaml"
+  kubectl apply -n "$up" -f "$case/input.yaml" >/dev/null 2>"$case/up.err" ||
+    mv "$case/up.err" "$case/up.refused"
+  if [ -n "$rendered" ]; then
+    kubectl apply -n "$ours" -f "$case/ours.yaml" >/dev/null 2>"$case/ours.apply.err" ||
+      { echo "the API server refused our render:"; cat "$case/ours.apply.err"; } >"$case/ours.refused"
   fi
 }
 
@@ -121,10 +139,24 @@ settle() {
   done
 }
 
+# restart NAME: the controller recorded as NAME stopped and started again as it was (its
+# arguments and environment), its log continued; what else runs (JobSet, the webhooks) stays.
+restart() {
+  local pid argv=() environ=()
+  pid=$(cat "$cluster/pids/$1.pid")
+  mapfile -d '' argv <"/proc/$pid/cmdline"
+  mapfile -d '' environ <"/proc/$pid/environ"
+  kill "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  setsid env -i "${environ[@]}" "${argv[@]}" </dev/null >>"$cluster/logs/$1.log" 2>&1 &
+  echo $! >"$cluster/pids/$1.pid"
+}
+
 # unwedge_trainer: the Trainer reconciles one TrainJob at a time, so one whose reconcile never
-# ends (upstream hangs on it) leaves every later TrainJob without its JobSet. While TrainJobs
-# are left without one, the TrainJob whose reconcile never ended is recorded as one upstream
-# hangs on and deleted, and the Trainer restarted.
+# ends (upstream hangs on it) leaves every later TrainJob without its JobSet. While that is so,
+# the TrainJob whose reconcile never ended is recorded as one upstream hangs on and deleted,
+# and the Trainer restarted.
 unwedge_trainer() {
   local round stuck
   for round in 1 2 3 4 5; do
@@ -134,7 +166,7 @@ unwedge_trainer() {
     echo "upstream's Trainer never finished reconciling it, and reconciled no other TrainJob until restarted" \
       >"$work/cases/${stuck//[^0-9]/}/up.hung"
     kubectl delete trainjobs --all -n "$stuck" --wait=false >/dev/null
-    "$here/start/trainer.sh" "$cluster"
+    restart trainer
     settle
   done
 }
@@ -196,7 +228,10 @@ for cp in trainer training-operator mpi-operator; do
     [[ $lane == "$cp"* ]] && [ -n "${lane_cases[$lane]:-}" ] || continue
     [[ " ${ORACLE_LANES:-$lane} " == *" $lane "* ]] || continue
     if [ -z "$started" ]; then
-      POD_STAGES=$here/pod-stages.yaml NODE_GPUS=8 "$repo/tests/cluster/up.sh" "$cluster" >/dev/null
+      # Room for every pod of every input at once: what waits on Ready (an MPI launcher)
+      # must not wait on another input's pods.
+      POD_STAGES=$here/pod-stages.yaml NODE_CAPACITY='{"cpu": "100k", "memory": "1000Ti", "pods": "5000", "nvidia.com/gpu": "10k", "amd.com/gpu": "10k", "example.com/gpu": "10k", "custom.com/gpu": "10k"}' \
+        "$repo/tests/cluster/up.sh" "$cluster" >/dev/null
       clusters+=("$cluster")
       kubectl apply --server-side -f "$cluster/crds/" >/dev/null
       started=1

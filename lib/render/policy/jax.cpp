@@ -8,22 +8,16 @@ namespace {
 
 constexpr int kJaxCoordinatorPort = 29500;
 
-/// Upstream applies spec.trainer.env after the policy's env, so a user's value wins.
-void add_unless_set(Json* node, const Json& env_var) {
-  const Json& env = node->contains("env") ? (*node)["env"] : Json::array();
-  for (const Json& existing : env) {
-    if (existing.value("name", "") == env_var["name"]) return;
-  }
-  upsert_env(node, env_var);
-}
-
 void inject_jax(const PolicyEnvInput& input, Json* node) {
   const std::string& name = input.trainjob;
-  add_unless_set(node, Json{{"name", "JAX_NUM_PROCESSES"}, {"value", std::to_string(input.pods)}});
-  add_unless_set(node, completion_index_env("JAX_PROCESS_ID"));
-  add_unless_set(node, Json{{"name", "JAX_COORDINATOR_ADDRESS"},
-                            {"value", name + "-node-0-0." + name + ":" +
-                                          std::to_string(kJaxCoordinatorPort)}});
+  Json env = Json::array({
+      {{"name", "JAX_NUM_PROCESSES"}, {"value", std::to_string(input.pods)}},
+      completion_index_env("JAX_PROCESS_ID"),
+      {{"name", "JAX_COORDINATOR_ADDRESS"},
+       {"value", name + "-node-0-0." + name + ":" + std::to_string(kJaxCoordinatorPort)}},
+  });
+  // Upstream applies spec.trainer.env after the policy's env, so a user's value wins.
+  place_policy_env(node, env, input.trainer_env);
   upsert_port(node, Json{{"containerPort", kJaxCoordinatorPort}});
 }
 

@@ -163,7 +163,8 @@ void inject_policy_env(CompileState* state, const TrainerSettings& trainer,
   ReplicatedJob* job = state->trainer_job();
   Json* node = job != nullptr ? find_container(&job->pod_spec(), kNodeName) : nullptr;
   if (plugin != nullptr && plugin->inject != nullptr && trainer.present && node != nullptr) {
-    plugin->inject({state->trainjob.name, job->count, num_proc}, node);
+    Field env = state->trainjob.trainer["env"];
+    plugin->inject({state->trainjob.name, job->count, num_proc, env ? *env.value : Json()}, node);
   }
   // After the trainer, as upstream's loop runs, and with or without spec.trainer.
   if (plugin == &kTorchPlugin) inject_torch_env_targets(state, num_proc);

@@ -107,34 +107,33 @@ Json hostfile_volume(const CompileState& state) {
 }
 
 /// Upstream upserts the OMPI variables before spec.trainer.env, so a user's value of one
-/// (accepted before v2.3) stays.
-void add_env_unless_set(Json* container, const char* name, const std::string& value) {
-  const Json& env = container->contains("env") ? (*container)["env"] : Json::array();
-  for (const Json& existing : env) {
-    if (existing.value("name", "") == name) return;
-  }
-  upsert_env_value(container, name, value);
-}
-
-void edit_launcher_container(const DialectInfo& dialect, const MpiSettings& settings, Json* node) {
+/// (accepted before v2.3) stays, where the policy put it.
+void edit_launcher_container(const CompileState& state, const MpiSettings& settings, Json* node) {
   upsert_by_key(node, "volumeMounts", {{"name", kMpiHostfileVolume}, {"mountPath", kHostfileDir}},
                 "mountPath");
   const std::string hostfile = std::string(kHostfileDir) + "/hostfile";
   const std::string slots = std::to_string(settings.slots);
   const char* ssh_args = "-o ConnectionAttempts=10";
-  add_env_unless_set(node, kOmpiHostfileEnv, hostfile);
-  add_env_unless_set(node, kOmpiKeepFqdnEnv, "true");
-  add_env_unless_set(node, kOmpiSlotsEnv, slots);
-  add_env_unless_set(node, kOmpiRshArgsEnv, ssh_args);
-  if (!dialect.mpi_v2_4) return;
-  // Open MPI 5 reads only these (Trainer#4028). keep_fqdn is false, not the ORTE value: the
-  // hostfile's short `<pod>.<service>` names never equal the name PRTE resolves for its own
-  // host, so with true a runLauncherAsNode launcher takes itself for a remote host and ssh-es
-  // to itself.
-  add_env_unless_set(node, kPrteHostfileEnv, hostfile);
-  add_env_unless_set(node, kPrteKeepFqdnEnv, "false");
-  add_env_unless_set(node, kPrteSlotsEnv, slots);
-  add_env_unless_set(node, kPrteSshArgsEnv, ssh_args);
+  Json env = Json::array();
+  auto add = [&env](const char* name, const std::string& value) {
+    env.push_back(Json{{"name", name}, {"value", value}});
+  };
+  add(kOmpiHostfileEnv, hostfile);
+  add(kOmpiKeepFqdnEnv, "true");
+  add(kOmpiSlotsEnv, slots);
+  add(kOmpiRshArgsEnv, ssh_args);
+  if (state.dialect.mpi_v2_4) {
+    // Open MPI 5 reads only these (Trainer#4028). keep_fqdn is false, not the ORTE value: the
+    // hostfile's short `<pod>.<service>` names never equal the name PRTE resolves for its own
+    // host, so with true a runLauncherAsNode launcher takes itself for a remote host and
+    // ssh-es to itself.
+    add(kPrteHostfileEnv, hostfile);
+    add(kPrteKeepFqdnEnv, "false");
+    add(kPrteSlotsEnv, slots);
+    add(kPrteSshArgsEnv, ssh_args);
+  }
+  Field trainer_env = state.trainjob.trainer["env"];
+  place_policy_env(node, env, trainer_env ? *trainer_env.value : Json());
 }
 
 void edit_mpi_job(const CompileState& state, const MpiSettings& settings, ReplicatedJob* job) {
@@ -146,7 +145,7 @@ void edit_mpi_job(const CompileState& state, const MpiSettings& settings, Replic
   if (node == nullptr) return;
   upsert_by_key(node, "volumeMounts",
                 {{"name", kMpiSshVolume}, {"mountPath", settings.ssh_mount_path}}, "mountPath");
-  if (launcher) edit_launcher_container(state.dialect, settings, node);
+  if (launcher) edit_launcher_container(state, settings, node);
 }
 
 /// Sets `field` of the `node` container of `job` to `value`, or to nothing when it is null.

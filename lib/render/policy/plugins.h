@@ -19,6 +19,7 @@ struct PolicyEnvInput {
   std::string trainjob;  ///< the TrainJob's name
   int64_t pods = 1;      ///< pods of the trainer job
   std::string num_proc;  ///< torch: the resolved PET_NPROC_PER_NODE
+  Json trainer_env;      ///< spec.trainer.env, as written (null when absent)
 };
 
 /// What a policy's build step works from, after spec.trainer and the env are applied.
