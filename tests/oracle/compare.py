@@ -312,6 +312,10 @@ def upstream_failure(case, up):
     for error in errors:
         if BUILD_REFUSED.search(error):
             return "refused", error
+    # A job the operator's own validation fails (the v1 MPIJob has no webhook).
+    for item in up:
+        if item["kind"] == "Event" and item.get("reason", "").endswith("FailedValidation"):
+            return "refused", item.get("message", "")
     return None
 
 
