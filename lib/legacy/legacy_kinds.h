@@ -67,8 +67,9 @@ struct LegacyKind {
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
 const LegacyKind* find_legacy_kind(std::string_view api_version, std::string_view kind);
-/// True for every document of API group kubeflow.org in version v1 or v2beta1, compiled
-/// or not: those are never passed through (an unknown one is an error naming the kinds).
+/// True for a document of a kind we compile (find_legacy_kind). Kubeflow's other kinds of
+/// kubeflow.org/v1 (Notebook, Profile, ...) pass through; training kinds under versions no
+/// release serves are refused before (check_api_kind).
 bool is_legacy_document(const Document& document);
 /// "PyTorchJob, TFJob, ..." for messages.
 std::string supported_legacy_kinds();
