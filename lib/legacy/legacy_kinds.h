@@ -28,6 +28,12 @@ enum class LegacyEnvTarget {
   kDefaultContainer,  ///< TF: the first container named like the default container
 };
 
+/// Whose rules make the PodGroup of a gang-scheduled job (legacy_pod_group).
+enum class LegacyGangRules {
+  kTrainingOperator,  ///< the Training Operator v1.9, every kubeflow.org/v1 kind
+  kMpiOperator,       ///< mpi-operator, the kubeflow.org/v2beta1 MPIJob
+};
+
 struct LegacyKind {
   const char* api_version;                      ///< `kubeflow.org/v1`
   const char* kind;                             ///< `PyTorchJob`
@@ -63,6 +69,7 @@ struct LegacyKind {
   /// The pods' env names the job's namespace (TF_CONFIG's addresses): see
   /// state_baked_namespace.
   bool names_namespace = false;
+  LegacyGangRules gang_rules = LegacyGangRules::kTrainingOperator;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
