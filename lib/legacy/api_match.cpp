@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "legacy/legacy_kinds.h"
+#include "model/api_scope.h"
 #include "model/dialect.h"
 #include "model/runtime_registry.h"
 #include "model/suggest.h"
@@ -17,7 +18,24 @@ namespace {
 struct ServedKind {
   std::string kind;
   std::vector<std::string> api_versions;
+  const LegacyKind* legacy = nullptr;  ///< a Training Operator (or mpi-operator) kind's entry
 };
+
+/// Training kinds of kubeflow.org that no release we compile for serves in any version.
+struct RetiredKind {
+  const char* kind;
+  const char* why;
+};
+constexpr RetiredKind kRetiredKinds[] = {
+    {"MXJob", "MXJob was removed in Training Operator v1.9, and no Trainer runtime runs MXNet"},
+};
+
+/// What the v1 API keeps under spec.runPolicy, and the versions before it in spec itself.
+constexpr const char* kMovedRunPolicyFields =
+    "cleanPodPolicy, backoffLimit, activeDeadlineSeconds, ttlSecondsAfterFinished";
+
+constexpr std::string_view kKubeflowGroup = "kubeflow.org";
+constexpr std::string_view kTrainerGroup = "trainer.kubeflow.org";
 
 constexpr const char* kTrainerKinds[] = {kTrainJob, kTrainingRuntime, kClusterTrainingRuntime};
 
@@ -33,7 +51,7 @@ const std::vector<ServedKind>& served_kinds() {
       auto same = [legacy](const ServedKind& served) { return served.kind == legacy->kind; };
       auto it = std::find_if(out.begin(), out.end(), same);
       if (it == out.end()) {
-        out.push_back({legacy->kind, {legacy->api_version}});
+        out.push_back({legacy->kind, {legacy->api_version}, legacy});
       } else {
         it->api_versions.push_back(legacy->api_version);
       }
@@ -57,6 +75,21 @@ const ServedKind* find_served_kind(std::string_view kind) {
     if (served.kind == kind) return &served;
   }
   return nullptr;
+}
+
+const RetiredKind* find_retired_kind(std::string_view kind) {
+  for (const RetiredKind& retired : kRetiredKinds) {
+    if (retired.kind == kind) return &retired;
+  }
+  return nullptr;
+}
+
+/// A group where one of our kinds under another version or group is a mistake: ours, and
+/// Kubernetes' own (which serve no custom kinds). Any other group's kind of the same name is
+/// someone else's (PaddlePaddle's own PaddleJob is batch.paddlepaddle.org/v1) and passes.
+bool claims_our_kinds(std::string_view api_version) {
+  std::string_view group = api_group(api_version);
+  return group == kKubeflowGroup || group == kTrainerGroup || is_builtin_group(group);
 }
 
 bool kind_serves(const ServedKind& served, std::string_view api_version) {
@@ -117,19 +150,47 @@ std::string misspelt_message(std::string_view api_version, std::string_view kind
   return message + "?";
 }
 
+/// A Training Operator kind under a version of kubeflow.org no release we target serves
+/// (v1beta1, v1alpha2, ...): the version to write, what moved, and `convert` where a Trainer
+/// runtime runs the kind.
+std::string legacy_version_message(const ServedKind& served, std::string_view api_version,
+                                   std::string_view file) {
+  std::string message = served.kind + " is served as " + versions_text(served) + ", not " +
+                        std::string(api_version) + ": write apiVersion: " + versions_text(served) +
+                        ", with " + kMovedRunPolicyFields +
+                        " under spec.runPolicy where older versions had them in spec";
+  if (served.legacy->trainer_runtime != nullptr) {
+    message += "; `kubectl trainjob convert -f " + convert_input_name(file) +
+               "` then moves it to a TrainJob";
+  }
+  return message;
+}
+
+std::string retired_message(std::string_view api_version, const RetiredKind& retired) {
+  return "kind " + std::string(retired.kind) + " of " + std::string(api_version) +
+         " is not supported: expected one of " + supported_legacy_kinds() + " (" + retired.why +
+         ": run the training as one of these kinds or as a TrainJob)";
+}
+
 }  // namespace
 
 std::optional<ApiMismatch> match_api_kind(std::string_view api_version, std::string_view kind,
                                           std::string_view file) {
   if (api_version.empty() || kind.empty()) return std::nullopt;
+  const bool in_kubeflow_group = api_group(api_version) == kKubeflowGroup;
   if (const ServedKind* exact = find_served_kind(kind)) {
-    if (kind_serves(*exact, api_version)) return std::nullopt;
+    if (kind_serves(*exact, api_version) || !claims_our_kinds(api_version)) return std::nullopt;
     if (api_version == kKubeflowV2alpha1ApiVersion && is_trainer_kind(kind))
       return ApiMismatch{"apiVersion", v2alpha1_message(kind, file)};
+    if (exact->legacy != nullptr && in_kubeflow_group)
+      return ApiMismatch{"apiVersion", legacy_version_message(*exact, api_version, file)};
     return ApiMismatch{"apiVersion", exact->kind + " is served as " + versions_text(*exact) +
                                          ", not " + std::string(api_version) +
                                          ": write apiVersion: " + exact->api_versions.front()};
   }
+  const RetiredKind* retired = find_retired_kind(kind);
+  if (retired != nullptr && in_kubeflow_group)
+    return ApiMismatch{"kind", retired_message(api_version, *retired)};
   if (const ServedKind* meant = meant_kind(api_version, kind))
     return ApiMismatch{"kind", misspelt_message(api_version, kind, *meant)};
   if (starts_with(api_version, kTrainerGroupPrefix)) {

@@ -257,6 +257,7 @@ const LegacyKind kMPIJobV1Kind = {
     nullptr,
     nullptr,
     compile_mpi_v1,
+    /*names_namespace=*/true,  // the hostfile and the launcher's NAMESPACE name it
 };
 
 bool read_mpi_v1_shape(const Document& document, MpiJobShape* shape, Diagnostics* diagnostics) {

@@ -339,6 +339,8 @@ const LegacyKind kMPIJobV2beta1Kind = {
     nullptr,
     nullptr,
     compile_mpi_v2beta1,
+    /*names_namespace=*/true,  // the hostfile and the workers' DNS search name it
+    LegacyGangRules::kMpiOperator,
 };
 
 bool read_mpi_v2beta1_shape(const Document& document, MpiJobShape* shape,

@@ -13,11 +13,11 @@
 namespace trainjob {
 namespace {
 
-/// The kinds the Training Operator had but no longer has, and what replaced them.
+/// A document that is not of a kind we compile (callers check is_legacy_document first;
+/// check_api_kind explains retired kinds and versions).
 bool report_unknown_kind(const Document& document, Diagnostics* diagnostics) {
   std::string message = "kind " + document.kind() + " of " + document.api_version() +
                         " is not supported: expected one of " + supported_legacy_kinds();
-  if (document.kind() == "MXJob") message += " (MXJob was removed in Training Operator v1.9)";
   diagnostics->error(document.file, document.pos_of("kind"), "kind", message);
   return false;
 }

@@ -2,8 +2,6 @@
 
 #include <iterator>
 
-#include "model/vocabulary.h"
-
 namespace trainjob {
 namespace {
 
@@ -12,8 +10,6 @@ const LegacyKind* const kLegacyKinds[] = {
     &kPyTorchJobKind, &kTFJobKind,    &kXGBoostJobKind,    &kPaddleJobKind,
     &kJAXJobKind,     &kMPIJobV1Kind, &kMPIJobV2beta1Kind,
 };
-
-constexpr std::string_view kLegacyGroup = kKubeflowGroupPrefix;
 
 }  // namespace
 
@@ -25,10 +21,7 @@ const LegacyKind* find_legacy_kind(std::string_view api_version, std::string_vie
 }
 
 bool is_legacy_document(const Document& document) {
-  std::string_view api_version = document.api_version();
-  if (api_version.substr(0, kLegacyGroup.size()) != kLegacyGroup) return false;
-  std::string_view version = api_version.substr(kLegacyGroup.size());
-  return version == "v1" || version == "v2beta1";
+  return find_legacy_kind(document.api_version(), document.kind()) != nullptr;
 }
 
 std::vector<const LegacyKind*> all_legacy_kinds() {

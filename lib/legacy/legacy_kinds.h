@@ -28,6 +28,12 @@ enum class LegacyEnvTarget {
   kDefaultContainer,  ///< TF: the first container named like the default container
 };
 
+/// Whose rules make the PodGroup of a gang-scheduled job (legacy_pod_group).
+enum class LegacyGangRules {
+  kTrainingOperator,  ///< the Training Operator v1.9, every kubeflow.org/v1 kind
+  kMpiOperator,       ///< mpi-operator, the kubeflow.org/v2beta1 MPIJob
+};
+
 struct LegacyKind {
   const char* api_version;                      ///< `kubeflow.org/v1`
   const char* kind;                             ///< `PyTorchJob`
@@ -63,12 +69,14 @@ struct LegacyKind {
   /// The pods' env names the job's namespace (TF_CONFIG's addresses): see
   /// state_baked_namespace.
   bool names_namespace = false;
+  LegacyGangRules gang_rules = LegacyGangRules::kTrainingOperator;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
 const LegacyKind* find_legacy_kind(std::string_view api_version, std::string_view kind);
-/// True for every document of API group kubeflow.org in version v1 or v2beta1, compiled
-/// or not: those are never passed through (an unknown one is an error naming the kinds).
+/// True for a document of a kind we compile (find_legacy_kind). Kubeflow's other kinds of
+/// kubeflow.org/v1 (Notebook, Profile, ...) pass through; training kinds under versions no
+/// release serves are refused before (check_api_kind).
 bool is_legacy_document(const Document& document);
 /// "PyTorchJob, TFJob, ..." for messages.
 std::string supported_legacy_kinds();

@@ -1,9 +1,14 @@
 #include "legacy/legacy_run_policy.h"
 
 #include <limits>
+#include <optional>
+#include <set>
+#include <vector>
 
+#include "legacy/gang_resources.h"
 #include "model/jobset_labels.h"
 #include "model/kueue_labels.h"
+#include "model/quantity.h"
 #include "model/vocabulary.h"
 #include "render/pod_group.h"
 
@@ -38,6 +43,104 @@ Json exit_code_failure_policy(const LegacyJob& job) {
 void copy_integer(const Json& from, const char* key, Json* to) {
   const Json& value = json_member(from, key);
   if (value.is_number_integer()) (*to)[key] = value;
+}
+
+/// minMember: schedulingPolicy.minAvailable, else every pod (mpi-operator: the workers and
+/// the launcher, which is the same).
+int64_t gang_min_member(const LegacyJob& job) {
+  const Json& min_available = json_member(scheduling_policy(job), "minAvailable");
+  return min_available.is_number_integer() ? min_available.get<int64_t>() : job.total_replicas();
+}
+
+std::vector<GangReplica> gang_replicas(const LegacyJob& job) {
+  std::vector<GangReplica> out;
+  for (const LegacyReplica& replica : job.replicas)
+    out.push_back({replica.replicas, &json_member(replica.pod_template, "spec")});
+  return out;
+}
+
+/// schedulingPolicy.minResources as given (in canonical form), else the operator's sum of
+/// the pods' (legacy/gang_resources); null where mpi-operator leaves it out (minMember 0).
+Json gang_min_resources(const LegacyJob& job, int64_t min_member) {
+  const Json& given = json_member(scheduling_policy(job), "minResources");
+  if (given.is_object()) {
+    Json out = Json::object();
+    for (const auto& entry : given.items()) {
+      const Json& value = entry.value();
+      std::optional<Quantity> quantity =
+          value.is_string() ? parse_quantity(value.get<std::string>(), nullptr) : std::nullopt;
+      out[entry.key()] = quantity ? Json(format_quantity(*quantity)) : value;
+    }
+    return out;
+  }
+  std::vector<GangReplica> replicas = gang_replicas(job);
+  if (job.kind->gang_rules == LegacyGangRules::kTrainingOperator)
+    return training_operator_min_resources(replicas, min_member);
+  if (min_member == 0 || replicas.empty()) return nullptr;
+  return mpi_operator_min_resources(replicas[0], replicas.size() > 1 ? &replicas[1] : nullptr,
+                                    min_member);
+}
+
+/// The Volcano queue: schedulingPolicy.queue; else the Training Operator's `default`, or
+/// mpi-operator's the job's annotation scheduling.volcano.sh/queue-name (none without).
+std::string volcano_queue(const LegacyJob& job) {
+  std::string queue = string_member(scheduling_policy(job), "queue");
+  if (!queue.empty()) return queue;
+  if (job.kind->gang_rules == LegacyGangRules::kTrainingOperator) return "default";
+  if (job.document == nullptr) return "";
+  return string_member(json_member(json_member(job.document->value, "metadata"), "annotations"),
+                       kVolcanoQueueNameAnnotation);
+}
+
+/// mpi-operator's PodGroup priorityClassName without schedulingPolicy.priorityClass: the
+/// launcher's template's, else the workers'.
+std::string first_template_priority_class(const LegacyJob& job) {
+  for (const LegacyReplica& replica : job.replicas) {
+    std::string name =
+        string_member(json_member(replica.pod_template, "spec"), "priorityClassName");
+    if (!name.empty()) return name;
+  }
+  return "";
+}
+
+/// True when which pods minResources counts depends on priorities render cannot read: fewer
+/// members than pods, replica types whose pods add different resources, and (mpi-operator,
+/// which cuts the workers when the priorities are equal) different priority class names.
+bool gang_sum_depends_on_priority(const LegacyJob& job, int64_t min_member) {
+  if (min_member >= job.total_replicas()) return false;
+  if (!json_member(scheduling_policy(job), "minResources").is_null()) return false;
+  std::vector<GangReplica> replicas = gang_replicas(job);
+  std::set<std::string> pods;
+  std::set<std::string> priorities;
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    if (replicas[i].replicas <= 0) continue;
+    pods.insert(training_operator_pod_resources(replicas[i]).dump());
+    priorities.insert(string_member(*replicas[i].pod_spec, "priorityClassName"));
+  }
+  if (pods.size() < 2) return false;
+  return job.kind->gang_rules == LegacyGangRules::kTrainingOperator || priorities.size() > 1;
+}
+
+void warn_gang_order(const LegacyJob& job, const FieldReader& reader) {
+  const int64_t min_member = gang_min_member(job);
+  if (!gang_sum_depends_on_priority(job, min_member)) return;
+  std::string order;
+  for (const LegacyReplica& replica : job.replicas)
+    order += (order.empty() ? "" : ", ") + replica.type;
+  const bool mpi_operator = job.kind->gang_rules == LegacyGangRules::kMpiOperator;
+  reader.warning(
+      "spec.runPolicy.schedulingPolicy.minAvailable",
+      "the PodGroup's minResources sums the first " + std::to_string(min_member) + " of " +
+          std::to_string(job.total_replicas()) + " pods, and their replica types ask for " +
+          "different resources: " +
+          (mpi_operator ? std::string("mpi-operator keeps the launcher and cuts the workers when "
+                                      "their PriorityClasses' values are equal, as rendered here, "
+                                      "and cuts the lower one's pods otherwise")
+                        : "the Training Operator takes the replica types by their "
+                          "PriorityClasses' values, in no set order among equals (rendered: " +
+                              order + ")") +
+          ", which render cannot read offline; set schedulingPolicy.minResources to fix the "
+          "sum");
 }
 
 }  // namespace
@@ -100,6 +203,7 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
     reader.warning("spec.runPolicy.managedBy",
                    "managedBy is dropped: the rendered Jobs are managed by the Job controller");
   }
+  if (gang != LegacyGang::kNone) warn_gang_order(job, reader);
   const Json& policy = scheduling_policy(job);
   if (!policy.is_object()) return;
   for (const auto& entry : policy.items()) {
@@ -150,21 +254,26 @@ void decorate_pod(const LegacyJob& job, LegacyGang gang, const LegacyReplica& re
 std::optional<Json> legacy_pod_group(const LegacyJob& job, LegacyGang gang) {
   if (gang == LegacyGang::kNone) return std::nullopt;
   const Json& policy = scheduling_policy(job);
+  const bool mpi_operator = job.kind->gang_rules == LegacyGangRules::kMpiOperator;
+  const int64_t min_member = gang_min_member(job);
   Json spec = Json::object();
-  const Json& min_available = json_member(policy, "minAvailable");
-  spec["minMember"] =
-      min_available.is_number_integer() ? min_available : Json(job.total_replicas());
-  const Json& min_resources = json_member(policy, "minResources");
-  if (min_resources.is_object()) spec["minResources"] = min_resources;
+  spec["minMember"] = min_member;
+  Json min_resources = gang_min_resources(job, min_member);
   const char* api_version = kSchedulingApiVersion;
   if (gang == LegacyGang::kVolcano) {
     api_version = "scheduling.volcano.sh/v1beta1";
-    const std::string& queue = string_member_ref(policy, "queue");
+    // Volcano's minResources is a pointer: an empty list is still written.
+    if (!min_resources.is_null()) spec["minResources"] = min_resources;
+    std::string queue = volcano_queue(job);
     if (!queue.empty()) spec["queue"] = queue;
-    const std::string& priority = string_member_ref(policy, "priorityClass");
+    std::string priority = string_member(policy, "priorityClass");
+    if (priority.empty() && mpi_operator) priority = first_template_priority_class(job);
     if (!priority.empty()) spec["priorityClassName"] = priority;
   } else {
+    if (min_resources.is_object() && !min_resources.empty()) spec["minResources"] = min_resources;
     copy_integer(policy, "scheduleTimeoutSeconds", &spec);
+    if (mpi_operator && !spec.contains("scheduleTimeoutSeconds"))
+      spec["scheduleTimeoutSeconds"] = 0;
   }
   Json metadata = {{"name", job.name}, {"labels", ownership_labels(job.name)}};
   if (!job.name_space.empty()) metadata["namespace"] = job.name_space;

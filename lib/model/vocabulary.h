@@ -128,6 +128,8 @@ inline constexpr const char* kCoschedulingPodGroupLabel = "scheduling.x-k8s.io/p
 inline constexpr const char* kVolcanoGroupNameAnnotation = "scheduling.k8s.io/group-name";
 /// Volcano's task name of a pod (the Training Operator writes the lowercase replica type).
 inline constexpr const char* kVolcanoTaskSpecAnnotation = "volcano.sh/task-spec";
+/// The Volcano queue a job names by annotation (mpi-operator's MPIJob, a TrainJob's JobSet).
+inline constexpr const char* kVolcanoQueueNameAnnotation = "scheduling.volcano.sh/queue-name";
 
 // --- kpt and kustomize ------------------------------------------------------------------
 // The annotations by which kpt and kustomize track the items of a KRM function's input.

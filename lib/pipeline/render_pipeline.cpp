@@ -37,18 +37,6 @@ bool check_object(const Document& document, Diagnostics* diagnostics) {
   return false;
 }
 
-/// "namespace/name" of every ConfigMap (or with `key` claim_key, PersistentVolumeClaim) among
-/// the inputs.
-std::set<std::string> keys_in(const std::vector<Document>& documents, const CompileOptions& options,
-                              std::string (*key_of)(const Document&, const CompileOptions&)) {
-  std::set<std::string> out;
-  for (const Document& document : documents) {
-    std::string key = key_of(document, options);
-    if (!key.empty()) out.insert(std::move(key));
-  }
-  return out;
-}
-
 /// What checking and compiling one document produced.
 /// A Training Operator v1 job has no JobSet of its own: the Trainer never made one for it.
 void refuse_legacy_jobset(const Document& document, Diagnostics* diagnostics) {
@@ -108,7 +96,8 @@ std::vector<Json> compile_sweep(const Document& document, const RuntimeRegistry&
 std::vector<DocumentWork> check_documents(const std::vector<Document>& documents,
                                           const RuntimeRegistry& registry,
                                           const RenderRequest& request,
-                                          const CompileOptions& options) {
+                                          const CompileOptions& options,
+                                          const CompanionNamespaces& companions) {
   std::vector<DocumentWork> work(documents.size());
   std::set<std::string> referenced = referenced_runtimes(documents);
   std::vector<InputSchemas> schemas(worker_count(documents.size()));
@@ -135,6 +124,9 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
       Dialect release = runtime_check_release(document, referenced, request.compile.dialect);
       check_runtime_document(document, release, &work[i].semantic_findings);
     }
+    // With -n, a document of another namespace is already refused (check_namespace_flag).
+    if (!request.namespace_from_flag)
+      companions.check_uses(document, work[i].objects, &work[i].semantic_findings);
     if (!options.keep_objects) work[i].objects = {};
   });
   return work;
@@ -168,25 +160,6 @@ RenderResult render_inputs(const RenderRequest& request, const FileSystem& fs,
   return render_documents(std::move(documents), std::move(texts), request, fs, diagnostics);
 }
 
-namespace {
-
-std::string object_key(const Document& document, const char* kind, const CompileOptions& options) {
-  if (document.api_version() != "v1" || document.kind() != kind) return "";
-  // Without a namespace: the one TrainJobs without a namespace get.
-  const std::string& name_space = document.name_space();
-  return (name_space.empty() ? options.default_namespace : name_space) + "/" + document.name();
-}
-
-}  // namespace
-
-std::string config_map_key(const Document& document, const CompileOptions& options) {
-  return object_key(document, "ConfigMap", options);
-}
-
-std::string claim_key(const Document& document, const CompileOptions& options) {
-  return object_key(document, "PersistentVolumeClaim", options);
-}
-
 bool has_runtime_document(const std::vector<Document>& documents) {
   return std::any_of(documents.begin(), documents.end(), is_runtime_document);
 }
@@ -213,8 +186,10 @@ void add_search_layers(const RenderRequest& request, const FileSystem& fs,
 std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
                                        const RuntimeRegistry& registry,
                                        const RenderRequest& request, const CompileOptions& options,
+                                       const CompanionNamespaces& companions,
                                        Diagnostics* diagnostics) {
-  std::vector<DocumentWork> work = check_documents(documents, registry, request, options);
+  std::vector<DocumentWork> work =
+      check_documents(documents, registry, request, options, companions);
   InputCheck input_check(documents);
   Diagnostics semantic;
   std::vector<RenderedUnit> units;
@@ -227,7 +202,8 @@ std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
     bool compiled = is_trainjob_document(document) || is_legacy_document(document) ||
                     is_optimization_job_document(document);
     RenderedUnit unit{&document, compiled, std::move(work[i].objects)};
-    if (!unit.compiled && request.compile.keep_objects) unit.objects.push_back(document.value);
+    if (!unit.compiled && request.compile.keep_objects)
+      unit.objects.push_back(companions.pinned_value(document));
     units.push_back(std::move(unit));
   }
   input_check.merge(semantic, diagnostics);
@@ -243,12 +219,17 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
   RuntimeRegistry registry;
   registry.add_layer("the inputs", result.documents);
   add_search_layers(request, fs, referenced_runtimes(result.documents), &registry, diagnostics);
-  std::set<std::string> config_maps = keys_in(result.documents, request.compile, config_map_key);
-  std::set<std::string> claims = keys_in(result.documents, request.compile, claim_key);
+  CompanionNamespaces companions;
+  for (const Document& document : result.documents)
+    companions.note(document, request.compile);
+  const std::string& fallback = request.compile.default_namespace;
+  std::set<std::string> config_maps = companions.keys_of("ConfigMap", fallback);
+  std::set<std::string> claims = companions.keys_of("PersistentVolumeClaim", fallback);
   CompileOptions options = request.compile;
   if (!request.config_map_from_files) options.config_maps = &config_maps;
   options.claims = &claims;
-  result.units = render_block(result.documents, registry, request, options, diagnostics);
+  result.units =
+      render_block(result.documents, registry, request, options, companions, diagnostics);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "load/input_files.h"
 #include "model/runtime_registry.h"
 #include "optimize/sweep.h"
+#include "pipeline/companion_namespace.h"
 #include "render/compile.h"
 
 namespace trainjob {
@@ -52,11 +53,6 @@ struct RenderResult {
 /// the Trainer's admission rules for it, those of release `release` where they differ.
 void check_runtime_document(const Document& runtime, Dialect release, Diagnostics* diagnostics);
 
-/// "namespace/name" of a ConfigMap (without a namespace: the one TrainJobs without a
-/// namespace get); empty for other documents.
-std::string config_map_key(const Document& document, const CompileOptions& options);
-/// The same for a PersistentVolumeClaim.
-std::string claim_key(const Document& document, const CompileOptions& options);
 /// The runtimeRef name of a TrainJob document (of an OptimizationJob: its template's).
 std::string runtime_ref_name(const Document& trainjob);
 
@@ -78,10 +74,12 @@ void add_search_layers(const RenderRequest& request, const FileSystem& fs,
 
 /// Checks and compiles `documents` (all the inputs, or one piece of them) against
 /// `registry` with `options` (request.compile plus the inputs' ConfigMaps): one unit per
-/// document that is not a runtime, in order, pointing into `documents`.
+/// document that is not a runtime, in order, pointing into `documents`. `companions` has
+/// noted all the inputs: the documents passed through get the jobs' namespace from it.
 std::vector<RenderedUnit> render_block(const std::vector<Document>& documents,
                                        const RuntimeRegistry& registry,
                                        const RenderRequest& request, const CompileOptions& options,
+                                       const CompanionNamespaces& companions,
                                        Diagnostics* diagnostics);
 
 /// Loads, resolves and compiles. The result is only meaningful when `diagnostics`

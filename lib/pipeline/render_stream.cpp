@@ -15,9 +15,8 @@ namespace {
 /// its file, since a file that fails to load contributes nothing.
 struct CrossReferences {
   std::vector<std::pair<std::string, Document>> runtimes;
-  std::vector<std::pair<std::string, std::string>> config_maps;  ///< file, namespace/name
-  std::vector<std::pair<std::string, std::string>> claims;       ///< file, namespace/name
-  std::set<std::string> referenced;                              ///< runtimeRef names
+  CompanionNamespaces companions;    ///< the jobs' namespaces, the ConfigMaps and claims
+  std::set<std::string> referenced;  ///< runtimeRef names
   std::vector<std::string> files_with_documents;
 
   void take(const std::string& file, std::vector<Document> documents,
@@ -26,10 +25,7 @@ struct CrossReferences {
     for (Document& document : documents) {
       if (is_trainjob_document(document) || is_optimization_job_document(document))
         referenced.insert(runtime_ref_name(document));
-      std::string config_map = config_map_key(document, options);
-      if (!config_map.empty()) config_maps.emplace_back(file, std::move(config_map));
-      std::string claim = claim_key(document, options);
-      if (!claim.empty()) claims.emplace_back(file, std::move(claim));
+      companions.note(document, options);
       if (is_runtime_document(document)) runtimes.emplace_back(file, std::move(document));
     }
   }
@@ -41,16 +37,6 @@ bool any_documents(const CrossReferences& found, const std::set<std::string>& fa
     if (failed.count(file) == 0) return true;
   }
   return false;
-}
-
-/// The keys of `found` from files that loaded.
-std::set<std::string> keys_of_loaded(const std::vector<std::pair<std::string, std::string>>& found,
-                                     const std::set<std::string>& failed) {
-  std::set<std::string> out;
-  for (const auto& [file, key] : found) {
-    if (failed.count(file) == 0) out.insert(key);
-  }
-  return out;
 }
 
 }  // namespace
@@ -82,15 +68,17 @@ void render_stream(const RenderRequest& request, const FileSystem& fs, const Uni
   registry.add_layer("the inputs", runtimes);
   runtimes.clear();
   add_search_layers(request, fs, found.referenced, &registry, diagnostics);
-  std::set<std::string> config_maps = keys_of_loaded(found.config_maps, failed);
-  std::set<std::string> claims = keys_of_loaded(found.claims, failed);
+  const std::string& fallback = request.compile.default_namespace;
+  std::set<std::string> config_maps = found.companions.keys_of("ConfigMap", fallback, failed);
+  std::set<std::string> claims =
+      found.companions.keys_of("PersistentVolumeClaim", fallback, failed);
   CompileOptions options = request.compile;
   if (!request.config_map_from_files) options.config_maps = &config_maps;
   options.claims = &claims;
   inputs.read(
       [&](const std::string&, const std::vector<Document>& documents) {
         std::vector<RenderedUnit> units =
-            render_block(documents, registry, request, options, diagnostics);
+            render_block(documents, registry, request, options, found.companions, diagnostics);
         for (const RenderedUnit& unit : units) {
           if (!diagnostics->has_errors()) on_unit(unit);
         }

@@ -59,6 +59,10 @@ TEST_CASE("api match: a kind of ours under another apiVersion") {
   REQUIRE(mpi);
   CHECK(mpi->message.find("kubeflow.org/v1 or kubeflow.org/v2beta1, not kubeflow.org/v1alpha2") !=
         std::string::npos);
+  // Kubernetes' own groups serve no custom kinds: a TrainJob there is a mistake too.
+  auto core = match_api_kind("v1alpha1", "TrainJob", "a.yaml");
+  REQUIRE(core);
+  CHECK(core->field == "apiVersion");
   auto pytorch = match_api_kind("trainer.kubeflow.org/v1alpha1", "PyTorchJob", "a.yaml");
   REQUIRE(pytorch);
   CHECK(pytorch->message.find("served as kubeflow.org/v1,") != std::string::npos);
@@ -92,4 +96,51 @@ TEST_CASE("api match: any other kind of trainer.kubeflow.org") {
   CHECK(other->message.find("the Trainer serves TrainJob, TrainingRuntime and "
                             "ClusterTrainingRuntime as trainer.kubeflow.org/v1alpha1") !=
         std::string::npos);
+}
+
+TEST_CASE("api match: Kubeflow's other kinds of kubeflow.org and others' groups pass") {
+  for (const char* kind : {"Notebook", "Profile", "PodDefault", "Experiment", "Trial", "Suggestion",
+                           "ScheduledWorkflow", "Viewer", "PVCViewer"}) {
+    CAPTURE(kind);
+    CHECK_FALSE(match_api_kind("kubeflow.org/v1", kind, "a.yaml"));
+    CHECK_FALSE(match_api_kind("kubeflow.org/v1beta1", kind, "a.yaml"));
+    CHECK_FALSE(match_api_kind("kubeflow.org/v1alpha1", kind, "a.yaml"));
+  }
+  // PaddlePaddle's own operator serves a PaddleJob of its own group, with its own schema.
+  CHECK_FALSE(match_api_kind("batch.paddlepaddle.org/v1", "PaddleJob", "a.yaml"));
+  CHECK_FALSE(match_api_kind("example.com/v1", "TrainJob", "a.yaml"));
+}
+
+TEST_CASE("api match: training kinds under versions no release serves") {
+  auto pytorch = match_api_kind("kubeflow.org/v1beta1", "PyTorchJob", "jobs/pt.yaml");
+  REQUIRE(pytorch);
+  CHECK(pytorch->field == "apiVersion");
+  CHECK(pytorch->message ==
+        "PyTorchJob is served as kubeflow.org/v1, not kubeflow.org/v1beta1: write apiVersion: "
+        "kubeflow.org/v1, with cleanPodPolicy, backoffLimit, activeDeadlineSeconds, "
+        "ttlSecondsAfterFinished under spec.runPolicy where older versions had them in spec; "
+        "`kubectl trainjob convert -f jobs/pt.yaml` then moves it to a TrainJob");
+  // No Trainer runtime runs a TFJob: no convert to offer.
+  auto tf = match_api_kind("kubeflow.org/v1alpha2", "TFJob", "a.yaml");
+  REQUIRE(tf);
+  CHECK(tf->message.find("write apiVersion: kubeflow.org/v1,") != std::string::npos);
+  CHECK(tf->message.find("convert") == std::string::npos);
+  auto mpi = match_api_kind("kubeflow.org/v1alpha1", "MPIJob", "STDIN");
+  REQUIRE(mpi);
+  CHECK(mpi->message.find("write apiVersion: kubeflow.org/v1 or kubeflow.org/v2beta1,") !=
+        std::string::npos);
+  CHECK(mpi->message.find("convert -f -`") != std::string::npos);
+}
+
+TEST_CASE("api match: MXJob is refused under every version of kubeflow.org") {
+  for (const char* version : {"kubeflow.org/v1", "kubeflow.org/v1beta1", "kubeflow.org/v1alpha1"}) {
+    CAPTURE(version);
+    auto mx = match_api_kind(version, "MXJob", "a.yaml");
+    REQUIRE(mx);
+    CHECK(mx->field == "kind");
+    CHECK(mx->message.find(std::string("kind MXJob of ") + version + " is not supported") == 0);
+    CHECK(mx->message.find("expected one of kubeflow.org/v1 PyTorchJob,") != std::string::npos);
+    CHECK(mx->message.find("MXJob was removed in Training Operator v1.9") != std::string::npos);
+  }
+  CHECK_FALSE(match_api_kind("example.com/v1", "MXJob", "a.yaml"));
 }
