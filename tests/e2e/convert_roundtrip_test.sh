@@ -39,7 +39,7 @@ roundtrip() {  # roundtrip NAME DIR ARGS...
     mkdir -p "$work/cases"
     cp -r "$dir" "$copy"
     local refused=""
-    for file in $(grep -rls '^kind: TrainJob' "$copy"); do
+    for file in $(grep -rlsE '^kind: (TrainJob|ClusterTrainingRuntime|TrainingRuntime)$' "$copy"); do
       if ! "$binary" convert --to "$target" -f "$file" >"$file.new" 2>"$work/err"; then
         refused="$(head -1 "$work/err")"
         break
