@@ -33,7 +33,8 @@ bool is_optimization_job_document(const Document& document) {
 }
 
 void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Document>& documents,
-                                std::optional<DialectRange> shipped) {
+                                std::optional<DialectRange> shipped,
+                                const std::string& default_namespace) {
   Layer layer{source, {}};
   for (const Document& document : documents) {
     if (!is_runtime_document(document)) continue;
@@ -41,6 +42,7 @@ void RuntimeRegistry::add_layer(const std::string& source, const std::vector<Doc
     const Document* stored = &documents_.back();
     // A ClusterTrainingRuntime has no namespace, whatever its metadata says.
     std::string name_space = stored->kind() == kTrainingRuntime ? stored->name_space() : "";
+    if (stored->kind() == kTrainingRuntime && name_space.empty()) name_space = default_namespace;
     Key key{stored->kind(), name_space, stored->name()};
     DialectRange releases;
     if (shipped) {

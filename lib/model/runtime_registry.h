@@ -47,8 +47,11 @@ class RuntimeRegistry {
   /// `shipped` marks runtimes as Kubeflow Trainer releases ship them (the embedded ones):
   /// each then serves those of the releases that know its policy, less the releases an
   /// earlier layer's runtime of the same name serves. Without it, every release.
+  /// A TrainingRuntime without metadata.namespace lives in `default_namespace`, where
+  /// `kubectl apply -n` puts it (empty: the namespace the objects will be applied to).
   void add_layer(const std::string& source, const std::vector<Document>& documents,
-                 std::optional<DialectRange> shipped = std::nullopt);
+                 std::optional<DialectRange> shipped = std::nullopt,
+                 const std::string& default_namespace = "");
 
   /// The runtime a TrainJob of Trainer `dialect` compiles against: the first layer's that
   /// serves that release. `name_space` is the TrainJob's; a TrainingRuntime must live in it

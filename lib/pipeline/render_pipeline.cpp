@@ -217,7 +217,8 @@ RenderResult render_documents(std::vector<Document> documents, SourceTexts texts
   result.documents = std::move(documents);
   result.texts = std::move(texts);
   RuntimeRegistry registry;
-  registry.add_layer("the inputs", result.documents);
+  registry.add_layer("the inputs", result.documents, std::nullopt,
+                     request.compile.default_namespace);
   add_search_layers(request, fs, referenced_runtimes(result.documents), &registry, diagnostics);
   CompanionNamespaces companions;
   for (const Document& document : result.documents)

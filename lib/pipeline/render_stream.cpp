@@ -65,7 +65,7 @@ void render_stream(const RenderRequest& request, const FileSystem& fs, const Uni
   }
   found.runtimes.clear();
   RuntimeRegistry registry;
-  registry.add_layer("the inputs", runtimes);
+  registry.add_layer("the inputs", runtimes, std::nullopt, request.compile.default_namespace);
   runtimes.clear();
   add_search_layers(request, fs, found.referenced, &registry, diagnostics);
   const std::string& fallback = request.compile.default_namespace;

@@ -141,16 +141,27 @@ settle() {
 
 # restart NAME: the controller recorded as NAME stopped and started again as it was (its
 # arguments and environment), its log continued; what else runs (JobSet, the webhooks) stays.
+# A controller stuck in a reconcile does not stop by itself: it is killed after 10 s, and the
+# new one starts once the old one is gone (it holds the ports the new one listens on).
 restart() {
-  local pid argv=() environ=()
+  local pid argv=() environ=() try
   pid=$(cat "$cluster/pids/$1.pid")
   mapfile -d '' argv <"/proc/$pid/cmdline"
   mapfile -d '' environ <"/proc/$pid/environ"
   kill "$pid"
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-  setsid env -i "${environ[@]}" "${argv[@]}" </dev/null >>"$cluster/logs/$1.log" 2>&1 &
-  echo $! >"$cluster/pids/$1.pid"
+  for try in $(seq 150); do
+    kill -0 "$pid" 2>/dev/null || break
+    [ "$try" -ne 100 ] || kill -KILL "$pid"
+    sleep 0.1
+  done
+  for try in 1 2 3; do
+    setsid env -i "${environ[@]}" "${argv[@]}" </dev/null >>"$cluster/logs/$1.log" 2>&1 &
+    echo $! >"$cluster/pids/$1.pid"
+    sleep 3
+    kill -0 "$(cat "$cluster/pids/$1.pid")" 2>/dev/null && return 0
+  done
+  echo "run.sh: $1 did not start again; its log: $cluster/logs/$1.log" >&2
+  return 1
 }
 
 # unwedge_trainer: the Trainer reconciles one TrainJob at a time, so one whose reconcile never
