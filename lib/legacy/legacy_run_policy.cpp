@@ -208,10 +208,10 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
   if (!policy.is_object()) return;
   for (const auto& entry : policy.items()) {
     const std::string& field = entry.key();
-    if (field == "priorityClass") continue;  // always carried, as priorityClassName
+    // priorityClass reaches Volcano's PodGroup only: neither operator sets it on the pods.
     bool carried =
-        (gang == LegacyGang::kVolcano &&
-         (field == "minAvailable" || field == "queue" || field == "minResources")) ||
+        (gang == LegacyGang::kVolcano && (field == "minAvailable" || field == "queue" ||
+                                          field == "minResources" || field == "priorityClass")) ||
         (gang == LegacyGang::kCoscheduling &&
          (field == "minAvailable" || field == "minResources" || field == "scheduleTimeoutSeconds"));
     if (carried) continue;
@@ -238,10 +238,6 @@ LegacyGang legacy_gang(const LegacyJob& job) {
 
 void decorate_pod(const LegacyJob& job, LegacyGang gang, const LegacyReplica& replica,
                   Json* pod_template) {
-  Json& spec = (*pod_template)["spec"];
-  const std::string& priority = string_member_ref(scheduling_policy(job), "priorityClass");
-  if (!priority.empty() && string_member_ref(spec, "priorityClassName").empty())
-    spec["priorityClassName"] = priority;
   Json& metadata = (*pod_template)["metadata"];
   if (gang == LegacyGang::kVolcano) {
     metadata["annotations"][kVolcanoGroupNameAnnotation] = job.name;
