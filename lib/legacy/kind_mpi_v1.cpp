@@ -95,6 +95,7 @@ Json kubectl_delivery(const MpiLegacyJob& job) {
   return Json{
       {"name", "kubectl-delivery"},
       {"image", kKubectlDeliveryImage},
+      {"imagePullPolicy", "IfNotPresent"},  // as the operator sets it (the tag is latest)
       {"command", {"/bin/sh", "-c", script}},
       {"env", Json::array({legacy_env("TARGET_DIR", kKubectlDir),
                            legacy_env("NAMESPACE", job.base.dns_namespace())})},

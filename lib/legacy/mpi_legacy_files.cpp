@@ -74,10 +74,11 @@ bool mpi_v1_hostfile(const MpiHosts& hosts, std::string* out) {
 }
 
 bool mpi_v1_discover_hosts(const MpiHosts& hosts, std::string* out) {
-  out->append("#!/bin/sh\n");
-  const std::string slots = ":" + std::to_string(hosts.slots) + "\n";
+  out->append("#!/bin/sh");
+  const std::string slots = ":" + std::to_string(hosts.slots);
+  // The operator ends each line but the last, where a line of its own starts.
   return for_each_host(hosts, out, [&](const std::string& host) {
-    out->append("echo ").append(host).append(slots);
+    out->append("\necho ").append(host).append(slots);
   });
 }
 

@@ -247,7 +247,11 @@ DOCUMENTED = [
     # where upstream's JobSet success policy deletes it: the command itself is unchanged.
     ("mpi-node-exits", lambda path, up, ours: path.endswith("].command") and
      isinstance(up, list) and isinstance(ours, list) and ours[:2] == ["/bin/sh", "-c"] and
-     "mpi-node" in ours and ours[ours.index("mpi-node") + 1:] == up),
+     len(ours) > 3 and ours[3] in ("mpi-node", "mpi-worker") and ours[4:] == up),
+    # Open MPI 5 reads PRTE_MCA_* instead of the ORTE variables: the launcher gets both, where
+    # mpi-operator sets only ORTE's (mpi-operator#842; docs/legacy-kinds.md).
+    ("openmpi5-prte-env", lambda path, up, ours: up is None and
+     re.search(r"\.env\.PRTE_MCA_[a-z_]+$", path)),
     # The Flux policy's scripts are our own, written from its documented behaviour; upstream's
     # text cannot be copied. What they read (the FLUX_* settings, broker.toml) is compared.
     # Training Operator v1 kinds (docs/legacy-kinds.md, "What cannot be reproduced"): the
@@ -260,6 +264,11 @@ DOCUMENTED = [
     # A Job's pods cannot restart Always; the replica's pods restart OnFailure (with a warning).
     ("legacy-restart-always", lambda path, up, ours: path.endswith(".spec.restartPolicy") and
      up == "Always" and ours == "OnFailure"),
+    # The v1 MPIJob's launcher reaches its workers by `kubectl exec`: the operator's
+    # kubexec.sh and kubectl-delivery go by pod name, which a Job's pods do not keep, ours by
+    # the pods' labels (docs/legacy-kinds.md, "kubectl exec by label").
+    ("legacy-mpi-v1-exec-by-label", lambda path, up, ours:
+     path.endswith(".kubexec.sh") or path.endswith("initContainers[kubectl-delivery].command")),
     ("flux-own-scripts", lambda path, up, ours:
      re.search(r"\.data\.configmap/[^.]*-flux-entrypoint\.(entrypoint|init)\.sh$", path)),
 ]

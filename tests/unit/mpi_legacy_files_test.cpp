@@ -83,7 +83,7 @@ TEST_CASE("mpi v1 hostfile and discover_hosts.sh name pods") {
         "mpi-job-launcher slots=1\nmpi-job-worker-0 slots=1\nmpi-job-worker-1 slots=1\n");
   std::string discover;
   REQUIRE(trainjob::mpi_v1_discover_hosts(hosts("mpi-job", 2, 2, false), &discover));
-  CHECK(discover == "#!/bin/sh\necho mpi-job-worker-0:2\necho mpi-job-worker-1:2\n");
+  CHECK(discover == "#!/bin/sh\necho mpi-job-worker-0:2\necho mpi-job-worker-1:2");
 }
 
 TEST_CASE("mpi v1 kubexec.sh finds the pod by labels and execs in the main container") {
