@@ -126,6 +126,29 @@ play_volcano() {
   done
 }
 
+# play_storage: the part of a storage provisioner the pods wait for: each claim still
+# Pending gets a volume of its size bound to it, so that pods with claims (the torchtune
+# runtimes' initializer volume) are scheduled and what waits on them plays out.
+play_storage() {
+  kubectl get persistentvolumeclaims -A -o json | python3 -c '
+import json, sys
+volumes = []
+for claim in json.load(sys.stdin)["items"]:
+    if claim.get("status", {}).get("phase") != "Pending":
+        continue
+    meta, spec = claim["metadata"], claim["spec"]
+    volumes.append({"apiVersion": "v1", "kind": "PersistentVolume",
+                    "metadata": {"name": "oracle-" + meta["uid"]},
+                    "spec": {"capacity": {"storage": spec.get("resources", {}).get("requests", {}).get("storage", "1Gi")},
+                             "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
+                             "storageClassName": spec.get("storageClassName") or "",
+                             "hostPath": {"path": "/oracle/" + meta["uid"]},
+                             "claimRef": {"namespace": meta["namespace"], "name": meta["name"], "uid": meta["uid"]}}})
+if volumes:
+    print(json.dumps({"apiVersion": "v1", "kind": "List", "items": volumes}))' >"$work/volumes.json"
+  [ ! -s "$work/volumes.json" ] || kubectl apply -f "$work/volumes.json" >/dev/null
+}
+
 # settle: waits until no pod of the cluster has changed (created, or its phase) for 8 s, or
 # 180 s in all.
 settle() {
@@ -133,6 +156,7 @@ settle() {
   while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
     sleep 2
     [ "${lane:-}" != training-operator-volcano ] || play_volcano
+    play_storage
     now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
     if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
     last=$now
