@@ -127,6 +127,7 @@ const LegacyKind kTFJobKind = {
     /*extra_objects=*/nullptr,
     /*compile=*/nullptr,
     /*names_namespace=*/true,
+    /*folds_replica_case=*/true,
 };
 
 }  // namespace trainjob

@@ -32,7 +32,7 @@ struct LegacyKind {
   const char* api_version;                      ///< `kubeflow.org/v1`
   const char* kind;                             ///< `PyTorchJob`
   const char* replica_specs_field;              ///< `pytorchReplicaSpecs`
-  std::vector<std::string_view> replica_types;  ///< canonical case, in output order
+  std::vector<std::string_view> replica_types;  ///< as the keys are spelt, in output order
   const char* default_container;                ///< `pytorch`
   const char* port_name;                        ///< `pytorchjob-port`
   int64_t port = 0;                             ///< 23456
@@ -63,6 +63,10 @@ struct LegacyKind {
   /// The pods' env names the job's namespace (TF_CONFIG's addresses): see
   /// state_baked_namespace.
   bool names_namespace = false;
+  /// Replica-type keys are read ignoring case (`worker` is `Worker`). Only the TFJob's:
+  /// its webhook does not check the keys and the operator's defaulting folds them; the
+  /// other kinds' webhooks refuse a key not spelt exactly as the type.
+  bool folds_replica_case = false;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
