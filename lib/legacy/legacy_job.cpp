@@ -84,6 +84,7 @@ bool read_replica(const LegacyKind& kind, const FieldReader& reader, const std::
       return false;
     }
     out->replicas = *value;
+    out->replicas_set = true;
   }
   out->restart_policy = kind.default_restart_policy;
   if (Field policy = spec["restartPolicy"]) {
@@ -228,6 +229,21 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
     job->run_policy["cleanPodPolicy"] = "None";
   if (job->kind == &kPyTorchJobKind) default_pytorch(job);
   return true;
+}
+
+void check_master_replicas_one(const LegacyJob& job, const LegacyReplica& master,
+                               const FieldReader& reader) {
+  if (!master.replicas_set) {
+    reader.key_error(master.path, std::string("expected replicas: 1 in the Master: the ") +
+                                      job.kind->kind +
+                                      " webhook refuses a Master that does not state its "
+                                      "replicas (it checks them before defaulting); add "
+                                      "replicas: 1");
+  } else if (master.replicas != 1) {
+    reader.error(master.path + ".replicas", "expected exactly 1 Master replica, found " +
+                                                std::to_string(master.replicas) +
+                                                ": set replicas: 1 (more ranks go in the Worker)");
+  }
 }
 
 void state_baked_namespace(LegacyJob* job) {

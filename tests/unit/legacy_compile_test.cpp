@@ -133,6 +133,18 @@ spec:
   REQUIRE(two_masters.diagnostics.error_count() == 1);
   CHECK(two_masters.diagnostics.all()[0].path == "spec.pytorchReplicaSpecs.Master.replicas");
 
+  // The webhook reads the Master's replicas before defaulting them: absent is refused too.
+  Compiled unstated = compile(R"(apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt}
+spec:
+  pytorchReplicaSpecs:
+    Master: {template: {spec: {containers: [{name: pytorch, image: img}]}}}
+)");
+  CHECK(unstated.objects.empty());
+  REQUIRE(unstated.diagnostics.error_count() == 1);
+  CHECK(unstated.diagnostics.all()[0].path == "spec.pytorchReplicaSpecs.Master");
+
   Compiled removed = compile("apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata: {name: mx}\n");
   REQUIRE(removed.diagnostics.error_count() == 1);
   CHECK(removed.diagnostics.all()[0].message.find("PyTorchJob") != std::string::npos);
