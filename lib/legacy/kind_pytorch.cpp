@@ -198,7 +198,11 @@ const LegacyKind kPyTorchJobKind = {
     pytorch_env,
     pytorch_master_role,
     pytorch_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

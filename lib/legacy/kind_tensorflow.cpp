@@ -128,6 +128,7 @@ const LegacyKind kTFJobKind = {
     /*compile=*/nullptr,
     /*names_namespace=*/true,
     /*folds_replica_case=*/true,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

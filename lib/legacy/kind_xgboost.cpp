@@ -70,7 +70,11 @@ const LegacyKind kXGBoostJobKind = {
     xgboost_env,
     xgboost_master_role,
     xgboost_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

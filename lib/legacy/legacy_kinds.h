@@ -67,6 +67,10 @@ struct LegacyKind {
   /// its webhook does not check the keys and the operator's defaulting folds them; the
   /// other kinds' webhooks refuse a key not spelt exactly as the type.
   bool folds_replica_case = false;
+  /// The webhook refuses a runPolicy.managedBy other than the operator's and MultiKueue's:
+  /// every kind's but the JAXJob's (its webhook does not read the runPolicy) and the v1
+  /// MPIJob's (it has no webhook).
+  bool checks_managed_by = false;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
