@@ -74,7 +74,6 @@ bool read_settings(const MpiLegacyJob& job, const FieldReader& reader, V2Setting
 
 MpiReadRules v2beta1_read_rules() {
   MpiReadRules rules;
-  rules.exact_keys = true;
   rules.launcher_restart_policy = "OnFailure";
   rules.worker_restart_policy = "Never";
   rules.restart_policies = {"Never", "OnFailure"};

@@ -63,7 +63,12 @@ const LegacyKind kPaddleJobKind = {
     paddle_env,
     paddle_master_role,
     paddle_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*gang_rules=*/LegacyGangRules::kTrainingOperator,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

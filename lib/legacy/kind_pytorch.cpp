@@ -139,10 +139,8 @@ void warn_pytorch_torchrun_nodes(const LegacyJob& job, const FieldReader& reader
 void check_pytorch(const LegacyJob& job, const FieldReader& reader) {
   warn_pytorch_no_rendezvous(job, reader);
   warn_pytorch_torchrun_nodes(job, reader);
-  if (const LegacyReplica* master = job.replica(kReplicaMaster); master && master->replicas != 1) {
-    reader.error(master->path + ".replicas",
-                 "expected exactly 1 Master replica, found " + std::to_string(master->replicas));
-  }
+  if (const LegacyReplica* master = job.replica(kReplicaMaster))
+    check_master_replicas_one(job, *master, reader);
   const LegacyReplica* worker = job.replica(kReplicaWorker);
   if (worker != nullptr && worker->replicas < 1) {
     reader.error(worker->path + ".replicas",
@@ -200,7 +198,12 @@ const LegacyKind kPyTorchJobKind = {
     pytorch_env,
     pytorch_master_role,
     pytorch_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*gang_rules=*/LegacyGangRules::kTrainingOperator,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

@@ -127,6 +127,9 @@ const LegacyKind kTFJobKind = {
     /*extra_objects=*/nullptr,
     /*compile=*/nullptr,
     /*names_namespace=*/true,
+    /*gang_rules=*/LegacyGangRules::kTrainingOperator,
+    /*folds_replica_case=*/true,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

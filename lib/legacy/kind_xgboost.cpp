@@ -37,10 +37,10 @@ void check_xgboost(const LegacyJob& job, const FieldReader& reader) {
   const LegacyReplica* master = job.replica(kReplicaMaster);
   if (master == nullptr) {
     reader.error(std::string("spec.") + job.kind->replica_specs_field,
-                 "an XGBoostJob needs a Master replica type");
-  } else if (master->replicas != 1) {
-    reader.error(master->path + ".replicas",
-                 "expected exactly 1 Master replica, found " + std::to_string(master->replicas));
+                 "an XGBoostJob needs a Master replica type (Rabit's tracker): add Master "
+                 "with replicas: 1");
+  } else {
+    check_master_replicas_one(job, *master, reader);
   }
 }
 
@@ -70,7 +70,12 @@ const LegacyKind kXGBoostJobKind = {
     xgboost_env,
     xgboost_master_role,
     xgboost_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*gang_rules=*/LegacyGangRules::kTrainingOperator,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/true,
 };
 
 }  // namespace trainjob

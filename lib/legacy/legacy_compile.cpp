@@ -235,6 +235,7 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
     return {};
   }
   check_common(job, reader);
+  check_legacy_managed_by(job, reader);
   if (job.kind->check != nullptr) job.kind->check(job, reader);
   LegacyGang gang = legacy_gang(job);
   warn_template_restart_policy(job, reader);

@@ -26,12 +26,28 @@ std::string joined_types(const LegacyKind& kind) {
   return out;
 }
 
-/// The canonical replica type a key names (the operator compares case-insensitively).
-const std::string_view* canonical_type(const LegacyKind& kind, std::string_view key) {
+/// The replica type a key names: spelt exactly, or in any case for a kind that folds it;
+/// null for none.
+const std::string_view* replica_type_of(const LegacyKind& kind, std::string_view key) {
   for (const std::string_view& type : kind.replica_types) {
-    if (same_ignoring_case(type, key)) return &type;
+    if (type == key || (kind.folds_replica_case && same_ignoring_case(type, key))) return &type;
   }
   return nullptr;
+}
+
+/// The error for a key that names no replica type of the kind: the key in another case
+/// gets the spelling to write, as the webhook refuses it (field.NotSupported).
+void report_unknown_type(const LegacyKind& kind, const FieldReader& reader, const std::string& key,
+                         const std::string& path) {
+  for (std::string_view type : kind.replica_types) {
+    if (!same_ignoring_case(type, key)) continue;
+    reader.key_error(path, "unsupported replica type \"" + key + "\": the " + kind.kind +
+                               " webhook matches replica types exactly (supported: " +
+                               joined_types(kind) + "); write the key as " + std::string(type));
+    return;
+  }
+  reader.key_error(path, "unknown replica type \"" + key + "\" of a " + kind.kind +
+                             ": expected one of " + joined_types(kind));
 }
 
 /// Appends `{name: port_name, containerPort: port}` to the default container (or the first
@@ -68,6 +84,7 @@ bool read_replica(const LegacyKind& kind, const FieldReader& reader, const std::
       return false;
     }
     out->replicas = *value;
+    out->replicas_set = true;
   }
   out->restart_policy = kind.default_restart_policy;
   if (Field policy = spec["restartPolicy"]) {
@@ -107,10 +124,9 @@ bool read_replicas(const LegacyKind& kind, const FieldReader& reader, LegacyJob*
   std::vector<bool> seen(kind.replica_types.size(), false);
   for (const auto& entry : specs.value->items()) {
     Field spec = specs[entry.key()];
-    const std::string_view* type = canonical_type(kind, entry.key());
+    const std::string_view* type = replica_type_of(kind, entry.key());
     if (type == nullptr) {
-      reader.key_error(spec.path(), "unknown replica type \"" + entry.key() + "\" of a " +
-                                        kind.kind + ": expected one of " + joined_types(kind));
+      report_unknown_type(kind, reader, entry.key(), spec.path());
       ok = false;
       continue;
     }
@@ -213,6 +229,21 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
     job->run_policy["cleanPodPolicy"] = "None";
   if (job->kind == &kPyTorchJobKind) default_pytorch(job);
   return true;
+}
+
+void check_master_replicas_one(const LegacyJob& job, const LegacyReplica& master,
+                               const FieldReader& reader) {
+  if (!master.replicas_set) {
+    reader.key_error(master.path, std::string("expected replicas: 1 in the Master: the ") +
+                                      job.kind->kind +
+                                      " webhook refuses a Master that does not state its "
+                                      "replicas (it checks them before defaulting); add "
+                                      "replicas: 1");
+  } else if (master.replicas != 1) {
+    reader.error(master.path + ".replicas", "expected exactly 1 Master replica, found " +
+                                                std::to_string(master.replicas) +
+                                                ": set replicas: 1 (more ranks go in the Worker)");
+  }
 }
 
 void state_baked_namespace(LegacyJob* job) {

@@ -19,6 +19,7 @@ struct LegacyReplica {
   std::string type;   ///< canonical case: `Master`, `PS`
   std::string lower;  ///< `master`, `ps`: in names and labels
   int64_t replicas = 1;
+  bool replicas_set = false;   ///< `replicas` was written (the webhooks read it undefaulted)
   std::string restart_policy;  ///< after defaulting: Always, OnFailure, Never or ExitCode
   Json pod_template;           ///< `template`, the default port added to the default container
   std::string path;            ///< `spec.pytorchReplicaSpecs.worker`, as the user spelt the key
@@ -56,6 +57,11 @@ bool read_legacy_job(const Document& document, const std::string& default_namesp
 /// the job names none, so `kubectl apply -n other` refuses them instead of creating pods
 /// that cannot reach each other.
 void state_baked_namespace(LegacyJob* job);
+
+/// The PyTorchJob's and XGBoostJob's webhook rule: a Master states `replicas: 1` (the
+/// webhook runs before any defaulting, so an absent count is refused too).
+void check_master_replicas_one(const LegacyJob& job, const LegacyReplica& master,
+                               const FieldReader& reader);
 
 /// The first container named `name` in a pod template, else the first container (as the
 /// operator picks the container it defaults the port on); null when there is none.

@@ -38,7 +38,7 @@ struct LegacyKind {
   const char* api_version;                      ///< `kubeflow.org/v1`
   const char* kind;                             ///< `PyTorchJob`
   const char* replica_specs_field;              ///< `pytorchReplicaSpecs`
-  std::vector<std::string_view> replica_types;  ///< canonical case, in output order
+  std::vector<std::string_view> replica_types;  ///< as the keys are spelt, in output order
   const char* default_container;                ///< `pytorch`
   const char* port_name;                        ///< `pytorchjob-port`
   int64_t port = 0;                             ///< 23456
@@ -70,6 +70,14 @@ struct LegacyKind {
   /// state_baked_namespace.
   bool names_namespace = false;
   LegacyGangRules gang_rules = LegacyGangRules::kTrainingOperator;
+  /// Replica-type keys are read ignoring case (`worker` is `Worker`). Only the TFJob's:
+  /// its webhook does not check the keys and the operator's defaulting folds them; the
+  /// other kinds' webhooks refuse a key not spelt exactly as the type.
+  bool folds_replica_case = false;
+  /// The webhook refuses a runPolicy.managedBy other than the operator's and MultiKueue's:
+  /// every kind's but the JAXJob's (its webhook does not read the runPolicy) and the v1
+  /// MPIJob's (it has no webhook).
+  bool checks_managed_by = false;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.

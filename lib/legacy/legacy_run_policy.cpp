@@ -40,6 +40,14 @@ Json exit_code_failure_policy(const LegacyJob& job) {
       {"rules", Json::array({Json{{"action", "FailJob"}, {"onExitCodes", on_exit_codes}}})}};
 }
 
+/// True when the kind's webhook refuses the job's runPolicy.managedBy: set (an empty string
+/// too) and neither the operator's nor MultiKueue's.
+bool managed_by_refused(const LegacyJob& job) {
+  const Json& value = json_member(job.run_policy, "managedBy");
+  return job.kind->checks_managed_by && !value.is_null() && value != kLegacyControllerName &&
+         value != kMultiKueueControllerName;
+}
+
 void copy_integer(const Json& from, const char* key, Json* to) {
   const Json& value = json_member(from, key);
   if (value.is_number_integer()) (*to)[key] = value;
@@ -179,6 +187,16 @@ void label_for_kueue(const LegacyJob& job, Json* job_metadata) {
     (*job_metadata)["labels"][entry.key()] = entry.value();
 }
 
+void check_legacy_managed_by(const LegacyJob& job, const FieldReader& reader) {
+  if (!managed_by_refused(job)) return;
+  reader.error("spec.runPolicy.managedBy",
+               std::string("expected ") + kLegacyControllerName + " or " +
+                   kMultiKueueControllerName + ", found " +
+                   describe_value(job.run_policy["managedBy"]) + ": the " + job.kind->kind +
+                   " webhook refuses any other controller; drop the field (the rendered Jobs "
+                   "are run by the Job controller)");
+}
+
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader) {
   const Json& suspend = json_member(job.run_policy, "suspend");
   warn_jobs_suspended_without_queue(reader, "spec.runPolicy.suspend",
@@ -199,7 +217,7 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
                        "delete them with "
                        "`kubectl trainjob delete` or set ttlSecondsAfterFinished");
   }
-  if (!json_member(job.run_policy, "managedBy").is_null()) {
+  if (!json_member(job.run_policy, "managedBy").is_null() && !managed_by_refused(job)) {
     reader.warning("spec.runPolicy.managedBy",
                    "managedBy is dropped: the rendered Jobs are managed by the Job controller");
   }

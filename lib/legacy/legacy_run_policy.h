@@ -27,6 +27,9 @@ void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata);
 /// Adds the job's Kueue labels (queue name, priority class) to a Job's labels, as a
 /// TrainJob's Jobs get them: Kueue admits each Job by its own labels.
 void label_for_kueue(const LegacyJob& job, Json* job_metadata);
+/// The webhook rule on runPolicy.managedBy (LegacyKind::checks_managed_by): an error at the
+/// field for a controller the webhook does not accept.
+void check_legacy_managed_by(const LegacyJob& job, const FieldReader& reader);
 /// Warnings for what the Jobs lose: Always, cleanPodPolicy, managedBy, the schedulingPolicy
 /// fields the chosen gang scheduler (or none) does not use; and a suspended job that no
 /// Kueue queue will admit.

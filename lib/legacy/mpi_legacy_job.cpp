@@ -1,7 +1,6 @@
 #include "legacy/mpi_legacy_job.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "legacy/legacy_containers.h"
@@ -11,6 +10,7 @@
 #include "model/jobset_labels.h"
 #include "model/names.h"
 #include "model/vocabulary.h"
+#include "util/text.h"
 
 namespace trainjob {
 namespace {
@@ -18,15 +18,6 @@ namespace {
 /// A bound on what one document may ask for, so hostile input cannot exhaust memory (the
 /// hostfile of as many workers is far below a ConfigMap's limit).
 constexpr int64_t kMaxMpiWorkers = 10000;
-
-bool same_key(std::string_view key, std::string_view type, bool exact) {
-  if (exact) return key == type;
-  return key.size() == type.size() &&
-         std::equal(key.begin(), key.end(), type.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) ==
-                  std::tolower(static_cast<unsigned char>(b));
-         });
-}
 
 std::string joined(const std::vector<std::string>& words) {
   std::string out;
@@ -87,27 +78,27 @@ struct MpiReplicaSlots {
 };
 
 /// The slot the replica spec `key` fills; null, with an error, for a key that names no
-/// replica type or one already read.
+/// replica type (a key given twice is refused when the YAML is read). Both operators
+/// validate the keys before defaulting them, so they are matched exactly: the Training
+/// Operator fails a v1 job keyed `launcher` ("MPIReplicaType is launcher but must be one of
+/// [Launcher Worker]"), mpi-operator's webhook refuses a v2beta1 one.
 std::optional<LegacyReplica>* slot_for(const FieldReader& reader, const LegacyKind& kind,
-                                       const MpiReadRules& rules, const std::string& key,
-                                       const Field& spec, MpiReplicaSlots* slots) {
-  std::optional<LegacyReplica>* slot = nullptr;
-  if (same_key(key, "Launcher", rules.exact_keys)) {
-    slot = &slots->launcher;
-  } else if (same_key(key, "Worker", rules.exact_keys)) {
-    slot = &slots->worker;
-  } else {
-    reader.key_error(spec.path(), "unknown replica type \"" + key + "\" of " + kind.api_version +
-                                      " MPIJob: expected Launcher or Worker" +
-                                      (rules.exact_keys ? " (spelt exactly so)" : ""));
-    return nullptr;
+                                       const std::string& key, const Field& spec,
+                                       MpiReplicaSlots* slots) {
+  if (key == "Launcher") return &slots->launcher;
+  if (key == "Worker") return &slots->worker;
+  std::string message = "unknown replica type \"" + key + "\" of " + kind.api_version +
+                        " MPIJob: expected Launcher or Worker";
+  for (const char* type : {"Launcher", "Worker"}) {
+    if (ascii_lower(key) == ascii_lower(type)) {
+      message = "unsupported replica type \"" + key + "\" of " + kind.api_version +
+                " MPIJob: its operator matches replica types exactly (supported: Launcher, "
+                "Worker); write the key as " +
+                type;
+    }
   }
-  if (slot->has_value()) {
-    reader.key_error(spec.path(),
-                     "replica type " + key + " is given twice (keys are compared ignoring case)");
-    return nullptr;
-  }
-  return slot;
+  reader.key_error(spec.path(), message);
+  return nullptr;
 }
 
 /// The replicas read into `job`: the launcher first, then the workers when there are any.
@@ -133,7 +124,7 @@ bool read_replicas(const FieldReader& reader, const LegacyKind& kind, const MpiR
   MpiReplicaSlots slots;
   for (const auto& entry : specs.value->items()) {
     Field spec = specs[entry.key()];
-    std::optional<LegacyReplica>* slot = slot_for(reader, kind, rules, entry.key(), spec, &slots);
+    std::optional<LegacyReplica>* slot = slot_for(reader, kind, entry.key(), spec, &slots);
     if (slot == nullptr) {
       ok = false;
       continue;

@@ -45,10 +45,9 @@ struct MpiLegacyJob {
   MpiHosts hosts(bool launcher_first) const;
 };
 
-/// How a kind reads its MPIJob: replica keys matched exactly (mpi-operator) or ignoring
-/// case (Training Operator), and the default restartPolicy of each replica type.
+/// How a kind reads its MPIJob: the default restartPolicy of each replica type and the
+/// values it accepts. (Replica keys are matched exactly for both kinds.)
 struct MpiReadRules {
-  bool exact_keys = false;
   const char* launcher_restart_policy = "Never";
   const char* worker_restart_policy = "Never";
   /// The restartPolicy values the kind accepts, for the message: "Never or OnFailure".

@@ -94,6 +94,9 @@ inline constexpr const char* kReplicaTypeLabel = "training.kubeflow.org/replica-
 inline constexpr const char* kReplicaIndexLabel = "training.kubeflow.org/replica-index";
 inline constexpr const char* kJobRoleLabel = "training.kubeflow.org/job-role";
 inline constexpr const char* kJobRoleMaster = "master";
+/// runPolicy.managedBy naming the operator itself; its webhooks accept only this and
+/// kMultiKueueControllerName.
+inline constexpr const char* kLegacyControllerName = "kubeflow.org/training-operator";
 /// Replica types (keys of spec.*ReplicaSpecs), in the operator's canonical case.
 inline constexpr const char* kReplicaMaster = "Master";
 inline constexpr const char* kReplicaWorker = "Worker";

@@ -56,7 +56,8 @@ metadata: {name: pt}
 spec:
   nprocPerNode: "4"
   pytorchReplicaSpecs:
-    master:
+    Master:
+      replicas: 1
       template:
         spec:
           containers: [{name: pytorch, image: img}]
@@ -132,9 +133,48 @@ spec:
   REQUIRE(two_masters.diagnostics.error_count() == 1);
   CHECK(two_masters.diagnostics.all()[0].path == "spec.pytorchReplicaSpecs.Master.replicas");
 
+  // The webhook reads the Master's replicas before defaulting them: absent is refused too.
+  Compiled unstated = compile(R"(apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: pt}
+spec:
+  pytorchReplicaSpecs:
+    Master: {template: {spec: {containers: [{name: pytorch, image: img}]}}}
+)");
+  CHECK(unstated.objects.empty());
+  REQUIRE(unstated.diagnostics.error_count() == 1);
+  CHECK(unstated.diagnostics.all()[0].path == "spec.pytorchReplicaSpecs.Master");
+
   Compiled removed = compile("apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata: {name: mx}\n");
   REQUIRE(removed.diagnostics.error_count() == 1);
   CHECK(removed.diagnostics.all()[0].message.find("PyTorchJob") != std::string::npos);
+}
+
+TEST_CASE("legacy: replica types are spelt exactly, but a TFJob's in any case") {
+  Compiled jax = compile(R"(apiVersion: kubeflow.org/v1
+kind: JAXJob
+metadata: {name: jax}
+spec:
+  jaxReplicaSpecs:
+    worker: {template: {spec: {containers: [{name: jax, image: img}]}}}
+)");
+  CHECK(jax.objects.empty());
+  REQUIRE(jax.diagnostics.error_count() == 1);
+  CHECK(jax.diagnostics.all()[0].path == "spec.jaxReplicaSpecs.worker");
+  CHECK(jax.diagnostics.all()[0].message.find("write the key as Worker") != std::string::npos);
+
+  // The TFJob webhook does not check the keys and the operator's defaulting folds them.
+  Compiled tf = compile(R"(apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf}
+spec:
+  tfReplicaSpecs:
+    chief: {template: {spec: {containers: [{name: tensorflow, image: tf}]}}}
+    worker: {replicas: 2, template: {spec: {containers: [{name: tensorflow, image: tf}]}}}
+)");
+  REQUIRE_FALSE(tf.diagnostics.has_errors());
+  CHECK(find_object(tf, "Job", "tf-chief-0") != nullptr);
+  CHECK(find_object(tf, "Job", "tf-worker-1") != nullptr);
 }
 
 TEST_CASE("legacy: elastic replicas default to each other") {

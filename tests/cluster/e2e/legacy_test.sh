@@ -187,6 +187,7 @@ metadata:
 spec:
   xgbReplicaSpecs:
     Master:
+      replicas: 1
       template:
         metadata: {annotations: $short}
         spec: {containers: [{name: xgboost, image: docker.io/kubeflow/xgboost-dist-iris:latest}]}
