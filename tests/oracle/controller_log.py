@@ -4,10 +4,13 @@ of their JSON logs (controller-runtime's), so that an input they accepted but co
 (a JobSet their own webhook refused, a panic) is told from one that made no pods for no reason.
 
     controller_log.py errors LOG...   {"NAMESPACE": ["error or panic", ...]} as JSON
-    controller_log.py stuck LOG       the namespace of the last reconcile begun and never ended
+    controller_log.py stuck LOG SECS  the namespace of the last reconcile, begun over SECS
+                                      seconds ago and never ended
 """
 import json
 import sys
+import time
+from datetime import datetime
 
 
 def entries(path):
@@ -57,20 +60,30 @@ def errors(paths):
     return found
 
 
-def stuck(path):
-    """The TrainJob whose reconcile began last, when that reconcile logged nothing after it
-    (the Trainer reconciles one TrainJob at a time: one that never ends stops the rest)."""
+def began(entry):
+    """When the entry was logged, in seconds since the epoch (0 when it does not say)."""
+    stamp = entry.get("ts", "")
+    try:
+        return datetime.fromisoformat(stamp[:26].rstrip("Z") + "+00:00").timestamp()
+    except (TypeError, ValueError):
+        return 0
+
+
+def stuck(path, seconds):
+    """The TrainJob whose reconcile began last, over `seconds` ago, when that reconcile
+    logged nothing after it (the Trainer reconciles one TrainJob at a time: one that never
+    ends stops the rest, and may grow without bound meanwhile)."""
     last = None
     for entry in entries(path):
         if entry.get("msg") == "Reconciling TrainJob":
-            last = (namespace(entry), entry.get("reconcileID"))
-        elif last and entry.get("reconcileID") == last[1] and entry.get("msg") != "Reconciling TrainJob":
+            last = (namespace(entry), entry.get("reconcileID"), began(entry))
+        elif last and entry.get("reconcileID") == last[1]:
             last = None
-    return last[0] if last else ""
+    return last[0] if last and time.time() - last[2] > seconds else ""
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "errors":
         print(json.dumps(errors(sys.argv[2:])))
     else:
-        print(stuck(sys.argv[2]))
+        print(stuck(sys.argv[2], float(sys.argv[3])))

@@ -156,6 +156,7 @@ settle() {
   while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
     sleep 2
     [ "${lane:-}" != training-operator-volcano ] || play_volcano
+    [ "${lane:-}" != trainer ] || unwedge_trainer
     play_storage
     now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
     if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
@@ -188,22 +189,19 @@ restart() {
   return 1
 }
 
-# unwedge_trainer: the Trainer reconciles one TrainJob at a time, so one whose reconcile never
-# ends (upstream hangs on it) leaves every later TrainJob without its JobSet. While that is so,
-# the TrainJob whose reconcile never ended is recorded as one upstream hangs on and deleted,
-# and the Trainer restarted.
+# unwedge_trainer: the Trainer reconciles one TrainJob at a time, so one whose reconcile
+# never ends (upstream hangs on it, growing meanwhile) leaves every later TrainJob without its
+# JobSet. A reconcile still running after 20 s is recorded as one upstream hangs on, its
+# TrainJob deleted and the Trainer restarted.
 unwedge_trainer() {
-  local round stuck
-  for round in 1 2 3 4 5; do
-    stuck=$(python3 "$here/controller_log.py" stuck "$cluster/logs/trainer.log")
-    [ -n "$stuck" ] && [ -n "$(kubectl get trainjobs -n "$stuck" -o name)" ] || return 0
-    [ -n "$(kubectl get jobsets -n "$stuck" -o name)" ] && return 0
-    echo "upstream's Trainer never finished reconciling it, and reconciled no other TrainJob until restarted" \
-      >"$work/cases/${stuck//[^0-9]/}/up.hung"
-    kubectl delete trainjobs --all -n "$stuck" --wait=false >/dev/null
-    restart trainer
-    settle
-  done
+  local stuck
+  stuck=$(python3 "$here/controller_log.py" stuck "$cluster/logs/trainer.log" 20)
+  [ -n "$stuck" ] && [ -n "$(kubectl get trainjobs -n "$stuck" -o name)" ] || return 0
+  [ -z "$(kubectl get jobsets -n "$stuck" -o name)" ] || return 0
+  echo "upstream's Trainer never finished reconciling it, and reconciled no other TrainJob until restarted" \
+    >"$work/cases/${stuck//[^0-9]/}/up.hung"
+  kubectl delete trainjobs --all -n "$stuck" --wait=false >/dev/null
+  restart trainer
 }
 
 run_lane() {
@@ -219,9 +217,13 @@ run_lane() {
   local deadline=$((SECONDS + 60))
   until [ "$(kubectl get serviceaccounts -A --field-selector metadata.name=default --no-headers |
     grep -c '^o[0-9]*-')" -ge $((2 * ${#cases[@]})) ] || [ $SECONDS -gt $deadline ]; do sleep 0.5; done
-  for i in "${cases[@]}"; do apply_case "$i"; done
+  local applied=0
+  for i in "${cases[@]}"; do
+    apply_case "$i"
+    applied=$((applied + 1))
+    [ "$lane" != trainer ] || [ $((applied % 10)) -ne 0 ] || unwedge_trainer
+  done
   settle
-  [ "$lane" != trainer ] || unwedge_trainer
   # What is compared, and what says why a side made no pods (the jobs' status, the events).
   local kinds=pods,services,configmaps,secrets,podgroups.scheduling.x-k8s.io,podgroups.scheduling.volcano.sh,events
   case $lane in
