@@ -1,5 +1,8 @@
 #include "legacy/mpi_legacy_files.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -74,12 +77,26 @@ bool mpi_v1_hostfile(const MpiHosts& hosts, std::string* out) {
 }
 
 bool mpi_v1_discover_hosts(const MpiHosts& hosts, std::string* out) {
+  // As the operator writes it: the launcher's line (a GPU launcher only) ends with a newline,
+  // each worker's starts with one, and the workers come in the order of their pod names
+  // (`J-worker-10` before `J-worker-2`).
   out->append("#!/bin/sh");
   const std::string slots = ":" + std::to_string(hosts.slots);
-  // The operator ends each line but the last, where a line of its own starts.
-  return for_each_host(hosts, out, [&](const std::string& host) {
+  if (hosts.launcher_first)
+    out->append("\necho ").append(mpi_launcher_host(hosts.job)) += slots + "\n";
+  // Each worker's line is longer than this: too many workers are known before listing them.
+  const size_t shortest = std::string("\necho -worker-0").size() + hosts.job.size() + slots.size();
+  if (hosts.workers > 0 && static_cast<uint64_t>(hosts.workers) > kMpiMaxConfigBytes / shortest)
+    return false;
+  std::vector<std::string> workers;
+  for (int64_t index = 0; index < hosts.workers; ++index)
+    workers.push_back(mpi_worker_host(hosts.job, index));
+  std::sort(workers.begin(), workers.end());
+  for (const std::string& host : workers) {
     out->append("\necho ").append(host).append(slots);
-  });
+    if (out->size() > kMpiMaxConfigBytes) return false;
+  }
+  return true;
 }
 
 std::string mpi_v1_kubexec(const std::string& job, const std::string& main_container) {

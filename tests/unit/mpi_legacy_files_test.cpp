@@ -104,3 +104,11 @@ TEST_CASE("mpi v1 kubexec.sh finds the pod by labels and execs in the main conta
   // A quote in a name cannot end the shell word.
   CHECK(trainjob::mpi_v1_kubexec("j", "a'b").find("--container 'a'\\''b'") != std::string::npos);
 }
+
+TEST_CASE("mpi v1 discover_hosts.sh: a GPU launcher's line, then workers in pod-name order") {
+  std::string discover;
+  REQUIRE(trainjob::mpi_v1_discover_hosts(hosts("j", 11, 1, true), &discover));
+  CHECK(discover.rfind("#!/bin/sh\necho j-launcher:1\n\necho j-worker-0:1\necho j-worker-1:1\n"
+                       "echo j-worker-10:1\necho j-worker-2:1",
+                       0) == 0);
+}
