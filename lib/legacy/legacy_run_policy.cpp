@@ -259,7 +259,9 @@ void decorate_pod(const LegacyJob& job, LegacyGang gang, const LegacyReplica& re
   Json& metadata = (*pod_template)["metadata"];
   if (gang == LegacyGang::kVolcano) {
     metadata["annotations"][kVolcanoGroupNameAnnotation] = job.name;
-    metadata["annotations"][kVolcanoTaskSpecAnnotation] = replica.lower;
+    // The Training Operator names the task; mpi-operator sets the group alone.
+    if (job.kind->gang_rules == LegacyGangRules::kTrainingOperator)
+      metadata["annotations"][kVolcanoTaskSpecAnnotation] = replica.lower;
   } else if (gang == LegacyGang::kCoscheduling) {
     metadata["labels"][kCoschedulingPodGroupLabel] = job.name;
   }

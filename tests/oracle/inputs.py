@@ -14,8 +14,8 @@ Trainer's module as tests/oracle/build.sh copies it.
 A prepared input is the same for both sides: the namespaces it names are dropped (each side
 runs in a namespace of its own), and the ClusterTrainingRuntimes it carries are renamed with
 the input's index, with the TrainJobs that name them, since inputs of one lane share their
-cluster. Its lane says which controllers take it: `trainer`, `training-operator`,
-`training-operator-volcano`, `training-operator-scheduler-plugins` or `mpi-operator`.
+cluster. Its lane says which controllers take it: `trainer`, or `training-operator` or
+`mpi-operator`, each alone or with `-volcano` or `-scheduler-plugins`.
 """
 import json
 import re
@@ -119,15 +119,18 @@ def lane(docs, text):
     if not docs:  # not YAML we can read: its kind lines decide
         kinds = {("", k) for k in JOB_KIND.findall(text)}
     if any(kind == "MPIJob" and version.endswith("v2beta1") for version, kind in kinds):
-        return "mpi-operator"
-    if any(kind in LEGACY_KINDS for _, kind in kinds):
-        schedulers = re.findall(r"schedulerName:\s*[\"']?([\w-]+)", text)
-        if "volcano" in schedulers:
-            return "training-operator-volcano"
-        if "scheduler-plugins-scheduler" in schedulers:
-            return "training-operator-scheduler-plugins"
-        return "training-operator"
-    return "trainer"
+        operator = "mpi-operator"
+    elif any(kind in LEGACY_KINDS for _, kind in kinds):
+        operator = "training-operator"
+    else:
+        return "trainer"
+    # The operators choose their gang scheduler per process: a lane of its own for each.
+    schedulers = re.findall(r"schedulerName:\s*[\"']?([\w-]+)", text)
+    if "volcano" in schedulers:
+        return operator + "-volcano"
+    if "scheduler-plugins-scheduler" in schedulers:
+        return operator + "-scheduler-plugins"
+    return operator
 
 
 def prepare(input_set, index, out):

@@ -63,7 +63,9 @@ start_controllers() {
     training-operator*)
       local gang=${1#training-operator}
       GANG_SCHEDULER=${gang#-} "$here/start/training-operator.sh" "$cluster" ;;
-    mpi-operator) "$here/start/mpi-operator.sh" "$cluster" ;;
+    mpi-operator*)
+      local gang=${1#mpi-operator}
+      GANG_SCHEDULER=${gang#-} "$here/start/mpi-operator.sh" "$cluster" ;;
   esac
 }
 
@@ -115,7 +117,7 @@ apply_case() {
   fi
 }
 
-# play_volcano: the part of Volcano's scheduler the Training Operator waits for before it
+# play_volcano: the part of Volcano's scheduler the operators wait for before they
 # makes a gang's pods: each PodGroup without a phase is put in the queue (Inqueue).
 play_volcano() {
   local group
@@ -155,7 +157,7 @@ settle() {
   local last="" now quiet=0 deadline=$((SECONDS + 180))
   while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
     sleep 2
-    [ "${lane:-}" != training-operator-volcano ] || play_volcano
+    [[ ${lane:-} != *-volcano ]] || play_volcano
     [ "${lane:-}" != trainer ] || unwedge_trainer
     play_storage
     now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
@@ -229,7 +231,7 @@ run_lane() {
   case $lane in
     trainer) kinds+=,trainjobs.trainer.kubeflow.org,jobsets.jobset.x-k8s.io ;;
     training-operator*) kinds+=,pytorchjobs,tfjobs,xgboostjobs,paddlejobs,jaxjobs,mpijobs ;;
-    mpi-operator) kinds+=,mpijobs ;;
+    mpi-operator*) kinds+=,mpijobs ;;
   esac
   kubectl get "$kinds" -A -o json >"$work/$lane.json"
   python3 - "$work/$lane.json" "$work/cases" "${cases[@]}" <<'PY'
@@ -261,7 +263,7 @@ done
 for cp in trainer training-operator mpi-operator; do
   cluster=$work/cp-$cp
   started=""
-  for lane in trainer training-operator training-operator-volcano training-operator-scheduler-plugins mpi-operator; do
+  for lane in trainer training-operator{,-volcano,-scheduler-plugins} mpi-operator{,-volcano,-scheduler-plugins}; do
     [[ $lane == "$cp"* ]] && [ -n "${lane_cases[$lane]:-}" ] || continue
     [[ " ${ORACLE_LANES:-$lane} " == *" $lane "* ]] || continue
     if [ -z "$started" ]; then
