@@ -86,22 +86,20 @@ bool check_reserved_env(const CompileState& state, const PolicyPlugin& plugin) {
 }
 
 std::string resolve_torch_num_proc(CompileState* state, const TrainerSettings& trainer) {
-  Json num_proc = trainer.num_proc_per_node;
-  if (num_proc.is_null()) {
-    Field runtime_value = state->ml_policy["torch"]["numProcPerNode"];
-    // Trainer v2.2 dropped the runtime's setting: its API server refuses a runtime that
-    // still has it (kubectl validates strictly), so a runtime read as v2.2+ cannot carry it.
-    bool runtime_setting = runtime_value && state->dialect.string_num_proc;
-    num_proc = runtime_setting ? *runtime_value.value : Json("auto");
-    if (runtime_value && !runtime_setting) {
-      state->runtime_reader.error(
-          runtime_value.path(),
-          std::string("not a field of Trainer ") + state->dialect.version +
-              " runtimes (v2.2 removed it; its API server refuses this runtime): remove it "
-              "and set spec.trainer.numProcPerNode in the TrainJob, or use "
-              "--trainer-version 2.1 for a v2.0-v2.1 cluster");
-    }
+  Field runtime_value = state->ml_policy["torch"]["numProcPerNode"];
+  // Trainer v2.2 dropped the runtime's setting: its API server refuses a runtime that still
+  // has it (kubectl validates strictly), whatever the TrainJob sets.
+  bool runtime_setting = runtime_value && state->dialect.string_num_proc;
+  if (runtime_value && !runtime_setting) {
+    state->runtime_reader.error(
+        runtime_value.path(),
+        std::string("not a field of Trainer ") + state->dialect.version +
+            " runtimes (v2.2 removed it; its API server refuses this runtime): remove it "
+            "and set spec.trainer.numProcPerNode in the TrainJob, or use "
+            "--trainer-version 2.1 for a v2.0-v2.1 cluster");
   }
+  Json num_proc = trainer.num_proc_per_node;
+  if (num_proc.is_null()) num_proc = runtime_setting ? *runtime_value.value : Json("auto");
   const Json& resources =
       trainer.resources.is_object() ? trainer.resources : runtime_node_resources(state);
   return resolve_num_proc_per_node(num_proc, resources);
