@@ -269,6 +269,11 @@ DOCUMENTED = [
     # the pods' labels (docs/legacy-kinds.md, "kubectl exec by label").
     ("legacy-mpi-v1-exec-by-label", lambda path, up, ours:
      path.endswith(".kubexec.sh") or path.endswith("initContainers[kubectl-delivery].command")),
+    # discover_hosts.sh lists the workers that run when the operator writes it; ours lists
+    # every worker, as render cannot know which run (docs/legacy-kinds.md).
+    ("mpi-discover-every-worker", lambda path, up, ours: path.endswith(".discover_hosts.sh") and
+     isinstance(up, str) and isinstance(ours, str) and
+     set(up.splitlines()) <= set(ours.splitlines())),
     ("flux-own-scripts", lambda path, up, ours:
      re.search(r"\.data\.configmap/[^.]*-flux-entrypoint\.(entrypoint|init)\.sh$", path)),
 ]
