@@ -16,8 +16,9 @@ Json container(Json resources) {
 }
 
 TEST_CASE("gang resources: the Training Operator counts pods up to minMember, in order") {
-  Json master = pod({container({{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}})});
-  Json worker = pod({container({{"requests", {{"cpu", "500m"}, {"nvidia.com/gpu", 1}}}})});
+  Json master = pod(Json::array({container({{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}})}));
+  Json worker =
+      pod(Json::array({container({{"requests", {{"cpu", "500m"}, {"nvidia.com/gpu", 1}}}})}));
   std::vector<GangReplica> replicas = {{1, &master}, {3, &worker}};
   CHECK(training_operator_min_resources(replicas, 4) ==
         Json{{"cpu", "2500m"}, {"memory", "1Gi"}, {"nvidia.com/gpu", "3"}});
@@ -31,11 +32,12 @@ TEST_CASE("gang resources: the Training Operator counts pods up to minMember, in
 }
 
 TEST_CASE("gang resources: the Training Operator takes limits only without any requests") {
-  Json limits_only = pod({container({{"limits", {{"cpu", "2"}, {"memory", "4Gi"}}}})});
-  Json partial = pod({container({{"requests", {{"cpu", "1"}}}, {"limits", {{"memory", "4Gi"}}}})});
+  Json limits_only = pod(Json::array({container({{"limits", {{"cpu", "2"}, {"memory", "4Gi"}}}})}));
+  Json partial = pod(
+      Json::array({container({{"requests", {{"cpu", "1"}}}, {"limits", {{"memory", "4Gi"}}}})}));
   Json empty_requests =
-      pod({container({{"requests", Json::object()}, {"limits", {{"cpu", "8"}}}})});
-  Json nothing = pod({container(Json::object()), Json{{"name", "bare"}}});
+      pod(Json::array({container({{"requests", Json::object()}, {"limits", {{"cpu", "8"}}}})}));
+  Json nothing = pod(Json::array({container(Json::object()), Json{{"name", "bare"}}}));
   std::vector<GangReplica> replicas = {
       {2, &limits_only}, {1, &partial}, {1, &empty_requests}, {1, &nothing}};
   // The partial container's memory limit and the empty requests' cpu limit are not counted.
@@ -45,7 +47,7 @@ TEST_CASE("gang resources: the Training Operator takes limits only without any r
 }
 
 TEST_CASE("gang resources: every container of a pod, init containers not") {
-  Json spec = {{"initContainers", {container({{"requests", {{"cpu", "16"}}}})}},
+  Json spec = {{"initContainers", Json::array({container({{"requests", {{"cpu", "16"}}}})})},
                {"containers",
                 {container({{"requests", {{"cpu", "250m"}}}}),
                  container({{"requests", {{"cpu", "250m"}, {"memory", "512Mi"}}}})}}};
@@ -54,10 +56,10 @@ TEST_CASE("gang resources: every container of a pod, init containers not") {
 }
 
 TEST_CASE("gang resources: mpi-operator cuts the workers to minMember - 1") {
-  Json launcher = pod({container({{"requests", {{"cpu", "1"}}}})});
+  Json launcher = pod(Json::array({container({{"requests", {{"cpu", "1"}}}})}));
   // Requests, and per resource the limits of what is not requested.
-  Json worker = pod({container(
-      {{"requests", {{"cpu", "2"}}}, {"limits", {{"cpu", "4"}, {"nvidia.com/gpu", "1"}}}})});
+  Json worker = pod(Json::array({container(
+      {{"requests", {{"cpu", "2"}}}, {"limits", {{"cpu", "4"}, {"nvidia.com/gpu", "1"}}}})}));
   GangReplica l{1, &launcher};
   GangReplica w{4, &worker};
   CHECK(mpi_operator_min_resources(l, &w, 5) == Json{{"cpu", "9"}, {"nvidia.com/gpu", "4"}});
