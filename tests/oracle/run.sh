@@ -261,7 +261,7 @@ for ns, errors in json.load(sys.stdin).items():
   kubectl delete namespace $(for i in "${cases[@]}"; do echo "o$i-up o$i-ours"; done) --wait=false >/dev/null
 }
 
-# Lanes in a fixed order; the Training Operator's run on one control plane, the operator
+# Lanes in a fixed order; each operator's lanes share one control plane, the operator
 # restarted with each gang scheduler.
 declare -A lane_cases
 for case in "$work"/cases/*/; do
