@@ -36,27 +36,8 @@ case ${GANG_SCHEDULER:-none} in
   *) echo "start/$name.sh: GANG_SCHEDULER is none, volcano or scheduler-plugins, not $GANG_SCHEDULER" >&2; exit 2 ;;
 esac
 
-# Build output goes to a log: only a failure is shown.
-bin=$("$here/../build.sh" $name 2>"$dir/logs/$name-build.log") ||
-  { cat "$dir/logs/$name-build.log" >&2; exit 1; }
-bin=$bin/$name
-
-# An operator this script started before on DIR goes first (down.sh's test: DIR/ in its cmdline).
-pidfile=$dir/pids/$name.pid
-if [ -f "$pidfile" ] && tr '\0' '\n' <"/proc/$(cat "$pidfile")/cmdline" 2>/dev/null | grep -qF "$dir/"; then
-  kill "$(cat "$pidfile")"
-  while kill -0 "$(cat "$pidfile")" 2>/dev/null; do sleep 0.1; done
-fi
-
-# CRDs, server-side (they are too large for the last-applied annotation), Established before
-# the operator starts: its informers list MPIJobs at once.
-kubectl apply --server-side --force-conflicts -f "$bin/crds/" -f "$dir/crds/" >/dev/null 2>"$log" ||
-  fail "the API server refused the CRDs"
-for try in $(seq 100); do  # a CRD with no conditions yet fails the wait at once: again
-  kubectl wait --for=condition=Established --timeout=30s -f "$bin/crds/" -f "$dir/crds/" >/dev/null 2>>"$log" && break
-  [ "$try" -lt 100 ] || fail "the CRDs were not Established"
-  sleep 0.3
-done
+# The build, the operator started before gone, the CRDs Established.
+source "$here/operator_prelude.sh"
 
 # No leader election, health or metrics server (the glue has none); the glue's /readyz on a
 # free loopback port says when the caches have synced. The API rate limits are those of the
