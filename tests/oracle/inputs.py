@@ -9,7 +9,7 @@ An input set is {"id", "files", "target", "runtimes"}: the files that form one i
 input holds a TrainJob or a Training Operator v1 job (OptimizationJobs have no upstream
 controller), every example of upstream's release (UPSTREAM_DIR/examples), a TrainJob on each
 of its stock runtimes (UPSTREAM_DIR/manifests/base/runtimes), and templates/. UPSTREAM_DIR is
-Trainer's module as tests/oracle/build.sh copies it.
+Trainer's module as tests/cluster/build_groups.sh oracle copies it.
 
 A prepared input is the same for both sides: the namespaces it names are dropped (each side
 runs in a namespace of its own), and the ClusterTrainingRuntimes it carries are renamed with

@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 "$repo/tests/cluster/build.sh" >/dev/null
-oracle_bin=$("$here/build.sh")
+oracle_bin=$("$repo/tests/cluster/build_groups.sh" oracle)
 upstream=$oracle_bin/trainer/upstream/trainer
 
 # --- the inputs, each prepared in $work/cases/N ---------------------------------------------

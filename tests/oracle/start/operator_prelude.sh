@@ -5,7 +5,7 @@
 # start-up.
 
 # Build output goes to a log: only a failure is shown.
-bin=$("$here/../build.sh" "$name" 2>"$dir/logs/$name-build.log") ||
+bin=$("$here/../../cluster/build_groups.sh" oracle "$name" 2>"$dir/logs/$name-build.log") ||
   { cat "$dir/logs/$name-build.log" >&2; exit 1; }
 bin=$bin/$name
 

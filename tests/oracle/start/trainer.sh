@@ -52,7 +52,7 @@ kubectl get --raw /readyz >/dev/null 2>&1 || { echo "trainer.sh: no control plan
 
 # --- the binaries and upstream's manifests (built once per pin, into the cache) ------------
 build_log=$(mktemp)
-bin=$("$here/../build.sh" trainer 2>"$build_log")/trainer || { cat "$build_log" >&2; rm -f "$build_log"; exit 1; }
+bin=$("$here/../../cluster/build_groups.sh" oracle trainer 2>"$build_log")/trainer || { cat "$build_log" >&2; rm -f "$build_log"; exit 1; }
 rm -f "$build_log"
 up=$bin/upstream
 stop
