@@ -29,6 +29,16 @@ use_control_plane() {
   audit_log=$cluster/logs/audit.log
 }
 
+# use_own_control_plane: use_control_plane on a control plane of the test's own, under
+# $work/cluster, started with the environment's up.sh settings (FEATURE_GATES,
+# RUNTIME_CONFIG, NODES, NODE_CAPACITY, POD_STAGES) and stopped at exit: for a test that
+# turns on gates or runs a second scheduler or a queue controller, which would change what
+# the other tests on the shared control plane see.
+use_own_control_plane() {
+  unset TRAINJOB_CLUSTER
+  use_control_plane
+}
+
 control_plane_cleanup() {
   kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
   [ -n "${TRAINJOB_CLUSTER:-}" ] || "$cluster_lib/down.sh" "$cluster"
