@@ -35,6 +35,13 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
       "Namespace for TrainJobs that do not set one (one that sets another is an error)");
 }
 
+void add_gang_flag(CLI::App* app, InputFlags* flags) {
+  app->add_flag("--gang", flags->gang,
+                "Gang-schedule each TrainJob with Kubernetes' own Workload API (1.37, gate "
+                "GenericWorkload; one-Job TrainJobs: WorkloadWithJob): all pods start or none, "
+                "as a runtime's spec.scheduling: {} asks");
+}
+
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths) {
   app->add_option("--from-file", *paths,
                   "Put FILE (or each file in a directory) into the ConfigMap the TrainJob "
@@ -58,6 +65,7 @@ std::optional<RenderRequest> make_request(const InputFlags& flags) {
   request.inputs = flags.inputs;
   request.runtimes_dir = flags.runtimes_dir;
   request.compile.default_namespace = flags.name_space;
+  request.compile.gang = flags.gang;
   request.namespace_from_flag = !flags.name_space.empty();
   if (!flags.name_space.empty() && !is_dns1123_label(flags.name_space)) {
     // It becomes part of file names under --output-dir, like the documents' own.

@@ -19,6 +19,7 @@ struct InputFlags {
   std::string runtimes_dir;
   std::string trainer_version;
   std::string name_space;
+  bool gang = false;  ///< --gang
   int64_t trial = 0;  ///< `--trial K` of an OptimizationJob; 0: every trial
   int64_t seed = 0;
   const CLI::Option* seed_option = nullptr;  ///< whether --seed was given; null: not declared
@@ -33,6 +34,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = 
 /// `seed_help` ends the help of --seed (what happens without one).
 void add_sweep_flags(CLI::App* app, InputFlags* flags, const std::string& trial_help,
                      const std::string& seed_help);
+/// Declares --gang (of render, validate and submit: `run --local` starts every pod at once).
+void add_gang_flag(CLI::App* app, InputFlags* flags);
 /// Declares --from-file (of run and submit; see render/config_map_files.h).
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths);
 /// The request the flags describe; nullopt (after printing a usage error) when a value is

@@ -152,6 +152,7 @@ int run_render(RenderFlags flags) {
 CommandRunner declare_render(CLI::App* app) {
   auto flags = std::make_shared<RenderFlags>();
   add_input_flags(app, &flags->inputs);
+  add_gang_flag(app, &flags->inputs);
   app->get_option("-f")->required(false);  // a pipe serves as well: see default_to_stdin
   app->footer(
       "Without -f, the manifests are read from standard input when it is not a terminal, so "

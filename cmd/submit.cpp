@@ -204,6 +204,7 @@ int run_submit(const SubmitFlags& flags) {
 CommandRunner declare_submit(CLI::App* app) {
   auto flags = std::make_shared<SubmitFlags>();
   add_input_flags(app, &flags->inputs, /*declare_namespace=*/false);
+  add_gang_flag(app, &flags->inputs);
   app->add_option("--dry-run", flags->dry_run,
                   "none (the default): apply; client: print what would be applied; server: ask "
                   "the server to check every object and change nothing. --dry-run alone is "

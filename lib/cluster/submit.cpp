@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "cluster/submit_scheduling.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
 #include "kube/api_status.h"
@@ -26,7 +27,7 @@ int apply_rank(const Json& object) {
       kind == "ServiceAccount" || kind == "Role" || kind == "RoleBinding")
     return 0;
   if (kind == "Service") return 1;
-  if (kind == "PodGroup") return 2;
+  if (kind == "Workload" || kind == "PodGroup") return 2;  // a Workload before its PodGroups
   if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;
   return 6;
 }
@@ -116,6 +117,11 @@ bool Submitter::dry_run_all(const SubmitPlan& plan, const SubmitOptions& options
         result.ok = true;
         result.object = std::move(*live);
       }
+    }
+    if (std::string refusal = gang_scheduling_refusal(object, result); !refusal.empty()) {
+      std::fprintf(err_, "error: %s: %s\n", display_name(object).c_str(), refusal.c_str());
+      ok = false;
+      continue;
     }
     if (result.ok && !result.created && string_member(object, "kind") == "Job") {
       // The dry run answers with the live Job, status included: no request of its own.

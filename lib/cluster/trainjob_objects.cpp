@@ -16,11 +16,13 @@ namespace trainjob {
 namespace {
 
 /// The kinds `submit` makes by itself, in the order they are deleted: Jobs first (so no new
-/// pods start), then PodGroups, the Service, ConfigMaps and Secrets.
+/// pods start), then PodGroups and the Workload, the Service, ConfigMaps and Secrets.
 std::vector<ResourceType> submitted_types() {
   return {job_type(),
           coscheduling_pod_group_type(),
           volcano_pod_group_type(),
+          workload_pod_group_type(),
+          workload_type(),
           service_type(),
           config_map_type(),
           secret_type()};

@@ -22,6 +22,8 @@ const std::vector<ResourceType>& known_types() {
       {"batch/v1", "Job", "jobs", true},
       {kSchedulingApiVersion, "PodGroup", "podgroups", true},
       {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
+      {kWorkloadApiVersion, "Workload", "workloads", true},
+      {kWorkloadApiVersion, "PodGroup", "podgroups", true},
       {kTrainerApiVersion, "TrainJob", "trainjobs", true},
       {kTrainerApiVersion, "TrainingRuntime", "trainingruntimes", true},
       {kTrainerApiVersion, "ClusterTrainingRuntime", "clustertrainingruntimes", false},
@@ -107,6 +109,12 @@ const ResourceType& coscheduling_pod_group_type() {
 }
 const ResourceType& volcano_pod_group_type() {
   return known("scheduling.volcano.sh/v1beta1", "PodGroup");
+}
+const ResourceType& workload_type() {
+  return known(kWorkloadApiVersion, "Workload");
+}
+const ResourceType& workload_pod_group_type() {
+  return known(kWorkloadApiVersion, "PodGroup");
 }
 
 std::string trainjob_selector(const std::string& name) {

@@ -38,6 +38,9 @@ const ResourceType& pod_type();
 const ResourceType& event_type();
 const ResourceType& coscheduling_pod_group_type();
 const ResourceType& volcano_pod_group_type();
+/// Kubernetes' own (scheduling.k8s.io/v1beta1, gang scheduling with nothing installed).
+const ResourceType& workload_type();
+const ResourceType& workload_pod_group_type();
 
 /// `trainer.kubeflow.org/trainjob-name=NAME`, URL-escaped for a query.
 std::string trainjob_selector(const std::string& name);

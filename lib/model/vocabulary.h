@@ -35,6 +35,9 @@ inline constexpr const char* kV2alpha1ControllerName = "kubeflow.org/trainjob-co
 inline constexpr const char* kOptimizationJobKind = "OptimizationJob";
 /// The coscheduling plugin's PodGroup.
 inline constexpr const char* kSchedulingApiVersion = "scheduling.x-k8s.io/v1alpha1";
+/// Kubernetes' own Workload and PodGroup (gang scheduling with nothing installed: 1.37, gate
+/// GenericWorkload).
+inline constexpr const char* kWorkloadApiVersion = "scheduling.k8s.io/v1beta1";
 
 // --- Kubeflow Trainer -------------------------------------------------------------------
 

@@ -19,6 +19,7 @@
 #include "render/runtime_template.h"
 #include "render/trainer.h"
 #include "render/volume_claims.h"
+#include "render/workload_scheduling.h"
 
 namespace trainjob {
 namespace {
@@ -123,6 +124,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = size_jobs(state, trainer, &num_proc) && ok;
     ok = apply_initializers(state) && ok;
     ok = apply_pod_group_policy(state) && ok;
+    ok = apply_workload_scheduling(state) && ok;
     ok = check_torchtune(state, trainer) && ok;
     ok = check_volume_claims(*state) && ok;
     ok = check_name_budget(*state, runtime) && ok;
@@ -160,6 +162,7 @@ std::vector<Json> compile_trainjob(const Document& document, const RuntimeRegist
   state.render_target = options.render_target;
   state.gitops_order = options.gitops_order;
   state.warn_gitops_traps = options.warn_gitops_traps;
+  state.gang = options.gang;
   warn_deprecated(tj, *job, rt);
   if (!compile_steps(&state, *runtime, options) || diagnostics->error_count() > errors_before)
     return {};

@@ -30,6 +30,9 @@ struct CompileOptions {
   bool generate_secrets = false;
   /// `--target`: plain Jobs (the default) or the JobSet the Trainer controller would create.
   RenderTarget render_target = RenderTarget::kJobs;
+  /// `--gang`: gang-schedule the pods with Kubernetes' own Workload API, as a runtime's
+  /// `spec.scheduling: {}` asks (render/workload_scheduling.h).
+  bool gang = false;
   /// `--gitops-order`: apply-order annotations on the Jobs (target kJobs only).
   GitOpsOrder gitops_order = GitOpsOrder::kNone;
   /// The objects may be applied by a GitOps controller (`render`, the KRM function): warn

@@ -45,6 +45,8 @@ struct CompileState {
   const DialectInfo& dialect;
   Field ml_policy;         ///< runtime spec.mlPolicy
   Field pod_group_policy;  ///< runtime spec.podGroupPolicy
+  Field scheduling;        ///< runtime spec.scheduling (KEP-3015)
+  bool gang = false;       ///< CompileOptions::gang
   Json jobset_spec;        ///< runtime spec.template.spec, less replicatedJobs
   /// Labels and annotations upstream gives the JobSet object: the runtime's
   /// spec.template.metadata, overwritten per key by the TrainJob's.

@@ -155,6 +155,7 @@ bool read_runtime_template(CompileState* state) {
   }
   state->ml_policy = spec["mlPolicy"];
   state->pod_group_policy = spec["podGroupPolicy"];
+  state->scheduling = spec["scheduling"];
   Field jobset = spec["template"]["spec"];
   Field list = jobset["replicatedJobs"];
   if (!rt.is_array(list) || list.value->empty()) {

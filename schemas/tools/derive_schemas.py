@@ -16,6 +16,11 @@ PersistentVolumeClaim structures the runtime CRD embeds), and
 schemas/trainer/optimization/optimizationjob.json from the unreleased OptimizationJob CRD
 of Trainer master (its trainJobTemplate.spec is left open: the template is checked as a
 TrainJob, against the schema of the dialect its fields speak).
+
+Kubernetes 1.37's Workload API is in no CRD: its structures are written out below from the
+k8s.io/api v0.37.2 types (scheduling/v1beta1, batch/v1 JobSchedulingConfiguration), for
+the runtime's spec.scheduling (KEP-3015, read from the v2.2 dialect on), the Job's
+spec.scheduling, and schemas/emitted/scheduling.k8s.io-v1beta1-{workload,podgroup}.json.
 """
 import json
 import os
@@ -65,6 +70,62 @@ def object_schema(api_version, kinds, spec, required):
             "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
         },
     }
+
+
+def obj(properties=None, required=()):
+    out = {"type": "object"}
+    if properties:
+        out["properties"] = properties
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+INT32 = {"type": "integer", "format": "int32"}
+STRING = {"type": "string"}
+POLICY = obj({"basic": obj(), "gang": obj({"minCount": INT32})})
+CONSTRAINTS = obj({"topology": {"type": "array", "items": obj({"key": STRING}, ["key"])}})
+DISRUPTION = obj({"single": obj(), "all": obj()})
+CLAIMS = {"type": "array", "maxItems": 4, "items": obj(
+    {"name": STRING, "resourceClaimName": STRING, "resourceClaimTemplateName": STRING},
+    ["name"])}
+LEVEL = {"schedulingPolicy": POLICY, "schedulingConstraints": CONSTRAINTS,
+         "disruptionMode": DISRUPTION, "resourceClaims": CLAIMS}
+
+
+# batch/v1 JobSchedulingConfiguration (1.37, gate WorkloadWithJob): no resourceClaims yet.
+JOB_SCHEDULING = obj({"schedulingPolicy": POLICY, "schedulingConstraints": CONSTRAINTS,
+                      "disruptionMode": DISRUPTION})
+
+
+def job_spec(runtime):
+    """The Job spec a runtime's replicated job embeds."""
+    return (runtime["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
+            ["properties"]["replicatedJobs"]["items"]["properties"]["template"]["properties"]
+            ["spec"])
+
+
+def runtime_scheduling():
+    """TrainingRuntimeSpec.scheduling of KEP-3015 (three levels)."""
+    targets = {"type": "array", "minItems": 1, "maxItems": 8,
+               "items": {"type": "string", "maxLength": 253}}
+    entry = obj(dict(LEVEL, targetReplicatedJobs=targets, job=obj(LEVEL)))
+    return obj(dict(LEVEL, replicatedJobs={"type": "array", "maxItems": 8, "items": entry}))
+
+
+def workload_api_schemas():
+    api = "scheduling.k8s.io/v1beta1"
+    template = obj(dict(LEVEL, name=STRING), ["name", "schedulingPolicy"])
+    workload = obj({"podGroupTemplates": {"type": "array", "minItems": 1, "maxItems": 8,
+                                          "items": template}}, ["podGroupTemplates"])
+    pod_group = obj(dict(LEVEL, workloadRef=obj({"workloadName": STRING, "templateName": STRING},
+                                                ["workloadName", "templateName"])),
+                    ["schedulingPolicy"])
+    for kind, spec in (("Workload", workload), ("PodGroup", pod_group)):
+        schema = object_schema(api, [kind], spec, ("apiVersion", "kind", "metadata", "spec"))
+        schema["properties"]["metadata"] = {"$ref": "object-meta"}
+        del schema["properties"]["status"]
+        write("schemas/emitted/scheduling.k8s.io-v1beta1-%s.json" % kind.lower(), schema)
 
 
 def write(path, schema):
@@ -131,6 +192,9 @@ def main():
     for dialect, release in DIALECTS.items():
         trainjob = structure(crd_schema(reference, release, "trainjobs"))
         runtime = structure(crd_schema(reference, release, "clustertrainingruntimes"))
+        if dialect == "v2.3":
+            runtime["properties"]["spec"]["properties"]["scheduling"] = runtime_scheduling()
+            job_spec(runtime)["properties"]["scheduling"] = JOB_SCHEDULING
         write("schemas/trainer/%s/trainjob.json" % dialect,
               object_schema(api, ["TrainJob"], trainjob["properties"]["spec"],
                             ("apiVersion", "kind", "metadata", "spec")))
@@ -138,13 +202,13 @@ def main():
               object_schema(api, ["ClusterTrainingRuntime", "TrainingRuntime"],
                             runtime["properties"]["spec"], ("apiVersion", "kind", "metadata")))
     newest = structure(crd_schema(reference, DIALECTS["v2.3"], "clustertrainingruntimes"))
-    job_template = (newest["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
-                    ["properties"]["replicatedJobs"]["items"]["properties"]["template"])
-    job = object_schema("batch/v1", ["Job"], job_template["properties"]["spec"],
+    job = object_schema("batch/v1", ["Job"], job_spec(newest),
                         ("apiVersion", "kind", "metadata", "spec"))
     job["properties"]["metadata"] = {"$ref": "object-meta"}
     del job["properties"]["status"]
+    job["properties"]["spec"]["properties"]["scheduling"] = JOB_SCHEDULING
     write("schemas/emitted/batch-v1-job.json", job)
+    workload_api_schemas()
     claim_template = (newest["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
                       ["properties"]["volumeClaimPolicies"]["items"]["properties"]["templates"]
                       ["items"])

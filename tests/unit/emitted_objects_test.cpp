@@ -40,8 +40,8 @@ const SchemaSet& emitted_schemas() {
 }
 
 bool is_compiled_kind(const std::string& kind) {
-  return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "ConfigMap" ||
-         kind == "PersistentVolumeClaim" || kind == "JobSet";
+  return kind == "Job" || kind == "Service" || kind == "PodGroup" || kind == "Workload" ||
+         kind == "ConfigMap" || kind == "PersistentVolumeClaim" || kind == "JobSet";
 }
 
 std::string problems_text(const std::vector<trainjob::SchemaProblem>& problems) {

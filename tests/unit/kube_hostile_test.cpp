@@ -256,7 +256,8 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
       "message": "podgroups is forbidden: User \"u\" cannot list resource \"podgroups\""})";
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
-  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  for (int i = 0; i < 3; ++i)  // Volcano's PodGroups, Kubernetes' own and Workloads: not served
+    transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(
       FakeTransport::response(200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
@@ -268,6 +269,8 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
         std::vector<std::string>{"/apis/batch/v1/namespaces/team/jobs",
                                  "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
                                  "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
+                                 "/apis/scheduling.k8s.io/v1beta1/namespaces/team/podgroups",
+                                 "/apis/scheduling.k8s.io/v1beta1/namespaces/team/workloads",
                                  "/api/v1/namespaces/team/services",
                                  "/api/v1/namespaces/team/configmaps",
                                  "/api/v1/namespaces/team/secrets"});
@@ -278,8 +281,8 @@ TEST_CASE("delete without recorded kinds still fails when it may not list Servic
   FakeTransport& transport = api.transport;
   KubeClient& client = api.client;
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
-  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
-  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  for (int i = 0; i < 4; ++i)  // no PodGroups or Workloads served
+    transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(
       403, {}, R"({"kind": "Status", "code": 403, "reason": "Forbidden", "message": "no"})"));
   CHECK_THROWS_AS(find_trainjob_objects(&client, "team", "tune"), KubeError);
