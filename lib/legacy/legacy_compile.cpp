@@ -9,6 +9,7 @@
 #include "model/names.h"
 #include "model/pod_spec.h"
 #include "model/vocabulary.h"
+#include "render/workload_scheduling.h"
 
 namespace trainjob {
 namespace {
@@ -213,15 +214,8 @@ bool check_env_size(const LegacyJob& job, const FieldReader& reader) {
   return false;
 }
 
-}  // namespace
-
-std::vector<Json> compile_legacy_job(const Document& document, const CompileOptions& options,
-                                     Diagnostics* diagnostics) {
-  const LegacyKind* kind = find_legacy_kind(document.api_version(), document.kind());
-  if (kind == nullptr) {
-    report_unknown_kind(document, diagnostics);
-    return {};
-  }
+std::vector<Json> compile_operator_job(const Document& document, const CompileOptions& options,
+                                       const LegacyKind* kind, Diagnostics* diagnostics) {
   if (kind->compile != nullptr) return kind->compile(document, options, diagnostics);
   int errors_before = diagnostics->error_count();
   LegacyJob job;
@@ -242,6 +236,21 @@ std::vector<Json> compile_legacy_job(const Document& document, const CompileOpti
   warn_run_policy(job, gang, reader);
   if (diagnostics->error_count() > errors_before || !check_env_size(job, reader)) return {};
   return build_objects(job, gang);
+}
+
+}  // namespace
+
+std::vector<Json> compile_legacy_job(const Document& document, const CompileOptions& options,
+                                     Diagnostics* diagnostics) {
+  const LegacyKind* kind = find_legacy_kind(document.api_version(), document.kind());
+  if (kind == nullptr) {
+    report_unknown_kind(document, diagnostics);
+    return {};
+  }
+  std::vector<Json> objects = compile_operator_job(document, options, kind, diagnostics);
+  if (objects.empty() || !options.gang) return objects;
+  if (!gang_compiled_jobs(document.name(), FieldReader(document, diagnostics), &objects)) return {};
+  return objects;
 }
 
 }  // namespace trainjob
