@@ -371,6 +371,7 @@ void Submitter::report_running_changed(const SubmitPlan& plan, const SubmitOptio
 int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
   if (options.rerun && !options.server_dry_run && !replace_existing(plan, "--rerun")) return 1;
   if (!dry_run_or_replace(plan, options)) return 1;
+  warn_unfit_gangs(client_, plan.objects, err_);
   if (options.server_dry_run) return 0;
   bool finished = false;
   if (!run_again(plan, options, &finished)) return 1;

@@ -1,5 +1,8 @@
 #include "cluster/submit_scheduling.h"
 
+#include "cluster/gang_fit.h"
+#include "kube/kube_error.h"
+#include "kube/resources.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
@@ -85,6 +88,18 @@ std::string gang_scheduling_refusal(const Json& object, const ApplyResult& dry_r
   return "the API server dropped " + dropped +
          ", so the pods would not be scheduled as asked: it takes the feature gate " +
          gate_of(dropped) + kOtherwise;
+}
+
+void warn_unfit_gangs(KubeClient* client, const std::vector<Json>& objects, std::FILE* err) {
+  if (!has_gang(objects)) return;
+  ObjectList nodes;
+  try {
+    nodes = list_objects(client, node_type(), "", "");
+  } catch (const KubeError&) {
+    return;  // nodes are cluster-scoped: many users may not list them
+  }
+  for (const std::string& warning : unfit_gangs(objects, nodes.items))
+    std::fprintf(err, "warning: %s\n", warning.c_str());
 }
 
 }  // namespace trainjob

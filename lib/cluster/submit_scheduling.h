@@ -4,8 +4,11 @@
 #ifndef TRAINJOB_CLUSTER_SUBMIT_SCHEDULING_H_
 #define TRAINJOB_CLUSTER_SUBMIT_SCHEDULING_H_
 
+#include <cstdio>
 #include <string>
+#include <vector>
 
+#include "kube/client.h"
 #include "kube/objects.h"
 #include "load/json.h"
 
@@ -16,6 +19,11 @@ namespace trainjob {
 /// spec.scheduling (gate WorkloadWithJob) or pod spec.schedulingGroup (gate GenericWorkload)
 /// the answer no longer has. Empty when nothing is wrong.
 std::string gang_scheduling_refusal(const Json& object, const ApplyResult& dry_run);
+
+/// Warns on `err` of each gang among `objects` that the cluster's nodes cannot hold at once
+/// (cluster/gang_fit.h). Nodes are listed only when there is a gang, and a user who may not
+/// list them gets no warning.
+void warn_unfit_gangs(KubeClient* client, const std::vector<Json>& objects, std::FILE* err);
 
 }  // namespace trainjob
 

@@ -17,6 +17,7 @@ const std::vector<ResourceType>& known_types() {
       {"v1", "Pod", "pods", true},
       {"v1", "Event", "events", true},
       {"v1", "Namespace", "namespaces", false},
+      {"v1", "Node", "nodes", false},
       {"v1", "PersistentVolumeClaim", "persistentvolumeclaims", true},
       {"v1", "ServiceAccount", "serviceaccounts", true},
       {"batch/v1", "Job", "jobs", true},
@@ -97,6 +98,9 @@ const ResourceType& service_type() {
 }
 const ResourceType& job_type() {
   return known("batch/v1", "Job");
+}
+const ResourceType& node_type() {
+  return known("v1", "Node");
 }
 const ResourceType& pod_type() {
   return known("v1", "Pod");

@@ -35,6 +35,7 @@ const ResourceType& secret_type();
 const ResourceType& service_type();
 const ResourceType& job_type();
 const ResourceType& pod_type();
+const ResourceType& node_type();
 const ResourceType& event_type();
 const ResourceType& coscheduling_pod_group_type();
 const ResourceType& volcano_pod_group_type();

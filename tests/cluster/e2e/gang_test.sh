@@ -4,8 +4,8 @@
 # TopologyAwareWorkloadScheduling on and three nodes that each fit one pod (pods ask for 20
 # of a node's 32 CPUs). First the API server judges the objects of the gang goldens.
 #   - without --gang, a TrainJob of 4 nodes starts 3 pods, and the fourth waits;
-#   - with --gang (one Job: its own spec.scheduling), none binds and `status` says why; a
-#     fourth node comes and all 4 bind;
+#   - with --gang (one Job: its own spec.scheduling), submit warns that the nodes cannot
+#     hold the gang, none binds and `status` says why; a fourth node, and all 4 bind;
 #   - a TrainJob of two Jobs (launcher + nodes) gets one Workload and PodGroup: 5 pods on 4
 #     nodes, none binds; a fifth node, all 5 bind;
 #   - a suspended gang TrainJob still gets its PodGroup from the Job controller: resumed
@@ -122,7 +122,9 @@ runtime one-job >"$work/one-job.yaml"
 runtime two-jobs launcher >"$work/two-jobs.yaml"
 
 trainjob loose one-job 4 >"$work/loose.yaml"
-"$bin" submit -f "$work/loose.yaml" -f "$work/one-job.yaml" >/dev/null
+"$bin" submit -f "$work/loose.yaml" -f "$work/one-job.yaml" >"$work/out" 2>&1
+check "without --gang: no word of gangs (the nodes are not even listed)" \
+  bash -c "! grep -q gang '$work/out'"
 check "without --gang, 4 pods on 3 nodes: 3 bind" eventually bash -c '[ "$(bound loose)" = 3 ]'
 check "... and the fourth waits" [ "$(pods loose)" = 4 ]
 "$bin" delete loose >/dev/null
@@ -131,6 +133,8 @@ check "... deleted" eventually gone loose
 trainjob gang one-job 4 >"$work/gang.yaml"
 "$bin" submit --gang -f "$work/gang.yaml" -f "$work/one-job.yaml" >"$work/out" 2>&1
 check "with --gang: submitted" grep -q "job.batch/gang-node-0" "$work/out"
+check "... with a warning that the 3 nodes cannot hold the gang of 4" \
+  grep -q "^warning: job.batch/gang-node-0: the gang of 4 pods fits at most 3 at once on the 3 nodes" "$work/out"
 check "... the Job carries its own gang" \
   [ "$(kubectl get job gang-node-0 -o jsonpath='{.spec.scheduling.schedulingPolicy}')" = '{"gang":{}}' ]
 check "... 4 pods on 3 nodes: none binds" none_bound_for gang 4
@@ -145,7 +149,9 @@ check "... deleted, with the Job controller's Workload and PodGroup" \
 
 trainjob pair two-jobs 4 >"$work/pair.yaml"
 "$bin" submit --gang -f "$work/pair.yaml" -f "$work/two-jobs.yaml" >"$work/out" 2>&1
-check "two Jobs with --gang: one Workload and its PodGroup submitted" \
+check "two Jobs with --gang: a warning that 4 nodes cannot hold the gang of 5" \
+  grep -q "^warning: podgroup.scheduling.k8s.io/pair: the gang of 5 pods fits at most 4" "$work/out"
+check "... one Workload and its PodGroup submitted" \
   grep -q "^workload.scheduling.k8s.io/pair created" "$work/out"
 check "... every pod template names the PodGroup" \
   [ "$(kubectl get jobs -o jsonpath='{.items[*].spec.template.spec.schedulingGroup.podGroupName}')" = "pair pair" ]
