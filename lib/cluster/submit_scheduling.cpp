@@ -19,8 +19,12 @@ std::string first_dropped(const Json& sent, const Json& answered, const std::str
   if (sent.is_object()) {
     for (const auto& [key, value] : sent.items()) {
       auto it = answered.is_object() ? answered.find(key) : answered.end();
-      std::string at = path + "." + key;
-      if (it == answered.end()) return value.is_null() ? "" : at;
+      std::string at = path;
+      at += "." + key;
+      if (it == answered.end()) {
+        if (!value.is_null()) return at;
+        continue;
+      }
       if (std::string dropped = first_dropped(value, *it, at); !dropped.empty()) return dropped;
     }
     return "";
