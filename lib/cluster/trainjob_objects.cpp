@@ -21,6 +21,7 @@ std::vector<ResourceType> submitted_types() {
   return {job_type(),
           coscheduling_pod_group_type(),
           volcano_pod_group_type(),
+          kai_pod_group_type(),
           service_type(),
           config_map_type(),
           secret_type()};

@@ -22,6 +22,7 @@ const std::vector<ResourceType>& known_types() {
       {"batch/v1", "Job", "jobs", true},
       {kSchedulingApiVersion, "PodGroup", "podgroups", true},
       {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
+      {kKaiPodGroupApiVersion, "PodGroup", "podgroups", true},
       {kTrainerApiVersion, "TrainJob", "trainjobs", true},
       {kTrainerApiVersion, "TrainingRuntime", "trainingruntimes", true},
       {kTrainerApiVersion, "ClusterTrainingRuntime", "clustertrainingruntimes", false},
@@ -107,6 +108,9 @@ const ResourceType& coscheduling_pod_group_type() {
 }
 const ResourceType& volcano_pod_group_type() {
   return known("scheduling.volcano.sh/v1beta1", "PodGroup");
+}
+const ResourceType& kai_pod_group_type() {
+  return known(kKaiPodGroupApiVersion, "PodGroup");
 }
 
 std::string trainjob_selector(const std::string& name) {

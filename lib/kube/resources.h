@@ -38,6 +38,7 @@ const ResourceType& pod_type();
 const ResourceType& event_type();
 const ResourceType& coscheduling_pod_group_type();
 const ResourceType& volcano_pod_group_type();
+const ResourceType& kai_pod_group_type();
 
 /// `trainer.kubeflow.org/trainjob-name=NAME`, URL-escaped for a query.
 std::string trainjob_selector(const std::string& name);

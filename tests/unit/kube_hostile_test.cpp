@@ -257,6 +257,7 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
+  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));  // no KAI PodGroups
   transport.responses.push_back(
       FakeTransport::response(200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
@@ -268,6 +269,7 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
         std::vector<std::string>{"/apis/batch/v1/namespaces/team/jobs",
                                  "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/team/podgroups",
                                  "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
+                                 "/apis/scheduling.run.ai/v2alpha2/namespaces/team/podgroups",
                                  "/api/v1/namespaces/team/services",
                                  "/api/v1/namespaces/team/configmaps",
                                  "/api/v1/namespaces/team/secrets"});
@@ -278,6 +280,7 @@ TEST_CASE("delete without recorded kinds still fails when it may not list Servic
   FakeTransport& transport = api.transport;
   KubeClient& client = api.client;
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
+  transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(

@@ -1,0 +1,107 @@
+#include "render/kai.h"
+
+#include "model/jobset_labels.h"
+#include "model/vocabulary.h"
+
+namespace trainjob {
+namespace {
+
+/// The queue: the TrainJob's own label (KAI reads its top owner's first), the JobSet's labels
+/// render gives the Jobs, then any pod template's; KAI's default queue when none has it.
+std::string trainjob_queue(const CompileState& state) {
+  Field labels = state.trainjob_reader.root()["metadata"]["labels"];
+  std::string queue = labels ? kai_queue_label(*labels.value) : "";
+  if (queue.empty()) queue = kai_queue_label(state.jobset_metadata.value("labels", Json()));
+  for (const ReplicatedJob& job : state.replicated_jobs) {
+    if (!queue.empty()) break;
+    const Json& pod_template = job.job_template["spec"]["template"];
+    queue = kai_queue_label(pod_template.value("metadata", Json::object()).value("labels", Json()));
+  }
+  return queue.empty() ? kKaiDefaultQueue : queue;
+}
+
+bool any_pod_names_kai(CompileState* state) {
+  for (ReplicatedJob& job : state->replicated_jobs) {
+    if (names_kai(job.pod_spec())) return true;
+  }
+  return false;
+}
+
+void warn_queue_without_kai(const CompileState& state) {
+  Field label = state.trainjob_reader.root()["metadata"]["labels"][kKaiQueueLabel];
+  if (!label) return;
+  state.trainjob_reader.warning(
+      label.path(), std::string("the KAI queue is read only for pods that KAI Scheduler "
+                                "schedules, and no pod template sets schedulerName: ") +
+                        kKaiSchedulerName +
+                        ": the pods go to their own scheduler, in no queue; set it in the "
+                        "runtime's pod templates or a podTemplateOverride");
+}
+
+}  // namespace
+
+bool names_kai(const Json& pod_spec) {
+  if (!pod_spec.is_object()) return false;
+  auto name = pod_spec.find("schedulerName");
+  return name != pod_spec.end() && *name == kKaiSchedulerName;
+}
+
+std::string kai_queue_label(const Json& labels) {
+  if (!labels.is_object()) return "";
+  auto queue = labels.find(kKaiQueueLabel);
+  return queue != labels.end() && queue->is_string() ? queue->get<std::string>() : "";
+}
+
+Json kai_pod_group(const KaiGang& gang) {
+  Json labels = ownership_labels(gang.name);
+  labels[kKaiQueueLabel] = gang.queue;
+  Json metadata = {{"name", gang.name}, {"labels", labels}};
+  if (!gang.name_space.empty()) metadata["namespace"] = gang.name_space;
+  Json spec = {{"minMember", gang.min_member}, {"queue", gang.queue}};
+  if (!gang.priority_class.empty()) spec["priorityClassName"] = gang.priority_class;
+  return Json{{"apiVersion", kKaiPodGroupApiVersion},
+              {"kind", "PodGroup"},
+              {"metadata", metadata},
+              {"spec", spec}};
+}
+
+void kai_join_pod(const KaiGang& gang, Json* pod_template) {
+  Json& metadata = (*pod_template)["metadata"];
+  metadata["labels"][kKaiQueueLabel] = gang.queue;
+  metadata["annotations"][kKaiPodGroupAnnotation] = gang.name;
+  metadata["annotations"][kKaiSkipPodGrouperAnnotation] = "true";
+}
+
+void kai_mark_job(Json* job_metadata) {
+  (*job_metadata)["annotations"][kKaiSkipPodGrouperAnnotation] = "true";
+}
+
+void apply_kai_gang(CompileState* state) {
+  if (!any_pod_names_kai(state)) {
+    warn_queue_without_kai(*state);
+    return;
+  }
+  if (state->pod_group_policy) {
+    state->runtime_reader.warning(
+        state->pod_group_policy.path(),
+        std::string("the pods name schedulerName: ") + kKaiSchedulerName +
+            ", which does not read this policy's PodGroup: they are ganged by the KAI "
+            "PodGroup rendered beside it; drop podGroupPolicy, or schedulerName for its "
+            "scheduler");
+  }
+  KaiGang gang{state->trainjob.name, state->trainjob.name_space, trainjob_queue(*state), "", 0};
+  for (ReplicatedJob& job : state->replicated_jobs) {
+    gang.min_member += job.replicas * job.count;
+    const Json& spec = job.pod_spec();
+    if (gang.priority_class.empty() && spec.value("priorityClassName", Json()).is_string())
+      gang.priority_class = spec["priorityClassName"].get<std::string>();
+  }
+  state->pod_labels[kKaiQueueLabel] = gang.queue;
+  state->pod_annotations[kKaiPodGroupAnnotation] = gang.name;
+  state->pod_annotations[kKaiSkipPodGrouperAnnotation] = "true";
+  for (ReplicatedJob& job : state->replicated_jobs)
+    kai_mark_job(&job.job_template["metadata"]);
+  state->extra_objects.push_back(kai_pod_group(gang));
+}
+
+}  // namespace trainjob
