@@ -10,6 +10,11 @@
 # Coscheduling's queue sort in place of the default one, as upstream's own
 # manifests/coscheduling/scheduler-config.yaml does. permitWaitingTimeSeconds is 10 (that
 # file's value): a gang member that passed waits that long at Permit for the others.
+# Coscheduling asks to be woken only by a pod added or a PodGroup changed, not by a node
+# that joins: a gang it turned away for want of room is tried again when kube-scheduler
+# flushes its unschedulable pods, after 5 minutes by default. Here that is 5 seconds
+# (--pod-max-in-unschedulable-pods-duration), so that a test sees the gang bind soon after
+# room appears.
 # Its pid goes to DIR/pids/coscheduling.pid, so down.sh stops it; its log is
 # DIR/logs/coscheduling.log. Nothing updates PodGroup status (upstream's controller does;
 # the plugin reads the PodGroup's spec and the pods, not its status).
@@ -51,7 +56,8 @@ profiles:
   - name: Coscheduling
     args: {permitWaitingTimeSeconds: 10}
 YAML
-setsid "$bin/coscheduling" --config="$dir/coscheduling.yaml" --secure-port=0 </dev/null >>"$log" 2>&1 &
+setsid "$bin/coscheduling" --config="$dir/coscheduling.yaml" --secure-port=0 \
+  --pod-max-in-unschedulable-pods-duration=5s </dev/null >>"$log" 2>&1 &
 echo $! >"$dir/pids/coscheduling.pid"
 # Ready once it has synced its caches and logged its first scheduling attempt's readiness.
 for _ in $(seq 150); do
