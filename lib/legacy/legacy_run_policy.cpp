@@ -156,7 +156,7 @@ void warn_gang_order(const LegacyJob& job, const FieldReader& reader) {
 /// schedulingPolicy.minAvailable, else every pod; the queue label of the job, else of a pod
 /// template, else KAI's default queue; the first pod template's priorityClassName.
 KaiGang kai_gang(const LegacyJob& job) {
-  KaiGang gang{job.name, job.name_space, "", "", gang_min_member(job)};
+  KaiGang gang{job.name, job.name, job.name_space, "", "", gang_min_member(job)};
   if (job.document != nullptr)
     gang.queue =
         kai_queue_label(json_member(json_member(job.document->value, "metadata"), "labels"));

@@ -1,5 +1,9 @@
 #include "render/kai.h"
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "model/jobset_labels.h"
 #include "model/vocabulary.h"
 
@@ -38,6 +42,29 @@ void warn_queue_without_kai(const CompileState& state) {
                         "runtime's pod templates or a podTemplateOverride");
 }
 
+/// The start-up stage of each replicated job, in order: 0 without dependsOn, else one after
+/// the latest stage it waits for, whatever the status (Ready or Complete). `submit --wait`
+/// creates a Job only once the ones it depends on reach that status, so a gang that spanned
+/// two stages would wait for pods that come only after it has started: each stage is a gang.
+/// JobSet admits dependsOn only on earlier jobs, so one pass in order sees every dependency.
+std::vector<int64_t> start_stages(const std::vector<ReplicatedJob>& jobs) {
+  std::map<std::string, int64_t> stage_of;
+  std::vector<int64_t> stages;
+  for (const ReplicatedJob& job : jobs) {
+    int64_t stage = 0;
+    if (job.depends_on.is_array()) {
+      for (const Json& dependency : job.depends_on) {
+        if (!dependency.is_object()) continue;
+        auto found = stage_of.find(dependency.value("name", ""));
+        if (found != stage_of.end()) stage = std::max(stage, found->second + 1);
+      }
+    }
+    stage_of[job.name] = stage;
+    stages.push_back(stage);
+  }
+  return stages;
+}
+
 }  // namespace
 
 bool names_kai(const Json& pod_spec) {
@@ -53,7 +80,7 @@ std::string kai_queue_label(const Json& labels) {
 }
 
 Json kai_pod_group(const KaiGang& gang) {
-  Json labels = ownership_labels(gang.name);
+  Json labels = ownership_labels(gang.job);
   labels[kKaiQueueLabel] = gang.queue;
   Json metadata = {{"name", gang.name}, {"labels", labels}};
   if (!gang.name_space.empty()) metadata["namespace"] = gang.name_space;
@@ -89,19 +116,27 @@ void apply_kai_gang(CompileState* state) {
             "PodGroup rendered beside it; drop podGroupPolicy, or schedulerName for its "
             "scheduler");
   }
-  KaiGang gang{state->trainjob.name, state->trainjob.name_space, trainjob_queue(*state), "", 0};
-  for (ReplicatedJob& job : state->replicated_jobs) {
+  std::vector<int64_t> stages = start_stages(state->replicated_jobs);
+  const int64_t last = *std::max_element(stages.begin(), stages.end());
+  std::vector<KaiGang> gangs;
+  for (int64_t stage = 0; stage <= last; ++stage) {
+    std::string name = state->trainjob.name;
+    if (last > 0) name += "-stage-" + std::to_string(stage);
+    gangs.push_back(
+        {state->trainjob.name, name, state->trainjob.name_space, trainjob_queue(*state), "", 0});
+  }
+  for (size_t i = 0; i < stages.size(); ++i) {
+    ReplicatedJob& job = state->replicated_jobs[i];
+    KaiGang& gang = gangs[static_cast<size_t>(stages[i])];
     gang.min_member += job.replicas * job.count;
     const Json& spec = job.pod_spec();
     if (gang.priority_class.empty() && spec.value("priorityClassName", Json()).is_string())
       gang.priority_class = spec["priorityClassName"].get<std::string>();
-  }
-  state->pod_labels[kKaiQueueLabel] = gang.queue;
-  state->pod_annotations[kKaiPodGroupAnnotation] = gang.name;
-  state->pod_annotations[kKaiSkipPodGrouperAnnotation] = "true";
-  for (ReplicatedJob& job : state->replicated_jobs)
+    kai_join_pod(gang, &job.pod_template());
     kai_mark_job(&job.job_template["metadata"]);
-  state->extra_objects.push_back(kai_pod_group(gang));
+  }
+  for (const KaiGang& gang : gangs)
+    state->extra_objects.push_back(kai_pod_group(gang));
 }
 
 }  // namespace trainjob

@@ -16,7 +16,8 @@
 namespace trainjob {
 
 struct KaiGang {
-  std::string name;            ///< the PodGroup's: the TrainJob's or legacy job's name
+  std::string job;             ///< the TrainJob's or legacy job's name: the ownership labels
+  std::string name;            ///< the PodGroup's: the job's, or the job's and its stage's
   std::string name_space;      ///< may be empty
   std::string queue;           ///< the kai.scheduler/queue label's value, or KAI's default queue
   std::string priority_class;  ///< a pod template's priorityClassName, or empty
@@ -34,10 +35,11 @@ void kai_join_pod(const KaiGang& gang, Json* pod_template);
 /// skip-podgrouper on a Job's metadata: KAI reads it on any owner of the pod.
 void kai_mark_job(Json* job_metadata);
 
-/// The TrainJob's step: when a pod template names kai-scheduler, every pod joins one KAI
-/// PodGroup of every pod of every job (as podGroupPolicy's PodGroups count them). Warns where
-/// the queue label is set but no pod goes to KAI, and where podGroupPolicy makes a PodGroup
-/// that KAI does not read.
+/// The TrainJob's step: when a pod template names kai-scheduler, every pod joins a KAI
+/// PodGroup of every pod that starts with it: one PodGroup `T` of every pod of every job, or,
+/// when the runtime orders its jobs by dependsOn, one `T-stage-N` per start-up stage. Warns
+/// where the queue label is set but no pod goes to KAI, and where podGroupPolicy makes a
+/// PodGroup that KAI does not read.
 void apply_kai_gang(CompileState* state);
 
 }  // namespace trainjob

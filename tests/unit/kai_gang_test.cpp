@@ -107,10 +107,12 @@ TEST_CASE("kai: the queue label without kai-scheduler is a warning, and no PodGr
 }
 
 TEST_CASE("kai: a PodGroup's queue falls back to KAI's default queue") {
-  KaiGang gang{"g", "ns", kKaiDefaultQueue, "", 2};
+  KaiGang gang{"tj", "tj-stage-1", "ns", kKaiDefaultQueue, "", 2};
   Json group = kai_pod_group(gang);
   CHECK(group["spec"]["queue"] == "default-queue");
   CHECK(group["metadata"]["namespace"] == "ns");
+  CHECK(group["metadata"]["name"] == "tj-stage-1");
+  CHECK(group["metadata"]["labels"][kTrainJobNameLabel] == "tj");  // delete finds it by the job
   CHECK_FALSE(group["spec"].contains("priorityClassName"));
   CHECK(kai_queue_label(Json::object()) == "");
   CHECK(kai_queue_label(Json{{kKaiQueueLabel, 7}}) == "");  // not a string: no queue
