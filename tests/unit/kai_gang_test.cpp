@@ -36,7 +36,7 @@ spec:
                   containers: [{name: node, image: trainer:1}]
 )";
 
-std::string runtime(const std::string& scheduler_line) {
+std::string kai_runtime(const std::string& scheduler_line) {
   std::string text = kKaiRuntime;
   text.replace(text.find("SCHEDULER"), 9, scheduler_line);
   return text;
@@ -53,7 +53,7 @@ spec:
   trainer: {numNodes: 4}
 )";
 
-std::vector<Json> compile_text(const std::string& text, Diagnostics* diagnostics) {
+std::vector<Json> kai_compile(const std::string& text, Diagnostics* diagnostics) {
   std::vector<Document> documents = load_documents("kai.yaml", text, diagnostics);
   REQUIRE(documents.size() == 2);
   RuntimeRegistry registry;
@@ -61,14 +61,14 @@ std::vector<Json> compile_text(const std::string& text, Diagnostics* diagnostics
   return compile_trainjob(documents[1], registry, {}, diagnostics);
 }
 
-const Json* find_kind(const std::vector<Json>& objects, const std::string& kind) {
+const Json* kai_find_kind(const std::vector<Json>& objects, const std::string& kind) {
   for (const Json& object : objects) {
     if (object["kind"] == kind) return &object;
   }
   return nullptr;
 }
 
-bool warned(const Diagnostics& diagnostics, const std::string& part) {
+bool kai_warned(const Diagnostics& diagnostics, const std::string& part) {
   for (const Diagnostic& d : diagnostics.all()) {
     if (d.message.find(part) != std::string::npos) return true;
   }
@@ -80,15 +80,15 @@ bool warned(const Diagnostics& diagnostics, const std::string& part) {
 TEST_CASE("kai: a TrainJob whose pods name kai-scheduler is one KAI gang") {
   Diagnostics diagnostics;
   std::vector<Json> objects =
-      compile_text(runtime("schedulerName: kai-scheduler") + kKaiTrainJob, &diagnostics);
+      kai_compile(kai_runtime("schedulerName: kai-scheduler") + kKaiTrainJob, &diagnostics);
   REQUIRE_FALSE(diagnostics.has_errors());
-  const Json* group = find_kind(objects, "PodGroup");
+  const Json* group = kai_find_kind(objects, "PodGroup");
   REQUIRE(group != nullptr);
   CHECK((*group)["apiVersion"] == kKaiPodGroupApiVersion);
   CHECK((*group)["metadata"]["name"] == "tj");
   CHECK((*group)["spec"]["minMember"] == 4);
   CHECK((*group)["spec"]["queue"] == "team-a");
-  const Json* job = find_kind(objects, "Job");
+  const Json* job = kai_find_kind(objects, "Job");
   REQUIRE(job != nullptr);
   CHECK((*job)["metadata"]["annotations"][kKaiSkipPodGrouperAnnotation] == "true");
   const Json& pod = (*job)["spec"]["template"]["metadata"];
@@ -100,10 +100,10 @@ TEST_CASE("kai: a TrainJob whose pods name kai-scheduler is one KAI gang") {
 TEST_CASE("kai: the queue label without kai-scheduler is a warning, and no PodGroup") {
   Diagnostics diagnostics;
   std::vector<Json> objects =
-      compile_text(runtime("hostNetwork: false") + kKaiTrainJob, &diagnostics);
+      kai_compile(kai_runtime("hostNetwork: false") + kKaiTrainJob, &diagnostics);
   REQUIRE_FALSE(diagnostics.has_errors());
-  CHECK(find_kind(objects, "PodGroup") == nullptr);
-  CHECK(warned(diagnostics, "no pod template sets schedulerName: kai-scheduler"));
+  CHECK(kai_find_kind(objects, "PodGroup") == nullptr);
+  CHECK(kai_warned(diagnostics, "no pod template sets schedulerName: kai-scheduler"));
 }
 
 TEST_CASE("kai: a PodGroup's queue falls back to KAI's default queue") {
@@ -139,7 +139,7 @@ spec:
   REQUIRE(documents.size() == 1);
   std::vector<Json> objects = compile_legacy_job(documents[0], {}, &diagnostics);
   REQUIRE_FALSE(diagnostics.has_errors());
-  const Json* group = find_kind(objects, "PodGroup");
+  const Json* group = kai_find_kind(objects, "PodGroup");
   REQUIRE(group != nullptr);
   CHECK((*group)["spec"]["minMember"] == 2);
   CHECK((*group)["spec"]["queue"] == "research");
@@ -153,4 +153,56 @@ spec:
     ++joined;
   }
   CHECK(joined == 3);
+}
+
+TEST_CASE("kai: jobs that start later (dependsOn) are a gang of their own") {
+  const char* text = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: kai}
+spec:
+  mlPolicy: {numNodes: 1, mpi: {numProcPerNode: 1}}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
+            spec:
+              template:
+                spec:
+                  schedulerName: kai-scheduler
+                  containers: [{name: node, image: mpi:1}]
+        - name: launcher
+          dependsOn: [{name: node, status: Ready}]
+          template:
+            spec:
+              template:
+                spec:
+                  schedulerName: kai-scheduler
+                  containers: [{name: launcher, image: mpi:1}]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: tj}
+spec:
+  runtimeRef: {name: kai}
+  trainer: {numNodes: 3}
+)";
+  Diagnostics diagnostics;
+  std::vector<Json> objects = kai_compile(text, &diagnostics);
+  REQUIRE_FALSE(diagnostics.has_errors());
+  std::vector<std::string> groups;
+  for (const Json& object : objects) {
+    if (object["kind"] == "PodGroup")
+      groups.push_back(object["metadata"]["name"].get<std::string>() + " " +
+                       object["spec"]["minMember"].dump());
+  }
+  CHECK(groups == std::vector<std::string>{"tj-stage-0 3", "tj-stage-1 1"});
+  for (const Json& object : objects) {
+    if (object["kind"] != "Job") continue;
+    const std::string stage = object["metadata"]["name"] == "tj-launcher-0" ? "1" : "0";
+    CHECK(object["spec"]["template"]["metadata"]["annotations"][kKaiPodGroupAnnotation] ==
+          "tj-stage-" + stage);
+  }
 }
