@@ -4,7 +4,8 @@
 # podGroupPolicy.coscheduling gates the pods as upstream's does. One node with room for two
 # pods; a gang of three binds none (the second scheduler's reason shown by `status`), and all
 # three together once a second node joins. The same TrainJob without the policy gets two of
-# its three pods bound at once.
+# its three pods bound at once. A PyTorchJob for the scheduler-plugins scheduler is three Jobs
+# and one PodGroup: with room for one pod, none of its pods binds until there is room for all.
 bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
@@ -105,4 +106,45 @@ check "... and running" eventually bash -c "
   [ \$(kubectl get pods -l job-name=gang-node-0 --field-selector status.phase=Running -o name | wc -l) -eq 3 ]"
 "$bin" status gang > "$work/status2.out" 2>&1
 check "status: Running" grep -q '^TrainJob gang: Running' "$work/status2.out"
+
+# --- a PyTorchJob's three Jobs are one gang: the PodGroup spans them --------------------------
+# One pod's room is left; the Master's and the Workers' Jobs wait together until there is room
+# for all three.
+cat > "$work/pt.yaml" <<'YAML'
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: ptgang
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        metadata:
+          annotations: {test.kubectl-trainjob/duration: 1h}
+        spec:
+          schedulerName: scheduler-plugins-scheduler
+          containers: [{name: pytorch, image: pytorch/pytorch:2.0.0}]
+    Worker:
+      replicas: 2
+      template:
+        metadata:
+          annotations: {test.kubectl-trainjob/duration: 1h}
+        spec:
+          schedulerName: scheduler-plugins-scheduler
+          containers: [{name: pytorch, image: pytorch/pytorch:2.0.0}]
+YAML
+pt_bound() {
+  kubectl get pods -l trainer.kubeflow.org/trainjob-name=ptgang -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -c .
+}
+"$bin" submit -f "$work/pt.yaml" > "$work/pt.out" 2>&1
+check "a PyTorchJob of three pods (three Jobs) on room for one: submitted" [ $? -eq 0 ]
+check "... one PodGroup of three members over its Jobs" bash -c "
+  [ \"\$(kubectl get podgroups.scheduling.x-k8s.io ptgang -o jsonpath='{.spec.minMember}')\" = 3 ]"
+check "... its three pods created" eventually bash -c "
+  [ \$(kubectl get pods -l trainer.kubeflow.org/trainjob-name=ptgang -o name | wc -l) -eq 3 ]"
+sleep 5
+check "... none bound, not even the one that would fit" [ "$(pt_bound)" -eq 0 ]
+"$bin" delete gang > /dev/null 2>&1
+check "the TrainJob deleted: the PyTorchJob's three pods bind" eventually bash -c "[ \$($(declare -f pt_bound); pt_bound) -eq 3 ]"
 finish
