@@ -18,8 +18,8 @@ std::string trainjob_queue(const CompileState& state) {
   if (queue.empty()) queue = kai_queue_label(state.jobset_metadata.value("labels", Json()));
   for (const ReplicatedJob& job : state.replicated_jobs) {
     if (!queue.empty()) break;
-    const Json& pod_template = job.job_template["spec"]["template"];
-    queue = kai_queue_label(pod_template.value("metadata", Json::object()).value("labels", Json()));
+    const Json& pod_template = json_member(json_member(job.job_template, "spec"), "template");
+    queue = kai_queue_label(json_member(json_member(pod_template, "metadata"), "labels"));
   }
   return queue.empty() ? kKaiDefaultQueue : queue;
 }
@@ -54,8 +54,7 @@ std::vector<int64_t> start_stages(const std::vector<ReplicatedJob>& jobs) {
     int64_t stage = 0;
     if (job.depends_on.is_array()) {
       for (const Json& dependency : job.depends_on) {
-        if (!dependency.is_object()) continue;
-        auto found = stage_of.find(dependency.value("name", ""));
+        auto found = stage_of.find(string_member(dependency, "name"));
         if (found != stage_of.end()) stage = std::max(stage, found->second + 1);
       }
     }
