@@ -65,6 +65,7 @@ step_done build
 # (tests/cluster/build.sh says what to install when Go is missing or too old).
 if [ "$mode" = test ]; then
   tests/cluster/build.sh >/dev/null
+  tests/cluster/build_groups.sh addons >/dev/null
   step_done "build control plane"
 fi
 

@@ -23,6 +23,7 @@ std::vector<ResourceType> submitted_types() {
           volcano_pod_group_type(),
           workload_pod_group_type(),
           workload_type(),
+          kai_pod_group_type(),
           service_type(),
           config_map_type(),
           secret_type()};

@@ -25,6 +25,7 @@ const std::vector<ResourceType>& known_types() {
       {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
       {kWorkloadApiVersion, "Workload", "workloads", true},
       {kWorkloadApiVersion, "PodGroup", "podgroups", true},
+      {kKaiPodGroupApiVersion, "PodGroup", "podgroups", true},
       {kTrainerApiVersion, "TrainJob", "trainjobs", true},
       {kTrainerApiVersion, "TrainingRuntime", "trainingruntimes", true},
       {kTrainerApiVersion, "ClusterTrainingRuntime", "clustertrainingruntimes", false},
@@ -119,6 +120,9 @@ const ResourceType& workload_type() {
 }
 const ResourceType& workload_pod_group_type() {
   return known(kWorkloadApiVersion, "PodGroup");
+}
+const ResourceType& kai_pod_group_type() {
+  return known(kKaiPodGroupApiVersion, "PodGroup");
 }
 
 std::string trainjob_selector(const std::string& name) {

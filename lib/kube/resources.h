@@ -42,6 +42,7 @@ const ResourceType& volcano_pod_group_type();
 /// Kubernetes' own (scheduling.k8s.io/v1beta1, gang scheduling with nothing installed).
 const ResourceType& workload_type();
 const ResourceType& workload_pod_group_type();
+const ResourceType& kai_pod_group_type();
 
 /// `trainer.kubeflow.org/trainjob-name=NAME`, URL-escaped for a query.
 std::string trainjob_selector(const std::string& name);

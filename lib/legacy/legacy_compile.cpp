@@ -151,6 +151,7 @@ Json job_object(const LegacyJob& job, const LegacyReplica& replica, int64_t inde
                              {kSuccessPolicyAnnotation, shared.success_policy},
                              {kReplicasAnnotation, std::to_string(replica.replicas)}};
   annotate_clean_pod_policy(job, &metadata);
+  annotate_gang_job(gang, &metadata);
   label_for_kueue(job, &metadata);
   return Json{{"apiVersion", "batch/v1"},
               {"kind", "Job"},

@@ -10,6 +10,7 @@
 #include "model/kueue_labels.h"
 #include "model/quantity.h"
 #include "model/vocabulary.h"
+#include "render/kai.h"
 #include "render/pod_group.h"
 
 namespace trainjob {
@@ -151,6 +152,36 @@ void warn_gang_order(const LegacyJob& job, const FieldReader& reader) {
           "sum");
 }
 
+/// KAI's gang of the job, as its Kubeflow grouper makes it for the job itself: minMember
+/// schedulingPolicy.minAvailable, else every pod; the queue label of the job, else of a pod
+/// template, else KAI's default queue; the first pod template's priorityClassName.
+KaiGang kai_gang(const LegacyJob& job) {
+  KaiGang gang{job.name, job.name, job.name_space, "", "", gang_min_member(job)};
+  if (job.document != nullptr)
+    gang.queue =
+        kai_queue_label(json_member(json_member(job.document->value, "metadata"), "labels"));
+  for (const LegacyReplica& replica : job.replicas) {
+    if (gang.queue.empty())
+      gang.queue =
+          kai_queue_label(json_member(json_member(replica.pod_template, "metadata"), "labels"));
+  }
+  if (gang.queue.empty()) gang.queue = kKaiDefaultQueue;
+  gang.priority_class = first_template_priority_class(job);
+  return gang;
+}
+
+/// The KAI queue label on a job whose pods do not name KAI: nothing reads it.
+void warn_kai_queue_unread(const FieldReader& reader) {
+  Field queue_label = reader.root()["metadata"]["labels"][kKaiQueueLabel];
+  if (!queue_label) return;
+  reader.warning(queue_label.path(),
+                 std::string("the KAI queue is read only for pods that KAI Scheduler schedules, "
+                             "and no pod template sets schedulerName: ") +
+                     kKaiSchedulerName +
+                     ": the pods go to their own scheduler, in no queue; set it in each "
+                     "replica's template");
+}
+
 }  // namespace
 
 std::string legacy_pod_restart_policy(const std::string& replica_policy) {
@@ -178,6 +209,10 @@ void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata) {
   const std::string& clean = string_member_ref(job.run_policy, "cleanPodPolicy");
   if (clean == "Running" || clean == "All")
     (*job_metadata)["annotations"][kCleanPodPolicyAnnotation] = clean;
+}
+
+void annotate_gang_job(LegacyGang gang, Json* job_metadata) {
+  if (gang == LegacyGang::kKai) kai_mark_job(job_metadata);
 }
 
 void label_for_kueue(const LegacyJob& job, Json* job_metadata) {
@@ -222,6 +257,7 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
                    "managedBy is dropped: the rendered Jobs are managed by the Job controller");
   }
   if (gang != LegacyGang::kNone) warn_gang_order(job, reader);
+  if (gang != LegacyGang::kKai) warn_kai_queue_unread(reader);
   const Json& policy = scheduling_policy(job);
   if (!policy.is_object()) return;
   for (const auto& entry : policy.items()) {
@@ -230,17 +266,19 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
     bool carried =
         (gang == LegacyGang::kVolcano && (field == "minAvailable" || field == "queue" ||
                                           field == "minResources" || field == "priorityClass")) ||
-        (gang == LegacyGang::kCoscheduling &&
-         (field == "minAvailable" || field == "minResources" || field == "scheduleTimeoutSeconds"));
+        (gang == LegacyGang::kCoscheduling && (field == "minAvailable" || field == "minResources" ||
+                                               field == "scheduleTimeoutSeconds")) ||
+        (gang == LegacyGang::kKai && field == "minAvailable");
     if (carried) continue;
-    reader.warning("spec.runPolicy.schedulingPolicy." + field,
-                   gang == LegacyGang::kNone
-                       ? field +
-                             " is dropped: only a gang scheduler uses it, and no pod template "
-                             "names one (schedulerName volcano or scheduler-plugins-scheduler)"
-                       : field +
-                             " is dropped: the PodGroup of this gang scheduler has no such "
-                             "field");
+    reader.warning(
+        "spec.runPolicy.schedulingPolicy." + field,
+        gang == LegacyGang::kNone
+            ? field +
+                  " is dropped: only a gang scheduler uses it, and no pod template "
+                  "names one (schedulerName volcano, scheduler-plugins-scheduler or kai-scheduler)"
+            : field +
+                  " is dropped: the PodGroup of this gang scheduler has no such "
+                  "field");
   }
 }
 
@@ -250,6 +288,7 @@ LegacyGang legacy_gang(const LegacyJob& job) {
         string_member_ref(json_member(replica.pod_template, "spec"), "schedulerName");
     if (scheduler == kVolcanoScheduler) return LegacyGang::kVolcano;
     if (names_coscheduling(scheduler)) return LegacyGang::kCoscheduling;
+    if (scheduler == kKaiSchedulerName) return LegacyGang::kKai;
   }
   return LegacyGang::kNone;
 }
@@ -264,11 +303,14 @@ void decorate_pod(const LegacyJob& job, LegacyGang gang, const LegacyReplica& re
       metadata["annotations"][kVolcanoTaskSpecAnnotation] = replica.lower;
   } else if (gang == LegacyGang::kCoscheduling) {
     metadata["labels"][kCoschedulingPodGroupLabel] = job.name;
+  } else if (gang == LegacyGang::kKai) {
+    kai_join_pod(kai_gang(job), pod_template);
   }
 }
 
 std::optional<Json> legacy_pod_group(const LegacyJob& job, LegacyGang gang) {
   if (gang == LegacyGang::kNone) return std::nullopt;
+  if (gang == LegacyGang::kKai) return kai_pod_group(kai_gang(job));
   const Json& policy = scheduling_policy(job);
   const bool mpi_operator = job.kind->gang_rules == LegacyGangRules::kMpiOperator;
   const int64_t min_member = gang_min_member(job);

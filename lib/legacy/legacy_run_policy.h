@@ -13,7 +13,7 @@
 
 namespace trainjob {
 
-enum class LegacyGang { kNone, kVolcano, kCoscheduling };
+enum class LegacyGang { kNone, kVolcano, kCoscheduling, kKai };
 
 /// The Job's restartPolicy for a replica's: Always cannot be a Job's, ExitCode is Never
 /// plus a podFailurePolicy.
@@ -24,6 +24,8 @@ void apply_run_policy(const LegacyJob& job, const LegacyReplica& replica, Json* 
 /// Records cleanPodPolicy Running or All on the Job's annotations, for `submit --wait` to
 /// apply when the job finishes (None, the default, is left unsaid).
 void annotate_clean_pod_policy(const LegacyJob& job, Json* job_metadata);
+/// KAI's skip-podgrouper on the Job when the gang is KAI's (render/kai.h).
+void annotate_gang_job(LegacyGang gang, Json* job_metadata);
 /// Adds the job's Kueue labels (queue name, priority class) to a Job's labels, as a
 /// TrainJob's Jobs get them: Kueue admits each Job by its own labels.
 void label_for_kueue(const LegacyJob& job, Json* job_metadata);
@@ -34,7 +36,8 @@ void check_legacy_managed_by(const LegacyJob& job, const FieldReader& reader);
 /// fields the chosen gang scheduler (or none) does not use; and a suspended job that no
 /// Kueue queue will admit.
 void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& reader);
-/// The gang scheduler the pod templates name (schedulerName volcano or scheduler-plugins).
+/// The gang scheduler the pod templates name (schedulerName volcano, scheduler-plugins or
+/// kai-scheduler).
 LegacyGang legacy_gang(const LegacyJob& job);
 /// The pod-level changes of runPolicy: schedulingPolicy.priorityClass as priorityClassName
 /// when unset, and the gang scheduler's label or annotations.

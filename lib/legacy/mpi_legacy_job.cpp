@@ -283,6 +283,7 @@ Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const st
                              {kSuccessPolicyAnnotation, mpi_success_policy()},
                              {kReplicasAnnotation, std::to_string(replica.replicas)}};
   annotate_clean_pod_policy(job.base, &metadata);
+  annotate_gang_job(legacy_gang(job.base), &metadata);
   label_for_kueue(job.base, &metadata);
   return Json{{"apiVersion", "batch/v1"},
               {"kind", "Job"},

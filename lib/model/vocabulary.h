@@ -136,6 +136,16 @@ inline constexpr const char* kVolcanoGroupNameAnnotation = "scheduling.k8s.io/gr
 inline constexpr const char* kVolcanoTaskSpecAnnotation = "volcano.sh/task-spec";
 /// The Volcano queue a job names by annotation (mpi-operator's MPIJob, a TrainJob's JobSet).
 inline constexpr const char* kVolcanoQueueNameAnnotation = "scheduling.volcano.sh/queue-name";
+/// KAI Scheduler: the schedulerName its pods name, the label that puts a workload in a KAI
+/// queue (on the top owner or the pod), the queue its pod grouper falls back to, and its
+/// PodGroup. A pod joins a PodGroup made outside KAI's pod grouper by the annotation
+/// pod-group-name; skip-podgrouper ("true") keeps the pod grouper from making its own.
+inline constexpr const char* kKaiSchedulerName = "kai-scheduler";
+inline constexpr const char* kKaiQueueLabel = "kai.scheduler/queue";
+inline constexpr const char* kKaiDefaultQueue = "default-queue";
+inline constexpr const char* kKaiPodGroupApiVersion = "scheduling.run.ai/v2alpha2";
+inline constexpr const char* kKaiPodGroupAnnotation = "pod-group-name";
+inline constexpr const char* kKaiSkipPodGrouperAnnotation = "kai.scheduler/skip-podgrouper";
 
 // --- kpt and kustomize ------------------------------------------------------------------
 // The annotations by which kpt and kustomize track the items of a KRM function's input.

@@ -10,6 +10,7 @@
 #include "render/emit.h"
 #include "render/emit_jobset.h"
 #include "render/initializers.h"
+#include "render/kai.h"
 #include "render/kueue.h"
 #include "render/overrides.h"
 #include "render/pod_checks.h"
@@ -125,6 +126,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
     ok = apply_initializers(state) && ok;
     ok = apply_pod_group_policy(state) && ok;
     ok = apply_workload_scheduling(state) && ok;
+    apply_kai_gang(state);
     ok = check_torchtune(state, trainer) && ok;
     ok = check_volume_claims(*state) && ok;
     ok = check_name_budget(*state, runtime) && ok;

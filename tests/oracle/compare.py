@@ -274,6 +274,11 @@ DOCUMENTED = [
     ("mpi-discover-every-worker", lambda path, up, ours: path.endswith(".discover_hosts.sh") and
      isinstance(up, str) and isinstance(ours, str) and
      set(up.splitlines()) <= set(ours.splitlines())),
+    # Pods that name kai-scheduler join the KAI PodGroup render emits (KAI's pod grouper
+    # would gang render's ownerless Jobs pod by pod): docs/scheduling.md, "KAI Scheduler".
+    ("kai-gang", lambda path, up, ours: up is None and re.search(
+        r"\.(annotations\.(pod-group-name|kai\.scheduler/skip-podgrouper)|"
+        r"labels\.kai\.scheduler/queue)$", path)),
     ("flux-own-scripts", lambda path, up, ours:
      re.search(r"\.data\.configmap/[^.]*-flux-entrypoint\.(entrypoint|init)\.sh$", path)),
 ]

@@ -136,6 +136,23 @@ play_volcano() {
   done
 }
 
+# play_kai: the part of KAI Scheduler the controllers wait for (an initializer that must
+# complete before the nodes are made): each pod that names kai-scheduler is bound to a node
+# as it comes, on both sides alike. KAI cannot be built here (docs/scheduling.md).
+play_kai() {
+  kubectl get pods -A --field-selector spec.schedulerName=kai-scheduler,spec.nodeName= -o json |
+    python3 -c '
+import json, sys
+bindings = [{"apiVersion": "v1", "kind": "Binding",
+             "metadata": {"name": p["metadata"]["name"], "namespace": p["metadata"]["namespace"]},
+             "target": {"apiVersion": "v1", "kind": "Node", "name": "kwok-node-0"}}
+            for p in json.load(sys.stdin)["items"]]
+for binding in bindings:
+    print(json.dumps(binding))' | while read -r binding; do
+    kubectl create -f - <<<"$binding" >/dev/null 2>&1 || true  # one bound meanwhile: no matter
+  done
+}
+
 # play_storage: the part of a storage provisioner the pods wait for: each claim still
 # Pending gets a volume of its size bound to it, so that pods with claims (the torchtune
 # runtimes' initializer volume) are scheduled and what waits on them plays out.
@@ -168,6 +185,7 @@ settle() {
     [[ ${lane:-} != *-volcano ]] || play_volcano
     [ "${lane:-}" != trainer ] || unwedge_trainer
     play_storage
+    play_kai
     now=$(kubectl get pods -A --no-headers -o custom-columns=N:.metadata.namespace,P:.metadata.name,S:.status.phase | sha256sum)
     if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
     last=$now
@@ -280,7 +298,9 @@ for cp in trainer training-operator mpi-operator; do
       POD_STAGES=$here/pod-stages.yaml NODE_CAPACITY='{"cpu": "100k", "memory": "1000Ti", "pods": "5000", "nvidia.com/gpu": "10k", "amd.com/gpu": "10k", "example.com/gpu": "10k", "custom.com/gpu": "10k"}' \
         "$repo/tests/cluster/up.sh" "$cluster" >/dev/null
       clusters+=("$cluster")
-      kubectl apply --server-side -f "$cluster/crds/" >/dev/null
+      # KAI's PodGroup, which render emits for pods that name kai-scheduler: a stand-in CRD,
+      # since KAI's module cannot be had here (docs/scheduling.md).
+      kubectl apply --server-side -f "$cluster/crds/" -f "$repo/tests/cluster/kai-podgroup-crd.yaml" >/dev/null
       started=1
     else
       stop_controllers

@@ -256,7 +256,7 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
       "message": "podgroups is forbidden: User \"u\" cannot list resource \"podgroups\""})";
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
   transport.responses.push_back(FakeTransport::response(403, {}, forbidden));
-  for (int i = 0; i < 3; ++i)  // Volcano's PodGroups, Kubernetes' own and Workloads: not served
+  for (int i = 0; i < 4; ++i)  // Volcano's, Kubernetes' own and KAI's PodGroups, Workloads
     transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(
       FakeTransport::response(200, {}, R"({"items": [{"metadata": {"name": "tune"}}]})"));
@@ -271,6 +271,7 @@ TEST_CASE("delete without recorded kinds searches the usual ones, skipping those
                                  "/apis/scheduling.volcano.sh/v1beta1/namespaces/team/podgroups",
                                  "/apis/scheduling.k8s.io/v1beta1/namespaces/team/podgroups",
                                  "/apis/scheduling.k8s.io/v1beta1/namespaces/team/workloads",
+                                 "/apis/scheduling.run.ai/v2alpha2/namespaces/team/podgroups",
                                  "/api/v1/namespaces/team/services",
                                  "/api/v1/namespaces/team/configmaps",
                                  "/api/v1/namespaces/team/secrets"});
@@ -281,7 +282,7 @@ TEST_CASE("delete without recorded kinds still fails when it may not list Servic
   FakeTransport& transport = api.transport;
   KubeClient& client = api.client;
   transport.responses.push_back(FakeTransport::response(200, {}, R"({"items": []})"));
-  for (int i = 0; i < 4; ++i)  // no PodGroups or Workloads served
+  for (int i = 0; i < 5; ++i)  // no PodGroups or Workloads served
     transport.responses.push_back(FakeTransport::response(404, {}, "{}"));
   transport.responses.push_back(FakeTransport::response(
       403, {}, R"({"kind": "Status", "code": 403, "reason": "Forbidden", "message": "no"})"));
