@@ -220,10 +220,21 @@ bool per_job_levels(CompileState* state, const Field& entries, std::vector<Group
   return ok;
 }
 
-/// The runtime's templates must leave the fields the groups set to them.
+/// The runtime's templates must leave the fields the groups set to them, and the pods to
+/// the default scheduler, whose GangScheduling plugin reads the groups.
 bool check_templates_free(CompileState* state) {
   bool ok = true;
   for (ReplicatedJob& job : state->replicated_jobs) {
+    std::string scheduler = job.pod_spec().value("schedulerName", "default-scheduler");
+    if (scheduler != "default-scheduler") {
+      state->runtime_reader.error(
+          job.path() + ".template.spec.template.spec.schedulerName",
+          "the pods name the scheduler \"" + scheduler +
+              "\", but the gang of spec.scheduling (or --gang) is kept by the default "
+              "scheduler's GangScheduling plugin: remove schedulerName, or gang the pods with "
+              "that scheduler's own PodGroup instead");
+      ok = false;
+    }
     const Json& spec = job.job_template["spec"];
     const char* owned = spec.contains("scheduling") ? ".template.spec.scheduling"
                         : job.pod_spec().contains("schedulingGroup")
