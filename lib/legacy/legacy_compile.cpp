@@ -3,13 +3,13 @@
 #include "legacy/legacy_containers.h"
 #include "legacy/legacy_job.h"
 #include "legacy/legacy_run_policy.h"
+#include "legacy/legacy_workload_gang.h"
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/jobset_labels.h"
 #include "model/names.h"
 #include "model/pod_spec.h"
 #include "model/vocabulary.h"
-#include "render/workload_scheduling.h"
 
 namespace trainjob {
 namespace {

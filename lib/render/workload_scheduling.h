@@ -4,9 +4,6 @@
 #ifndef TRAINJOB_RENDER_WORKLOAD_SCHEDULING_H_
 #define TRAINJOB_RENDER_WORKLOAD_SCHEDULING_H_
 
-#include <string>
-#include <vector>
-
 #include "render/compile_state.h"
 
 namespace trainjob {
@@ -19,14 +16,6 @@ namespace trainjob {
 /// spec.schedulingGroup on the pod templates (gate GenericWorkload). A gang's minCount is
 /// the number of pods the group has. False on error. Runs once the jobs are sized.
 bool apply_workload_scheduling(CompileState* state);
-
-/// --gang for a Training Operator v1 job compiled into one Job per pod (legacy/), named
-/// `name`: one gang of the Jobs that start at once (a Job that waits for others, as MPI's
-/// launcher may, starts on its own), as the Job's own spec.scheduling when there is one,
-/// else one Workload and its PodGroup named `name` and the pods in it. False, after
-/// reporting at `spec`, when the pods already belong to a gang scheduler's PodGroup.
-bool gang_compiled_jobs(const std::string& name, const FieldReader& reader,
-                        std::vector<Json>* objects);
 
 }  // namespace trainjob
 
