@@ -8,6 +8,7 @@
 #include "cluster/cluster_output.h"
 #include "cluster/job_stages.h"
 #include "cluster/pod_state.h"
+#include "cluster/restart_attempt.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "model/operator_labels.h"
@@ -389,6 +390,8 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   add_node_reasons(&out);
   if (out.phase == JobPhase::kRunning) out.restarting = restarting_node(pods, out.nodes);
   set_times(jobs, &out);
+  RestartBudget budget = restart_budget_of(jobs);
+  out.restart_attempt = budget.attempt, out.max_restarts = budget.max_restarts;
   out.conditions = status_conditions(out, jobs, policy.has_value());
   return out;
 }

@@ -42,8 +42,8 @@ void warn_failure_policy(const CompileState& state) {
                    "--restart` (from the Jobs' kubectl-trainjob/max-restarts annotation): when a "
                    "Job fails, every Job is deleted and created again with the next "
                    "jobset.sigs.k8s.io/restart-attempt, up to " +
-                       std::to_string(max_restarts) +
-                       " times; applied without them, the first failed Job fails the TrainJob");
+                       std::to_string(max_restarts) + (max_restarts == 1 ? " time" : " times") +
+                       "; applied without them, the first failed Job fails the TrainJob");
   }
   auto rules = policy->find("rules");
   if (rules != policy->end() && rules->is_array() && !rules->empty()) {
