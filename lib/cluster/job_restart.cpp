@@ -47,6 +47,19 @@ std::string recreate_jobs(KubeClient* client, const Clock& clock, const std::str
   return "";
 }
 
+SubmitPlan at_live_restart_attempt(KubeClient* client, const SubmitPlan& plan) {
+  if (restart_budget_of(plan.objects).max_restarts == 0) return plan;
+  std::vector<Json> live =
+      list_objects(client, job_type(), plan.name_space, trainjob_selector(plan.trainjob)).items;
+  int attempt = restart_budget_of(live).attempt;
+  if (attempt == 0) return plan;
+  SubmitPlan out = plan;
+  for (Json& object : out.objects) {
+    if (string_member(object, "kind") == "Job") object = job_for_attempt(object, attempt);
+  }
+  return out;
+}
+
 std::string restart_line(const std::string& kind, const std::string& name, int attempt,
                          int max_restarts, const std::string& cause) {
   return kind + " " + name + ": Restarting (attempt " + std::to_string(attempt) + " of " +

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/submit_plan.h"
 #include "kube/client.h"
 #include "kube/environment.h"
 #include "load/json.h"
@@ -27,6 +28,12 @@ std::string delete_jobs_and_wait(KubeClient* client, const Clock& clock,
 /// `wait --restart`, which has only what the cluster holds). Empty when done, else why not.
 std::string recreate_jobs(KubeClient* client, const Clock& clock, const std::string& name_space,
                           const std::string& name, const std::vector<Json>& old, int attempt);
+
+/// `plan` as it is applied to a TrainJob restarted before (its Jobs at restart attempt N > 0):
+/// its Jobs at attempt N too, so that submitting the same file again (to wait for it once
+/// more, say) changes nothing rather than meet a Job's immutable pod template. Only a plan
+/// whose Jobs may restart (kubectl-trainjob/max-restarts) looks at the cluster.
+SubmitPlan at_live_restart_attempt(KubeClient* client, const SubmitPlan& plan);
 
 /// The line a restart prints: `TrainJob T: Restarting (attempt 1 of 2): CAUSE`.
 std::string restart_line(const std::string& kind, const std::string& name, int attempt,

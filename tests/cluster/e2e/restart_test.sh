@@ -47,6 +47,11 @@ check "the Job carries the attempt as JobSet's would: label and annotation, on i
 check "status shows the attempt" grep -qx "Restart attempt: 1 of 1 (failurePolicy.maxRestarts)" "$work/r.status"
 check "... and -o jsonpath reads it where JobSet keeps it (status.restarts)" \
   bash -c "[ \"\$('$bin' status r -o jsonpath='{.status.restarts}')\" = 1 ]"
+"$bin" submit -f "$work/r.yaml" --wait --timeout 30s >"$work/again.out" 2>&1
+rc=$?
+check "submitting it again (at attempt 1, the file says 0) leaves its Jobs as they are: exit 0" \
+  bash -c "[ $rc -eq 0 ] && grep -q 'r: its Jobs have finished and are left as they are' '$work/again.out' &&
+    [ \"\$(tail -n 1 '$work/again.out')\" = 'TrainJob r: Complete' ]"
 
 # Detached: submit without --wait, then `wait --restart` (another process) does the restart.
 restarting d 2
