@@ -53,8 +53,11 @@ void warn_failure_policy(const CompileState& state) {
   }
   if (policy->value("restartStrategy", "") == "InPlaceRestart") {
     reader.warning(std::string(kPolicyPath) + ".restartStrategy",
-                   "JobSet restartStrategy InPlaceRestart is not applied: a restart deletes the "
-                   "Jobs and creates them again (Recreate)");
+                   "JobSet restartStrategy InPlaceRestart is not applied (it needs JobSet's "
+                   "in-place restart agent): a restart deletes the Jobs and creates them again "
+                   "(Recreate); the containers' restartPolicyRules (RestartAllContainers) are "
+                   "kept as written and restart a pod's containers in place where its node "
+                   "supports it");
   }
 }
 
