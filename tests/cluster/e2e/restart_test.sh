@@ -66,4 +66,14 @@ check "... then as kubectl wait" bash -c "[ \"\$(tail -n 1 '$work/d.out')\" = 't
 check "... all four pods ran again" \
   eventually bash -c "[ \"\$(grep '^d-node-0-' '$work/pods.seen' | cut -d' ' -f2- | sort | tr '\n' ' ')\" = '0 0 0 1 0 2 0 3 1 0 1 1 1 2 1 3 ' ]"
 check "status shows attempt 1 of 2" bash -c "'$bin' status d | grep -qx 'Restart attempt: 1 of 2 (failurePolicy.maxRestarts)'"
+
+# A TrainJob that failed while nobody waited is restarted once `wait --restart` looks at it.
+restarting late 1
+"$bin" submit -f "$work/late.yaml" >/dev/null 2>&1
+"$bin" wait late --for=condition=Failed --timeout=60s >/dev/null 2>&1
+check "a TrainJob submitted without --wait fails at its first failed Job" [ $? -eq 0 ]
+"$bin" wait late --for=condition=Complete --restart --timeout=120s >"$work/late.out" 2>&1
+check "wait --restart then restarts it, and it completes" \
+  bash -c "grep -Eq '^TrainJob late: Restarting \(attempt 1 of 1\): pod late-node-0-2-' '$work/late.out' &&
+    [ \"\$(tail -n 1 '$work/late.out')\" = 'trainjob.trainer.kubeflow.org/late condition met' ]"
 finish
