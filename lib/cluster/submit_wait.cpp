@@ -241,7 +241,7 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
   WaitReport report;
   int seen = 0;
-  int attempt = 0;  ///< the restart attempt running: older Jobs and pods are on their way out
+  int attempt = 0;  // the restart attempt running: older Jobs and pods are on their way out
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
     if (left <= 0) return report_timeout(err_, plan, report.phase);

@@ -72,6 +72,8 @@ restarting late 1
 "$bin" submit -f "$work/late.yaml" >/dev/null 2>&1
 "$bin" wait late --for=condition=Failed --timeout=60s >/dev/null 2>&1
 check "a TrainJob submitted without --wait fails at its first failed Job" [ $? -eq 0 ]
+check "... and status says what restarts it" bash -c "'$bin' status late |
+  grep -qx 'Restart attempt: 0 of 1 (failurePolicy.maxRestarts); \`kubectl trainjob wait late --for=condition=Complete --restart\` restarts it'"
 "$bin" wait late --for=condition=Complete --restart --timeout=120s >"$work/late.out" 2>&1
 check "wait --restart then restarts it, and it completes" \
   bash -c "grep -Eq '^TrainJob late: Restarting \(attempt 1 of 1\): pod late-node-0-2-' '$work/late.out' &&
