@@ -53,6 +53,25 @@ check "submitting it again (at attempt 1, the file says 0) leaves its Jobs as th
   bash -c "[ $rc -eq 0 ] && grep -q 'r: its Jobs have finished and are left as they are' '$work/again.out' &&
     [ \"\$(tail -n 1 '$work/again.out')\" = 'TrainJob r: Complete' ]"
 
+# Stages: a restart runs the initializers again, and the trainer's Job only once they completed.
+tune_trainjob '{}' '{}' \
+  '{test.kubectl-trainjob/exit-code: "1", test.kubectl-trainjob/exit-index: "1", test.kubectl-trainjob/exit-attempt: "0"}' |
+  sed "s/^      replicatedJobs:/      failurePolicy: {maxRestarts: 1}\n&/" >"$work/tune.yaml"
+"$bin" submit -f "$work/tune.yaml" --wait --timeout 120s >"$work/tune.out" 2>"$work/tune.err"
+check "a TrainJob with dependsOn restarts and completes" \
+  bash -c "[ $? -eq 0 ] && grep -Eq '^TrainJob tune: Restarting \(attempt 1 of 1\): pod tune-node-0-1-' '$work/tune.out'"
+kubectl get jobs -o json >"$work/tune.json"
+check "... all three Jobs at attempt 1, the trainer's created after both initializers completed" python3 -c "
+import json, sys
+jobs = {j['metadata']['name']: j for j in json.load(open(sys.argv[1]))['items'] if j['metadata']['name'].startswith('tune-')}
+assert sorted(jobs) == ['tune-dataset-initializer-0', 'tune-model-initializer-0', 'tune-node-0'], sorted(jobs)
+for j in jobs.values():
+    assert j['metadata']['labels']['jobset.sigs.k8s.io/restart-attempt'] == '1', j['metadata']['name']
+node = jobs['tune-node-0']['metadata']['creationTimestamp']
+for init in ('tune-dataset-initializer-0', 'tune-model-initializer-0'):
+    assert jobs[init]['status']['completionTime'] <= node, (init, jobs[init]['status'], node)
+" "$work/tune.json"
+
 # Detached: submit without --wait, then `wait --restart` (another process) does the restart.
 restarting d 2
 "$bin" submit -f "$work/d.yaml" >/dev/null 2>&1
