@@ -77,6 +77,13 @@ std::string failure_cause(const TrainJobStatus& status) {
   return status.message;
 }
 
+std::string failed_reason(const TrainJobStatus& status) {
+  if (status.reason == "DeadlineExceeded") return "DeadlineExceeded";
+  if (status.max_restarts > 0 && status.restart_attempt >= status.max_restarts)
+    return "ReachedMaxRestarts";
+  return "FailedJobs";
+}
+
 std::string restarts_text(int count) {
   return std::to_string(count) + (count == 1 ? " restart" : " restarts");
 }

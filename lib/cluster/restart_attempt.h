@@ -35,6 +35,11 @@ Json job_for_attempt(const Json& job, int attempt);
 /// status's message (a Job that failed without a failed pod: its deadline, say).
 std::string failure_cause(const TrainJobStatus& status);
 
+/// The reason of a failed TrainJob's Failed condition, as the Trainer copies it from the
+/// JobSet's: DeadlineExceeded, ReachedMaxRestarts (its Jobs at their last restart), else
+/// FailedJobs.
+std::string failed_reason(const TrainJobStatus& status);
+
 /// `1 restart`, `2 restarts`.
 std::string restarts_text(int count);
 

@@ -330,9 +330,8 @@ std::vector<StatusCondition> status_conditions(const TrainJobStatus& status,
                    by_policy ? "the success policy's Jobs completed" : "every Job completed",
                    status.completion_time});
   if (status.phase == JobPhase::kFailed)
-    out.push_back({"Failed", "True",
-                   status.reason == "DeadlineExceeded" ? "DeadlineExceeded" : "FailedJobs",
-                   status.message, status.completion_time});
+    out.push_back(
+        {"Failed", "True", failed_reason(status), status.message, status.completion_time});
   return out;
 }
 }  // namespace

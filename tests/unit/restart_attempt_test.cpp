@@ -132,3 +132,15 @@ TEST_CASE("restarts text: one restart, two restarts") {
   CHECK(restarts_text(2) == "2 restarts");
   CHECK(restarts_text(0) == "0 restarts");
 }
+
+TEST_CASE("failed reason: JobSet's, ReachedMaxRestarts once the last restart failed") {
+  TrainJobStatus status;
+  CHECK(failed_reason(status) == "FailedJobs");
+  status.max_restarts = 2;
+  status.restart_attempt = 1;
+  CHECK(failed_reason(status) == "FailedJobs");  // restarts left: nobody restarted it yet
+  status.restart_attempt = 2;
+  CHECK(failed_reason(status) == "ReachedMaxRestarts");
+  status.reason = "DeadlineExceeded";
+  CHECK(failed_reason(status) == "DeadlineExceeded");
+}

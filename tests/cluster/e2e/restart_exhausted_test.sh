@@ -37,6 +37,10 @@ check "... saying that no restart is left" \
 check "... naming the pod of the last attempt" \
   bash -c "pod=\$(grep -Eo 'failed pod once-node-0-2-[a-z0-9]{5}' '$work/once.err' | cut -d' ' -f3) &&
     [ \"\$(kubectl get pod \$pod -o jsonpath='{.metadata.labels.jobset\.sigs\.k8s\.io/restart-attempt}')\" = 1 ]"
+check "... status's Failed condition has JobSet's reason" \
+  bash -c "[ \"\$('$bin' status once -o jsonpath='{.status.conditions[?(@.type==\"Failed\")].reason}')\" = ReachedMaxRestarts ]"
+check "... and FailedJobs without restarts" \
+  bash -c "[ \"\$('$bin' status zero -o jsonpath='{.status.conditions[?(@.type==\"Failed\")].reason}')\" = FailedJobs ]"
 "$bin" wait once --for=condition=Complete --restart --timeout=10s >/dev/null 2>"$work/wait.err"
 check "wait --restart on it has no restart left either: exit 1 at once" \
   bash -c "[ $? -eq 1 ] && grep -q '^error: TrainJob once is Failed' '$work/wait.err'"
