@@ -11,8 +11,8 @@ namespace trainjob {
 namespace {
 
 int number_of(const std::string& text) {
-  if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit) || text.size() > 9)
-    return 0;
+  bool digits = std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (text.empty() || !digits || text.size() > 9) return 0;
   return std::atoi(text.c_str());
 }
 

@@ -390,7 +390,8 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   if (out.phase == JobPhase::kRunning) out.restarting = restarting_node(pods, out.nodes);
   set_times(jobs, &out);
   RestartBudget budget = restart_budget_of(jobs);
-  out.restart_attempt = budget.attempt, out.max_restarts = budget.max_restarts;
+  out.restart_attempt = budget.attempt;
+  out.max_restarts = budget.max_restarts;
   out.conditions = status_conditions(out, jobs, policy.has_value());
   return out;
 }
