@@ -25,6 +25,8 @@ on_new_pods "trainer.kubeflow.org/trainjob-name" \
 attempts() { grep "^$1-node-0-" "$work/pods.seen" | cut -d' ' -f2- | sort | tr '\n' ' '; }
 
 restarting r 1
+# The attempt as the program reads it, through the downward API (docs/scheduling.md).
+sed -i "s/^\( *\)command: \[train\]/&\n\1env:\n\1  - name: RESTART_ATTEMPT\n\1    valueFrom: {fieldRef: {fieldPath: \"metadata.annotations['jobset.sigs.k8s.io\/restart-attempt']\"}}/" "$work/r.yaml"
 "$bin" render -f "$work/r.yaml" >/dev/null 2>"$work/r.render"
 check "render says that submit --wait honours maxRestarts" \
   grep -q "failurePolicy.maxRestarts is honoured by \`submit --wait\` and \`wait --restart\`" "$work/r.render"
@@ -43,6 +45,8 @@ check "the pods left are the second attempt's, all Succeeded" \
   bash -c "[ \"\$(kubectl get pods -l trainer.kubeflow.org/trainjob-name=r -o jsonpath='{range .items[*]}{.metadata.labels.jobset\.sigs\.k8s\.io/restart-attempt}{.status.phase} {end}')\" = '1Succeeded 1Succeeded 1Succeeded 1Succeeded ' ]"
 check "the Job carries the attempt as JobSet's would: label and annotation, on it and its pods" \
   bash -c "[ \"\$(kubectl get job r-node-0 -o jsonpath='{.metadata.labels.jobset\.sigs\.k8s\.io/restart-attempt}{.metadata.annotations.jobset\.sigs\.k8s\.io/restart-attempt}{.spec.template.metadata.labels.jobset\.sigs\.k8s\.io/restart-attempt}{.spec.template.metadata.annotations.jobset\.sigs\.k8s\.io/restart-attempt}')\" = 1111 ]"
+check "the API server takes the downward-API env of the attempt, which each pod's annotation feeds" \
+  bash -c "[ \"\$(kubectl get pods -l trainer.kubeflow.org/trainjob-name=r -o jsonpath='{.items[0].spec.containers[0].env[?(@.name==\"RESTART_ATTEMPT\")].valueFrom.fieldRef.fieldPath} {.items[0].metadata.annotations.jobset\.sigs\.k8s\.io/restart-attempt}')\" = \"metadata.annotations['jobset.sigs.k8s.io/restart-attempt'] 1\" ]"
 "$bin" status r >"$work/r.status"
 check "status shows the attempt" grep -qx "Restart attempt: 1 of 1 (failurePolicy.maxRestarts)" "$work/r.status"
 check "... and -o jsonpath reads it where JobSet keeps it (status.restarts)" \
