@@ -1,5 +1,6 @@
 // `kubectl trainjob wait`: kubectl wait's --for and --timeout for a TrainJob, for scripts.
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "cluster/job_wait.h"
@@ -15,6 +16,7 @@ struct WaitFlags {
   std::vector<std::string> target;  ///< NAME, TYPE/NAME or TYPE NAME
   std::string for_condition;
   std::string timeout = "30s";
+  bool restart = false;
 };
 
 /// kubectl's --timeout: a duration; 0 looks once; a negative one waits without end.
@@ -36,8 +38,14 @@ int run_wait(const WaitFlags& flags) {
   std::optional<TrainJobTarget> target = target_of(flags.target);
   if (!target) return static_cast<int>(kExitFailure);
   return run_target_command(flags.connection, target->kind, [&](ClusterSession& session) {
+    std::function<void(const std::string&)> on_restart;
+    if (flags.restart)
+      on_restart = [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+      };
     WaitResult result = wait_for_trainjob(&session.client(), session.clock(), session.name_space(),
-                                          target->name, *condition, *timeout);
+                                          target->name, *condition, *timeout, on_restart);
     if (!result.out.empty()) std::printf("%s\n", result.out.c_str());
     if (!result.err.empty()) std::fprintf(stderr, "%s\n", result.err.c_str());
     return result.exit_code;
@@ -55,8 +63,13 @@ CommandRunner declare_wait(CLI::App* app) {
       "`status` reads them. Waiting for Complete on a TrainJob that failed (or for Failed on one\n"
       "that completed) ends at once with exit 1, saying so. --for=delete waits until every\n"
       "object and pod of the TrainJob is gone (exit 0 at once when there is none).\n"
+      "--restart does what `submit --wait` does for a runtime's JobSet failurePolicy.maxRestarts\n"
+      "(the Jobs' kubectl-trainjob/max-restarts annotation): when a Job fails while restarts are\n"
+      "left, every Job is deleted and created again with the next\n"
+      "jobset.sigs.k8s.io/restart-attempt, saying which pod failed, and the wait goes on.\n"
       "Examples:\n"
       "  kubectl trainjob wait mnist --for=condition=Complete --timeout=1h\n"
+      "  kubectl trainjob wait mnist --for=condition=Complete --restart --timeout=-1s\n"
       "  kubectl trainjob wait pytorchjob/demo --for=jsonpath='{.status.phase}'=Running");
   add_target_arguments(app, &flags->target);
   app->add_option("--for", flags->for_condition,
@@ -68,6 +81,9 @@ CommandRunner declare_wait(CLI::App* app) {
                   "Give up after this long (0: look once; negative: never give up)")
       ->type_name("DURATION")
       ->capture_default_str();
+  app->add_flag("--restart", flags->restart,
+                "Restart the whole TrainJob when a Job fails, up to its runtime's "
+                "failurePolicy.maxRestarts, as submit --wait does");
   add_cluster_flags(app, &flags->connection);
   return [flags] { return run_wait(*flags); };
 }

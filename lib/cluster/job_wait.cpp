@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "cluster/job_not_found.h"
+#include "cluster/job_restart.h"
+#include "cluster/restart_attempt.h"
 #include "cluster/status_output.h"
 #include "cluster/status_query.h"
 #include "cluster/trainjob_objects.h"
@@ -60,33 +62,59 @@ WaitResult wait_for_delete(KubeClient* client, const Clock& clock, const std::st
   return gone ? WaitResult{0, met(*status), ""} : timed_out(status, name);
 }
 
+/// wait --restart's restart: the line first, then the Jobs deleted and created again; empty
+/// when done, else the error to end the wait with.
+std::string restart(KubeClient* client, const Clock& clock, const std::string& name_space,
+                    const TrainJobStatus& failed, const std::vector<Json>& jobs,
+                    const std::function<void(const std::string&)>& on_restart) {
+  RestartBudget budget = restart_budget_of(jobs);
+  on_restart(restart_line(failed.kind, failed.name, budget.attempt + 1, budget.max_restarts,
+                          failure_cause(failed)));
+  std::string error =
+      recreate_jobs(client, clock, name_space, failed.name, jobs, budget.attempt + 1);
+  if (error.empty()) return "";
+  return "error: restarting " + failed.kind + " " + failed.name + ": " + error;
+}
+
 }  // namespace
 
 WaitResult wait_for_trainjob(KubeClient* client, const Clock& clock, const std::string& name_space,
                              const std::string& name, const WaitCondition& condition,
-                             double timeout_seconds) {
+                             double timeout_seconds,
+                             const std::function<void(const std::string&)>& on_restart) {
   if (condition.kind == WaitCondition::Kind::kDelete)
     return wait_for_delete(client, clock, name_space, name, timeout_seconds);
   bool create = condition.kind == WaitCondition::Kind::kCreate;
   std::optional<TrainJobStatus> status = fetch_status_if_trainjob(client, name_space, name);
   if (!status && !create) throw JobNotFound(name_space, name);
-  if (status)
+  // With --restart a failed TrainJob may still be restarted: the watch's first look decides.
+  if (status && !on_restart)
     if (std::optional<WaitResult> result = decided(condition, *status, name_space)) return *result;
   double deadline = clock.now() + timeout_seconds;
   TrainJobWatcher watcher(client, name_space, trainjob_selector(name));
   watcher.start();
   int seen = 0;
+  int attempt = 0;  // the restart attempt running: older Jobs and pods are on their way out
   while (true) {
     double left = deadline - clock.now();
     if (timeout_seconds >= 0 && left <= 0) return timed_out(status, name);
     WatchSnapshot snapshot = watcher.wait_newer(seen, timeout_seconds < 0 ? kWatchSlice : left);
     if (snapshot.version == seen) continue;
     seen = snapshot.version;
+    drop_older_attempts(attempt, &snapshot.jobs);
+    drop_older_attempts(attempt, &snapshot.pods);
     if (snapshot.jobs.empty() && !trainjob_exists(client, name_space, name)) {
       if (create) continue;
       throw JobNotFound(name_space, name);  // deleted while we waited
     }
     status = status_from(client, name_space, name, snapshot.jobs, snapshot.pods);
+    if (on_restart && status->phase == JobPhase::kFailed &&
+        restart_budget_of(snapshot.jobs).restarts_left()) {
+      std::string error = restart(client, clock, name_space, *status, snapshot.jobs, on_restart);
+      if (!error.empty()) return WaitResult{1, "", error};
+      attempt = restart_budget_of(snapshot.jobs).attempt + 1;
+      continue;
+    }
     if (std::optional<WaitResult> result = decided(condition, *status, name_space)) return *result;
   }
 }

@@ -16,6 +16,15 @@ std::string format_status_table(const TrainJobStatus& status) {
   std::string out =
       status.kind + " " + status.name + ": " + painted_phase(phase_text(status), stdout) + "\n";
   if (!status.message.empty()) out += status.message + "\n";
+  if (status.max_restarts > 0 || status.restart_attempt > 0) {
+    out += "Restart attempt: " + std::to_string(status.restart_attempt) + " of " +
+           std::to_string(status.max_restarts) + " (failurePolicy.maxRestarts)";
+    // Nothing in the cluster restarts it: say what does.
+    if (status.phase == JobPhase::kFailed && status.restart_attempt < status.max_restarts)
+      out += "; `kubectl trainjob wait " + status.name +
+             " --for=condition=Complete --restart` restarts it";
+    out += "\n";
+  }
   if (status.progress || status.bad_progress.count > 0) {
     // A program that prints its progress wrongly is told so, not shown no progress at all.
     std::string bad = status.bad_progress.describe();
@@ -82,6 +91,8 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   if (!status.reason.empty()) out["status"]["reason"] = status.reason;
   if (status.progress) out["status"]["trainerStatus"] = trainer_status_json(*status.progress);
   if (!status.restarting.empty()) out["status"]["restarting"] = status.restarting;
+  // JobSet's own status field for the attempt; 0 is left out, as JobSet's omitempty does.
+  if (status.restart_attempt > 0) out["status"]["restarts"] = status.restart_attempt;
   if (!status.start_time.empty()) out["status"]["startTime"] = status.start_time;
   if (!status.completion_time.empty()) out["status"]["completionTime"] = status.completion_time;
   out["status"]["conditions"] = conditions_json(status.conditions);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "cluster/job_restart.h"
 #include "cluster/submit_scheduling.h"
 #include "cluster/trainjob_objects.h"
 #include "cluster/trainjob_status.h"
@@ -368,7 +369,8 @@ void Submitter::report_running_changed(const SubmitPlan& plan, const SubmitOptio
   std::fflush(to);
 }
 
-int Submitter::submit(const SubmitPlan& plan, const SubmitOptions& options) {
+int Submitter::submit(const SubmitPlan& planned, const SubmitOptions& options) {
+  SubmitPlan plan = options.rerun ? planned : at_live_restart_attempt(client_, planned);
   if (options.rerun && !options.server_dry_run && !replace_existing(plan, "--rerun")) return 1;
   if (!dry_run_or_replace(plan, options)) return 1;
   warn_unfit_gangs(client_, plan.objects, err_);

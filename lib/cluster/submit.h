@@ -108,6 +108,12 @@ class Submitter {
                             const SubmitOptions& options, bool dry_run);
   int wait_for(const SubmitPlan& plan, const std::vector<Json>& later_jobs,
                const SubmitOptions& options);
+  /// JobSet's failurePolicy.maxRestarts: says why (`failed`'s first failed pod), deletes every
+  /// Job and creates the plan's again for the next restart attempt, the Jobs with dependsOn
+  /// back in `later`; false (after saying why) when that failed.
+  bool restart_all(const SubmitPlan& plan, const std::vector<Json>& live,
+                   const TrainJobStatus& failed, std::vector<Json>* later,
+                   const SubmitOptions& options);
   /// A failed TrainJob: stops the rest as JobSet or the operator would, says why; 1.
   int fail_wait(const SubmitPlan& plan, const std::vector<Json>& live,
                 const TrainJobStatus& status);

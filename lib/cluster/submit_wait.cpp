@@ -7,6 +7,8 @@
 #include <set>
 
 #include "cluster/cluster_output.h"
+#include "cluster/job_restart.h"
+#include "cluster/restart_attempt.h"
 #include "cluster/status_output.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_objects.h"
@@ -239,14 +241,25 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   std::optional<SuccessPolicy> policy = success_policy_of(plan.objects);
   WaitReport report;
   int seen = 0;
+  int attempt = 0;  // the restart attempt running: older Jobs and pods are on their way out
   while (true) {
     double left = options.timeout_seconds > 0 ? deadline - clock_->now() : 3600;
     if (left <= 0) return report_timeout(err_, plan, report.phase);
     WatchSnapshot snapshot = watcher.wait_newer(seen, std::min(left, 1.0));
     seen = snapshot.version;
+    drop_older_attempts(attempt, &snapshot.jobs);
+    drop_older_attempts(attempt, &snapshot.pods);
     bool policy_met = policy && success_policy_met(*policy, snapshot.jobs);
     bool all_done = all_jobs_complete(plan, snapshot.jobs, later);
     TrainJobStatus status = watched_status(client_, plan, snapshot, policy_met || all_done);
+    if (status.phase == JobPhase::kFailed && !legacy_kind(plan) &&
+        restart_budget_of(snapshot.jobs).restarts_left()) {
+      // Not Failed yet: JobSet restarts it (the line says why).
+      if (!restart_all(plan, snapshot.jobs, status, &later, options)) return 1;
+      attempt = restart_budget_of(snapshot.jobs).attempt + 1;
+      report.phase.reset();  // the new attempt starts from Pending
+      continue;
+    }
     report_progress(out_, plan, &status, &report);
     if (status.phase == JobPhase::kFailed) return fail_wait(plan, snapshot.jobs, status);
     if (policy_met || all_done) {
@@ -265,6 +278,35 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
   }
 }
 
+bool Submitter::restart_all(const SubmitPlan& plan, const std::vector<Json>& live,
+                            const TrainJobStatus& failed, std::vector<Json>* later,
+                            const SubmitOptions& options) {
+  RestartBudget budget = restart_budget_of(live);
+  int attempt = budget.attempt + 1;
+  std::fprintf(
+      out_, "%s\n",
+      restart_line(plan.kind, plan.trainjob, attempt, budget.max_restarts, failure_cause(failed))
+          .c_str());
+  std::fflush(out_);
+  std::string error = delete_jobs_and_wait(client_, *clock_, plan.name_space, plan.trainjob, live);
+  if (!error.empty()) {
+    std::fprintf(err_, "error: restarting %s %s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+                 error.c_str());
+    return false;
+  }
+  std::vector<Json> now;
+  later->clear();
+  for (const Json& object : plan.objects) {
+    if (string_member(object, "kind") != "Job") continue;
+    Json job = job_for_attempt(object, attempt);
+    bool waits = !dependencies_met(job, plan.objects, {});
+    (waits ? *later : now).push_back(std::move(job));
+  }
+  first_stage_at_ = clock_->now();  // each attempt has the whole activeDeadlineSeconds
+  std::vector<Json> created;
+  return apply_stage(plan, now, options, &created);
+}
+
 int Submitter::fail_wait(const SubmitPlan& plan, const std::vector<Json>& live,
                          const TrainJobStatus& status) {
   // JobSet's failure policy: the first failed Job fails it all, the rest are stopped; the
@@ -274,8 +316,16 @@ int Submitter::fail_wait(const SubmitPlan& plan, const std::vector<Json>& live,
   } else {
     stop_jobs(plan, live, "a sibling Job failed");
   }
-  std::fprintf(err_, "error: %s %s failed: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
-               status.message.c_str());
+  RestartBudget budget = restart_budget_of(live);
+  std::string after = budget.max_restarts == 0
+                          ? ""
+                          : " after " + restarts_text(budget.attempt) +
+                                " (ReachedMaxRestarts: failurePolicy.maxRestarts " +
+                                std::to_string(budget.max_restarts) + ")";
+  std::fprintf(err_, "error: %s %s failed%s: %s\n", plan.kind.c_str(), plan.trainjob.c_str(),
+               after.c_str(), status.message.c_str());
+  std::string cause = failure_cause(status);
+  if (cause != status.message) std::fprintf(err_, "  failed %s\n", cause.c_str());
   return 1;
 }
 

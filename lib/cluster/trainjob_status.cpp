@@ -8,6 +8,7 @@
 #include "cluster/cluster_output.h"
 #include "cluster/job_stages.h"
 #include "cluster/pod_state.h"
+#include "cluster/restart_attempt.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "model/operator_labels.h"
@@ -329,9 +330,8 @@ std::vector<StatusCondition> status_conditions(const TrainJobStatus& status,
                    by_policy ? "the success policy's Jobs completed" : "every Job completed",
                    status.completion_time});
   if (status.phase == JobPhase::kFailed)
-    out.push_back({"Failed", "True",
-                   status.reason == "DeadlineExceeded" ? "DeadlineExceeded" : "FailedJobs",
-                   status.message, status.completion_time});
+    out.push_back(
+        {"Failed", "True", failed_reason(status), status.message, status.completion_time});
   return out;
 }
 }  // namespace
@@ -389,6 +389,9 @@ TrainJobStatus compute_status(const std::string& name, const std::vector<Json>& 
   add_node_reasons(&out);
   if (out.phase == JobPhase::kRunning) out.restarting = restarting_node(pods, out.nodes);
   set_times(jobs, &out);
+  RestartBudget budget = restart_budget_of(jobs);
+  out.restart_attempt = budget.attempt;
+  out.max_restarts = budget.max_restarts;
   out.conditions = status_conditions(out, jobs, policy.has_value());
   return out;
 }

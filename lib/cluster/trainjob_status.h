@@ -64,6 +64,8 @@ struct TrainJobStatus {
   std::string start_time;       ///< the first Job's status.startTime; empty before it started
   std::string completion_time;  ///< when it completed or failed; empty before
   std::vector<StatusCondition> conditions;
+  int restart_attempt = 0;  ///< JobSet's restart attempt of the Jobs (status.restarts)
+  int max_restarts = 0;     ///< the runtime's failurePolicy.maxRestarts, from the Jobs
   bool finished() const { return job_phase_finished(phase); }
 };
 

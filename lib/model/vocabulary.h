@@ -200,6 +200,10 @@ inline constexpr const char* kOptimizationStoppedAnnotation =
 /// JobSet's successPolicy, as compact JSON, on every Job of a TrainJob whose runtime has one:
 /// no JobSet controller exists, so `submit --wait` and `status` read it from the Jobs.
 inline constexpr const char* kSuccessPolicyAnnotation = "kubectl-trainjob/success-policy";
+/// JobSet's failurePolicy.maxRestarts when above 0 ("2"), on every Job of the TrainJob: the
+/// client that waits (`submit --wait`, `wait --restart`, perhaps another process) reads from
+/// the Jobs how often it may delete and create them all again, as JobSet restarts a JobSet.
+inline constexpr const char* kMaxRestartsAnnotation = "kubectl-trainjob/max-restarts";
 /// A replicated job's dependsOn list, as compact JSON, on each of its Jobs (read the same way).
 inline constexpr const char* kDependsOnAnnotation = "kubectl-trainjob/depends-on";
 /// On an object `submit` creates only when it does not exist yet (a generated Secret).

@@ -4,6 +4,7 @@
 
 #include "model/jobset_labels.h"
 #include "render/compile.h"
+#include "render/failure_policy.h"
 #include "render/gitops_order.h"
 #include "render/kueue.h"
 #include "render/pod_edit.h"
@@ -14,8 +15,9 @@ namespace {
 /// JobSet behaviour a set of plain Jobs cannot reproduce by itself.
 /// (successPolicy and dependsOn are carried as Job annotations for `submit --wait`/`status`;
 /// volumeClaimPolicies are applied: volume_claims.cpp.)
-constexpr const char* kJobSetOnlyFields[] = {"failurePolicy", "startupPolicy",
-                                             "ttlSecondsAfterFinished", "coordinator"};
+/// (failurePolicy's maxRestarts is annotated for the client too: failure_policy.h.)
+constexpr const char* kJobSetOnlyFields[] = {"startupPolicy", "ttlSecondsAfterFinished",
+                                             "coordinator"};
 
 struct Network {
   std::string subdomain;
@@ -122,6 +124,7 @@ void annotate_jobset_policies(const CompileState& state, const ReplicatedJob& rj
     sort_keys(&sorted);
     (*metadata)["annotations"][kDependsOnAnnotation] = sorted.dump();
   }
+  annotate_max_restarts(state, metadata);
 }
 
 Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPlacement& placement,
@@ -166,6 +169,7 @@ void warn_jobset_features(const CompileState& state) {
           "JobSet " + std::string(field) + " has no plain-Job equivalent and is not applied");
     }
   }
+  warn_failure_policy(state);
   if (state.jobset_spec.contains("successPolicy")) {
     // Under MPI the node pods end by themselves (mpi_node_wrapper.cpp), so say that instead.
     std::string alone = state.ml_policy["mpi"]
