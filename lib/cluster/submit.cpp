@@ -20,19 +20,6 @@ namespace {
 /// How long --replace and --rerun wait for the old objects and their pods to go.
 constexpr double kOldObjectsGoneSeconds = 120;
 
-int apply_rank(const Json& object) {
-  std::string kind = string_member(object, "kind");
-  // Claims before the Jobs whose pods mount them (volumeClaimPolicies); a ServiceAccount
-  // and its RBAC (MPIJob v1's launcher) before the pods that run as it.
-  if (kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim" ||
-      kind == "ServiceAccount" || kind == "Role" || kind == "RoleBinding")
-    return 0;
-  if (kind == "Service") return 1;
-  if (kind == "Workload" || kind == "PodGroup") return 2;  // a Workload before its PodGroups
-  if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;
-  return 6;
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items)
@@ -63,12 +50,6 @@ void split_stages(const SubmitPlan& plan, bool staged, std::vector<Json>* now,
 }
 
 }  // namespace
-
-std::vector<Json> order_for_apply(std::vector<Json> objects) {
-  std::stable_sort(objects.begin(), objects.end(),
-                   [](const Json& a, const Json& b) { return apply_rank(a) < apply_rank(b); });
-  return objects;
-}
 
 Submitter::Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err)
     : client_(client), clock_(clock), out_(out), err_(err) {}

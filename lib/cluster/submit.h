@@ -35,10 +35,6 @@ struct SubmitOptions {
   double progress_deadline_seconds = kDefaultProgressDeadline;
 };
 
-/// Safe order: ConfigMaps and Secrets, Services, PodGroups, then Jobs (initializers first,
-/// Jobs that depend on others last), then anything else; the order within a kind is kept.
-std::vector<Json> order_for_apply(std::vector<Json> objects);
-
 class Submitter {
  public:
   Submitter(KubeClient* client, const Clock* clock, std::FILE* out, std::FILE* err);

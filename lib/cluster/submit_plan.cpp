@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/job_stages.h"
 #include "cluster/submit.h"
 #include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
@@ -16,6 +17,19 @@
 
 namespace trainjob {
 namespace {
+
+int apply_rank(const Json& object) {
+  std::string kind = string_member(object, "kind");
+  // Claims before the Jobs whose pods mount them (volumeClaimPolicies); a ServiceAccount
+  // and its RBAC (MPIJob v1's launcher) before the pods that run as it.
+  if (kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim" ||
+      kind == "ServiceAccount" || kind == "Role" || kind == "RoleBinding")
+    return 0;
+  if (kind == "Service") return 1;
+  if (kind == "Workload" || kind == "PodGroup") return 2;  // a Workload before its PodGroups
+  if (kind == "Job") return is_initializer_job(object) ? 3 : depends_on_of(object).empty() ? 4 : 5;
+  return 6;
+}
 
 /// `file:line:col` of `path` in `document`.
 std::string plan_where(const Document& document, std::string_view path) {
@@ -112,6 +126,12 @@ std::vector<RenderedUnit> trial_units(const RenderedUnit& unit) {
 }
 
 }  // namespace
+
+std::vector<Json> order_for_apply(std::vector<Json> objects) {
+  std::stable_sort(objects.begin(), objects.end(),
+                   [](const Json& a, const Json& b) { return apply_rank(a) < apply_rank(b); });
+  return objects;
+}
 
 void mark_as_submitted(SubmitPlan* plan) {
   std::vector<std::string> kinds;

@@ -35,6 +35,10 @@ std::vector<SubmitPlan> plan_submit(const RenderResult& rendered,
                                     const std::vector<std::string>& from_files,
                                     const std::string& name_space);
 
+/// Safe order: ConfigMaps and Secrets, Services, Workloads and PodGroups, then Jobs (initializers
+/// first, Jobs that depend on others last), then anything else; the order within a kind is kept.
+std::vector<Json> order_for_apply(std::vector<Json> objects);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_CLUSTER_SUBMIT_PLAN_H_
