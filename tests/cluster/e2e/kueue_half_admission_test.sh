@@ -72,7 +72,7 @@ YAML
 }
 # workloads: "JOB:QuotaReserved-status" for each Workload of the namespace, sorted.
 workloads() {
-  kubectl get workloads -o json | python3 -c '
+  kubectl get workloads.kueue.x-k8s.io -o json | python3 -c '
 import json, sys
 for w in json.load(sys.stdin)["items"]:
     owner = w["metadata"]["ownerReferences"][0]["name"]
@@ -131,7 +131,7 @@ check "... saying to use --target jobset" \
 kubectl apply -f "$work/c.jobset.yaml" -f "$work/d.jobset.yaml" >/dev/null
 whole='jobset c:True jobset d:False '
 jobset_workloads() {
-  kubectl get workloads -o json 2>/dev/null | python3 -c '
+  kubectl get workloads.kueue.x-k8s.io -o json 2>/dev/null | python3 -c '
 import json, sys
 for w in json.load(sys.stdin)["items"]:
     o = w["metadata"]["ownerReferences"][0]
@@ -142,9 +142,9 @@ for w in json.load(sys.stdin)["items"]:
 export -f jobset_workloads
 check "jobset target: one Workload per JobSet: c admitted whole, d waits whole" \
   eventually bash -c "[ \"\$(jobset_workloads)\" = '$whole' ] || [ \"\$(jobset_workloads)\" = 'jobset c:False jobset d:True ' ]" ||
-  { jobset_workloads; kubectl get workloads; } >&2
+  { jobset_workloads; kubectl get workloads.kueue.x-k8s.io; } >&2
 check "... c's Workload holds both pod sets (node x2, launcher x1)" bash -c "
-  kubectl get workloads -o jsonpath='{range .items[*]}{.metadata.ownerReferences[0].name}={.spec.podSets[*].name}/{.spec.podSets[*].count}{\"\\n\"}{end}' | grep -qx 'c=node launcher/2 1'"
+  kubectl get workloads.kueue.x-k8s.io -o jsonpath='{range .items[*]}{.metadata.ownerReferences[0].name}={.spec.podSets[*].name}/{.spec.podSets[*].count}{\"\\n\"}{end}' | grep -qx 'c=node launcher/2 1'"
 first=c second=d
 [ "$(jobset_workloads)" = "$whole" ] || { first=d second=c; }
 check "... none of $second's Jobs runs meanwhile" \
