@@ -142,5 +142,42 @@ check "... at its queue label, saying why and how to run it as one Workload" \
   "$work/several.err"
 check "... creating nothing" bash -c '[ -z "$(kubectl get jobs -l trainer.kubeflow.org/trainjob-name=several -o name)" ]'
 
+# --- a sweep in the queue: two trials may run at once, the quota holds one ------------------
+cat >"$work/sweep.yaml" <<YAML
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: OptimizationJob
+metadata:
+  name: sw
+spec:
+  objectives:
+    - metric: loss
+  searchAlgorithm: {grid: {}}
+  numTrials: 2
+  parallelTrials: 2
+  parameters: [{name: lr, searchSpace: {categorical: {choices: ["0.1", "0.2"]}}}]
+  trainJobTemplate:
+    metadata:
+      labels: {kueue.x-k8s.io/queue-name: lq}
+    spec:
+      runtimeRef: {name: trial-sw}
+      trainer:
+        numNodes: 2
+        resourcesPerNode: {requests: {cpu: "2"}}
+YAML
+{ echo ---; one_step_runtime trial-sw "{test.kubectl-trainjob/duration: 4s}"; } >>"$work/sweep.yaml"
+serve_loss() { pod_logs "$1" 'TRAINJOB_PROGRESS {"loss": 0.5}'; }
+on_new_pods batch.kubernetes.io/job-completion-index=0 '' serve_loss
+"$bin" submit --wait -f "$work/sweep.yaml" >"$work/sweep.out" 2>"$work/sweep.err" &
+sweeper=$!
+one_trial_waits() {
+  "$bin" status sw-trial-1 2>/dev/null | grep -q "^Kueue: .*pending in LocalQueue lq" ||
+    "$bin" status sw-trial-2 2>/dev/null | grep -q "^Kueue: .*pending in LocalQueue lq"
+}
+check "kueue: a sweep's trials in the queue: one waits for Kueue while the other runs" eventually one_trial_waits
+wait $sweeper
+check "... and the search completes: exit 0, both trials succeeded" \
+  bash -c "[ $? -eq 0 ] && [ \$(grep -c '^sw-trial-[12]: Succeeded, loss ' '$work/sweep.out') -eq 2 ]" ||
+  cat "$work/sweep.out" "$work/sweep.err" >&2
+
 echo "kueue_test: $((SECONDS - started)) s in all" >&2
 finish
