@@ -62,7 +62,8 @@ cmake --build --preset default "${targets[@]}" -- -j"$(nproc)" >&2
 step_done build
 
 # The control-plane tests run on Kubernetes built from source, once per pinned version
-# (tests/cluster/build.sh says what to install when Go is missing or too old).
+# (tests/cluster/build.sh says what to install when Go is missing or too old), some with the
+# schedulers and queues of tests/cluster/addons beside it (Kueue: about 8 minutes cold).
 if [ "$mode" = test ]; then
   tests/cluster/build.sh >/dev/null
   tests/cluster/build_groups.sh addons >/dev/null

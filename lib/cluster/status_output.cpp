@@ -5,6 +5,41 @@
 
 namespace trainjob {
 
+namespace {
+
+/// Kueue's word on each Job, while one of them waits for it (a half-admitted job shows which).
+std::string kueue_lines(const std::vector<KueueWorkloadStatus>& workloads) {
+  bool waiting = false;
+  for (const KueueWorkloadStatus& workload : workloads)
+    waiting = waiting || (!workload.admitted && !workload.finished);
+  std::string out;
+  if (waiting)
+    for (const KueueWorkloadStatus& workload : workloads)
+      out += kueue_line(workload) + "\n";
+  return out;
+}
+
+Json kueue_json(const std::vector<KueueWorkloadStatus>& workloads) {
+  Json out = Json::array();
+  for (const KueueWorkloadStatus& w : workloads) {
+    Json entry = {{"job", w.job},
+                  {"workload", w.workload},
+                  {"localQueue", w.queue},
+                  {"admitted", w.admitted},
+                  {"finished", w.finished}};
+    if (!w.reason.empty()) entry["reason"] = w.reason;
+    if (!w.message.empty()) entry["message"] = w.message;
+    if (w.position) {
+      entry["positionInLocalQueue"] = *w.position;
+      entry["positionFrom"] = w.position_source;
+    }
+    out.push_back(entry);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_status_table(const TrainJobStatus& status) {
   std::vector<std::vector<std::string>> rows = {
       {"STEP", "NODE", "POD", "NODE-NAME", "PHASE", "READY", "RESTARTS", "REASON"}};
@@ -25,6 +60,7 @@ std::string format_status_table(const TrainJobStatus& status) {
              " --for=condition=Complete --restart` restarts it";
     out += "\n";
   }
+  out += kueue_lines(status.kueue);
   if (status.progress || status.bad_progress.count > 0) {
     // A program that prints its progress wrongly is told so, not shown no progress at all.
     std::string bad = status.bad_progress.describe();
@@ -96,6 +132,7 @@ Json status_json(const TrainJobStatus& status, const std::string& name_space) {
   if (!status.start_time.empty()) out["status"]["startTime"] = status.start_time;
   if (!status.completion_time.empty()) out["status"]["completionTime"] = status.completion_time;
   out["status"]["conditions"] = conditions_json(status.conditions);
+  if (!status.kueue.empty()) out["status"]["kueue"] = kueue_json(status.kueue);
   return out;
 }
 

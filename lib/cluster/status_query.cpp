@@ -56,6 +56,7 @@ TrainJobStatus status_from(KubeClient* client, const std::string& name_space,
   TrainJobStatus status = compute_status(name, jobs, pods, pod_events(client, name_space));
   status.progress =
       fetch_rank0_progress(client, name_space, status, jobs, pods, &status.bad_progress);
+  if (!status.finished()) status.kueue = fetch_kueue_status(client, name_space, jobs);
   return status;
 }
 

@@ -191,6 +191,8 @@ bool Submitter::apply_stage(const SubmitPlan& plan, const std::vector<Json>& obj
                      changed_fields(before->second, result.object).empty();
     if (result.created) created->push_back(object);
     std::string kind = string_member(object, "kind");
+    if (kind == "Job" && member_or_empty(result.object, "spec").value("suspend", false))
+      server_suspended_.insert(display_name(object));
     if (!result.created && !unchanged && (kind == "ConfigMap" || kind == "Secret"))
       changed_inputs_.push_back(display_name(object));
     if (foreign != foreign_.end()) {
@@ -248,8 +250,9 @@ bool Submitter::report_suspended(const SubmitPlan& plan, const SubmitOptions& op
   std::vector<const Json*> jobs;
   for (const Json& object : plan.objects)
     if (string_member(object, "kind") == "Job") jobs.push_back(&object);
-  bool suspended = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [](const Json* job) {
-    return member_or_empty(*job, "spec").value("suspend", false);
+  bool suspended = !jobs.empty() && std::all_of(jobs.begin(), jobs.end(), [&](const Json* job) {
+    return member_or_empty(*job, "spec").value("suspend", false) ||
+           server_suspended_.count(display_name(*job)) != 0;
   });
   if (!suspended) return false;
   std::FILE* to = options.names_only ? err_ : out_;  // -o name: stdout holds names only

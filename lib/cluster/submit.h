@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,8 @@ class Submitter {
   std::map<std::string, ForeignObject> foreign_;
   /// ConfigMaps and Secrets the apply changed (not created): what running pods may have read.
   std::vector<std::string> changed_inputs_;
+  /// The Jobs the server created or left suspended: Kueue's webhook suspends a Job in a queue.
+  std::set<std::string> server_suspended_;
   double first_stage_at_ = 0;  ///< when the first Jobs were applied: the deadline counts from it
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster/job_phase.h"
+#include "cluster/kueue_status.h"
 #include "load/json.h"
 #include "model/trainer_progress.h"
 #include "model/vocabulary.h"
@@ -66,6 +67,8 @@ struct TrainJobStatus {
   std::vector<StatusCondition> conditions;
   int restart_attempt = 0;  ///< JobSet's restart attempt of the Jobs (status.restarts)
   int max_restarts = 0;     ///< the runtime's failurePolicy.maxRestarts, from the Jobs
+  /// Kueue's Workloads of the Jobs in a queue (status_from fills it in; compute_status not).
+  std::vector<KueueWorkloadStatus> kueue;
   bool finished() const { return job_phase_finished(phase); }
 };
 

@@ -236,6 +236,18 @@ void warn_run_policy(const LegacyJob& job, LegacyGang gang, const FieldReader& r
   const Json& suspend = json_member(job.run_policy, "suspend");
   warn_jobs_suspended_without_queue(reader, "spec.runPolicy.suspend",
                                     suspend.is_boolean() && suspend.get<bool>(), job.name);
+  int64_t jobs = 0;
+  std::string which;
+  for (const LegacyReplica& replica : job.replicas) {
+    jobs += replica.replicas;
+    which += (which.empty() ? "" : ", ") + replica.type + " x" + std::to_string(replica.replicas);
+  }
+  refuse_queued_jobs_admitted_apart(
+      reader, jobs, which,
+      "convert it to a TrainJob (`kubectl trainjob convert`) and render that with --target "
+      "jobset, which Kueue admits as one Workload, or leave the " +
+          std::string(job.kind->kind) +
+          " to its upstream operator, whose Kueue integration admits it whole");
   for (const LegacyReplica& replica : job.replicas) {
     if (replica.restart_policy == "Always") {
       reader.warning(replica.path + ".restartPolicy",

@@ -27,4 +27,17 @@ void warn_jobs_suspended_without_queue(const FieldReader& reader, const std::str
                                    name + "`");
 }
 
+void refuse_queued_jobs_admitted_apart(const FieldReader& reader, int64_t jobs,
+                                       const std::string& which, const std::string& fix) {
+  Json labels = kueue_job_labels(reader.document().value);
+  if (jobs < 2 || !labels.contains(kKueueQueueLabel)) return;
+  reader.error(reader.root()["metadata"]["labels"][kKueueQueueLabel].path(),
+               "expected a job that runs as one Job in a Kueue queue, found " +
+                   std::to_string(jobs) + " Jobs that run together (" + which +
+                   "): Kueue admits each Job as a Workload of its own, so two such jobs under a "
+                   "quota that fits one can each be half admitted and wait for the rest "
+                   "forever; " +
+                   fix);
+}
+
 }  // namespace trainjob

@@ -4,6 +4,7 @@
 #ifndef TRAINJOB_MODEL_KUEUE_LABELS_H_
 #define TRAINJOB_MODEL_KUEUE_LABELS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "load/json.h"
@@ -23,6 +24,14 @@ std::string no_kueue_queue_phrase();
 /// <name>` starts them.
 void warn_jobs_suspended_without_queue(const FieldReader& reader, const std::string& suspend_path,
                                        bool suspended, const std::string& name);
+
+/// Kueue's batch/Job integration admits each Job on its own, as a Workload of its own. A job
+/// in a queue (the document `reader` reads) whose `jobs` Jobs (named by `which`) must all run
+/// for it to progress is refused at its queue label: two such jobs under a quota that fits
+/// one can each be half admitted and wait for the rest forever. `fix` says how to run it as
+/// one Workload. Nothing is said for fewer than two Jobs or without a queue label.
+void refuse_queued_jobs_admitted_apart(const FieldReader& reader, int64_t jobs,
+                                       const std::string& which, const std::string& fix);
 
 }  // namespace trainjob
 

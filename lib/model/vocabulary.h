@@ -128,6 +128,25 @@ inline constexpr const char* kPrteSshArgsEnv = "PRTE_MCA_plm_ssh_args";
 /// spec.suspend then.
 inline constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr const char* kKueuePriorityLabel = "kueue.x-k8s.io/priority-class";
+/// Kueue's API: its Workloads (one per Job it manages), and the visibility API's pending
+/// workloads of a LocalQueue (with their positions), where an APIService serves it.
+inline constexpr const char* kKueueApiVersion = "kueue.x-k8s.io/v1beta2";
+inline constexpr const char* kKueueVisibilityApiVersion = "visibility.kueue.x-k8s.io/v1beta2";
+/// Kueue's Workload conditions: quota reserved in a ClusterQueue, admitted, finished.
+inline constexpr const char* kKueueQuotaReserved = "QuotaReserved";
+inline constexpr const char* kKueueAdmitted = "Admitted";
+inline constexpr const char* kKueueFinished = "Finished";
+/// Kueue's topology-aware scheduling: annotations it reads on pod templates only (a Job's
+/// spec.template, a JobSet's replicatedJobs[].template.spec.template), naming a node label
+/// (a topology level) that the pods of one pod set share.
+inline constexpr const char* kKueueTasRequired = "kueue.x-k8s.io/podset-required-topology";
+inline constexpr const char* kKueueTasPreferred = "kueue.x-k8s.io/podset-preferred-topology";
+inline constexpr const char* kKueueTasUnconstrained =
+    "kueue.x-k8s.io/podset-unconstrained-topology";
+inline constexpr const char* kKueueTasSliceRequired =
+    "kueue.x-k8s.io/podset-slice-required-topology";
+inline constexpr const char* kKueueTasSliceSize = "kueue.x-k8s.io/podset-slice-size";
+inline constexpr const char* kKueueTasGroupName = "kueue.x-k8s.io/podset-group-name";
 /// The pod label by which the coscheduling plugin (scheduler-plugins) finds a pod's group.
 inline constexpr const char* kCoschedulingPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 /// The pod annotation by which Volcano finds a pod's group.

@@ -9,6 +9,7 @@
 #include "model/embedded_runtimes.h"
 #include "model/trainjob.h"
 #include "pipeline/input_names.h"
+#include "pipeline/kueue_topology.h"
 #include "render/compile_state.h"
 #include "render/policy/ml_policy.h"
 #include "render/runtime_template.h"
@@ -109,6 +110,7 @@ std::vector<DocumentWork> check_documents(const std::vector<Document>& documents
     InputCheck::check_schema(document, request.compile.dialect, &schemas[worker],
                              &work[i].schema_findings);
     check_input_names(document, &work[i].semantic_findings);
+    check_kueue_topology(document, &work[i].semantic_findings);
     if (request.namespace_from_flag)
       check_namespace_flag(document, options.default_namespace, &work[i].semantic_findings);
     if (is_trainjob_document(document)) {

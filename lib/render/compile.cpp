@@ -136,6 +136,7 @@ bool compile_steps(CompileState* state, const Runtime& runtime, const CompileOpt
   warn_advisories(*state, trainer, options.config_maps, options.claims);
   if (state->render_target == RenderTarget::kJobs) warn_jobset_features(*state);
   warn_suspended_without_queue(*state);
+  refuse_queued_jobs_apart(*state);
   Json runtime_node = policy_runtime_node(state);
   Json tune_command = torchtune_command(state, trainer, num_proc);  // reads the runtime's
   apply_trainer(state, trainer);

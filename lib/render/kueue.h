@@ -16,6 +16,11 @@ Json kueue_job_labels(const CompileState& state);
 /// A suspended TrainJob without a queue label: nothing will ever unsuspend its Jobs.
 void warn_suspended_without_queue(const CompileState& state);
 
+/// Under --target jobs, refuses a TrainJob in a Kueue queue whose Jobs that run together
+/// (all but the initializers others wait to complete) are more than one, with the fix
+/// --target jobset (refuse_queued_jobs_admitted_apart).
+void refuse_queued_jobs_apart(const CompileState& state);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_RENDER_KUEUE_H_

@@ -13,7 +13,11 @@
 # A group's directory holds go.mod and go.sum, `packages` (the packages to build, one a line;
 # `.` is the module's own main package), and optionally files.sh, which runs in the module's
 # directory with the output directory as its argument to copy what the programs need
-# beside their binaries (CRDs, webhook configurations) out of the pinned modules.
+# beside their binaries (CRDs, webhook configurations) out of the pinned modules, and
+# optionally overlay.sh, which runs in the module's directory with a scratch directory as its
+# argument and prints the path of a `go build -overlay` file it wrote there: the one way a group
+# changes a line of an upstream program for a loopback run (the change is made from the pinned
+# module's own file at build time, so no upstream text is kept here).
 set -euo pipefail
 cluster=$(cd "$(dirname "$0")" && pwd)
 set_name=${1:-}
@@ -46,8 +50,15 @@ build() {
   echo "build_groups.sh: building $group (log: $log)" >&2
   local packages
   mapfile -t packages < <(grep -v '^[[:space:]]*\(#\|$\)' "$source/packages")
+  local overlay=()
+  : >"$log"
+  if [ -f "$source/overlay.sh" ]; then
+    mkdir -p "$tmp/.overlay"
+    overlay=(-overlay "$(cd "$source" && GOFLAGS=-mod=readonly bash ./overlay.sh "$tmp/.overlay" 2>>"$log")") ||
+      { rm -rf "$tmp"; echo "build_groups.sh: overlay.sh of $group failed:" >&2; cat "$log" >&2; return 1; }
+  fi
   if ! (cd "$source" && CGO_ENABLED=0 GOFLAGS=-mod=readonly go build -trimpath -ldflags "-s -w" \
-    -o "$tmp/" "${packages[@]}") >"$log" 2>&1 ||
+    "${overlay[@]}" -o "$tmp/" "${packages[@]}") >>"$log" 2>&1 ||
     { [ -f "$source/files.sh" ] && ! (cd "$source" && GOFLAGS=-mod=readonly bash ./files.sh "$tmp") >>"$log" 2>&1; }; then
     rm -rf "$tmp"
     echo "build_groups.sh: building $group failed; the last lines of $log:" >&2
@@ -55,6 +66,7 @@ build() {
     return 1
   fi
   echo "built in $((SECONDS - started)) s" >>"$log"
+  rm -rf "$tmp/.overlay"
   touch "$tmp/.complete"
   rm -rf "$out"
   mv "$tmp" "$out"
