@@ -16,16 +16,6 @@ struct Gang {
   std::vector<const Json*> pods;  ///< each pod's spec
 };
 
-const Json& at(const Json& object, std::initializer_list<const char*> path) {
-  static const Json null;
-  const Json* value = &object;
-  for (const char* key : path) {
-    if (!value->is_object() || !value->contains(key)) return null;
-    value = &(*value)[key];
-  }
-  return *value;
-}
-
 void add_list(const Json& list, Resources* out) {
   if (!list.is_object()) return;
   for (const auto& [name, value] : list.items()) {
@@ -38,14 +28,14 @@ void add_list(const Json& list, Resources* out) {
 
 Resources pod_needs(const Json& pod_spec) {
   Resources needs;
-  const Json& containers = at(pod_spec, {"containers"});
+  const Json& containers = json_path(pod_spec, {"containers"});
   if (containers.is_array()) {
     for (const Json& container : containers) {
       Resources one;
-      add_list(at(container, {"resources", "limits"}), &one);
-      add_list(at(container, {"resources", "requests"}), &one);  // requests win
+      add_list(json_path(container, {"resources", "limits"}), &one);
+      add_list(json_path(container, {"resources", "requests"}), &one);  // requests win
       Resources requests;
-      add_list(at(container, {"resources", "requests"}), &requests);
+      add_list(json_path(container, {"resources", "requests"}), &requests);
       for (auto& [name, nanos] : one)
         needs[name] += requests.count(name) != 0 ? requests[name] : nanos;
     }
@@ -55,12 +45,12 @@ Resources pod_needs(const Json& pod_spec) {
 }
 
 int64_t parallelism(const Json& job) {
-  const Json& value = at(job, {"spec", "parallelism"});
+  const Json& value = json_path(job, {"spec", "parallelism"});
   return value.is_number_integer() ? value.get<int64_t>() : 1;
 }
 
 void add_pods(const Json& job, Gang* gang) {
-  const Json& spec = at(job, {"spec", "template", "spec"});
+  const Json& spec = json_path(job, {"spec", "template", "spec"});
   for (int64_t i = 0; i < parallelism(job) && gang->pods.size() < 100000; ++i)
     gang->pods.push_back(&spec);
 }
@@ -71,19 +61,20 @@ std::vector<Gang> gangs_of(const std::vector<Json>& objects) {
   for (const Json& object : objects) {
     const std::string& kind = string_member_ref(object, "kind");
     if (kind == "PodGroup" && string_member_ref(object, "apiVersion") == kWorkloadApiVersion &&
-        at(object, {"spec", "schedulingPolicy", "gang"}).is_object()) {
-      std::string name = string_member(at(object, {"metadata"}), "name");
+        json_path(object, {"spec", "schedulingPolicy", "gang"}).is_object()) {
+      std::string name = string_member(json_path(object, {"metadata"}), "name");
       by_group[name] = gangs.size();
       gangs.push_back({"podgroup.scheduling.k8s.io/" + name, {}});
     }
   }
   for (const Json& object : objects) {
     if (string_member_ref(object, "kind") != "Job") continue;
-    const Json& group = at(object, {"spec", "template", "spec", "schedulingGroup", "podGroupName"});
+    const Json& group =
+        json_path(object, {"spec", "template", "spec", "schedulingGroup", "podGroupName"});
     if (group.is_string() && by_group.count(group.get<std::string>()) != 0) {
       add_pods(object, &gangs[by_group[group.get<std::string>()]]);
-    } else if (at(object, {"spec", "scheduling", "schedulingPolicy", "gang"}).is_object()) {
-      gangs.push_back({"job.batch/" + string_member(at(object, {"metadata"}), "name"), {}});
+    } else if (json_path(object, {"spec", "scheduling", "schedulingPolicy", "gang"}).is_object()) {
+      gangs.push_back({"job.batch/" + string_member(json_path(object, {"metadata"}), "name"), {}});
       add_pods(object, &gangs.back());
     }
   }
@@ -91,10 +82,10 @@ std::vector<Gang> gangs_of(const std::vector<Json>& objects) {
 }
 
 bool usable(const Json& node, const Json& pod_spec) {
-  if (at(node, {"spec", "unschedulable"}) == true) return false;
-  const Json& selector = at(pod_spec, {"nodeSelector"});
+  if (json_path(node, {"spec", "unschedulable"}) == true) return false;
+  const Json& selector = json_path(pod_spec, {"nodeSelector"});
   if (!selector.is_object()) return true;
-  const Json& labels = at(node, {"metadata", "labels"});
+  const Json& labels = json_path(node, {"metadata", "labels"});
   for (const auto& [key, value] : selector.items()) {
     if (!labels.is_object() || !labels.contains(key) || labels[key] != value) return false;
   }
@@ -113,7 +104,7 @@ bool fits(const Resources& needs, const Resources& room) {
 int64_t place(const Gang& gang, const std::vector<Json>& nodes, int64_t* usable_nodes) {
   std::vector<Resources> room(nodes.size());
   for (size_t n = 0; n < nodes.size(); ++n)
-    add_list(at(nodes[n], {"status", "allocatable"}), &room[n]);
+    add_list(json_path(nodes[n], {"status", "allocatable"}), &room[n]);
   int64_t placed = 0;
   for (const Json* pod : gang.pods) {
     Resources needs = pod_needs(*pod);
@@ -136,7 +127,7 @@ int64_t place(const Gang& gang, const std::vector<Json>& nodes, int64_t* usable_
 bool has_gang(const std::vector<Json>& objects) {
   for (const Json& object : objects) {
     if (string_member_ref(object, "apiVersion") == kWorkloadApiVersion ||
-        at(object, {"spec", "scheduling", "schedulingPolicy", "gang"}).is_object())
+        json_path(object, {"spec", "scheduling", "schedulingPolicy", "gang"}).is_object())
       return true;
   }
   return false;

@@ -52,16 +52,6 @@ std::string gate_of(const std::string& path) {
   return "WorkloadWithJob (and GenericWorkload) on the API server and the controller manager";
 }
 
-const Json& member_at(const Json& object, std::initializer_list<const char*> path) {
-  static const Json null;
-  const Json* at = &object;
-  for (const char* key : path) {
-    if (!at->is_object() || !at->contains(key)) return null;
-    at = &(*at)[key];
-  }
-  return *at;
-}
-
 }  // namespace
 
 std::string gang_scheduling_refusal(const Json& object, const ApplyResult& dry_run) {
@@ -77,14 +67,14 @@ std::string gang_scheduling_refusal(const Json& object, const ApplyResult& dry_r
   std::string dropped;
   if (workload_api) {
     dropped =
-        first_dropped(member_at(object, {"spec"}), member_at(dry_run.object, {"spec"}), "spec");
+        first_dropped(json_path(object, {"spec"}), json_path(dry_run.object, {"spec"}), "spec");
   } else {
-    dropped = first_dropped(member_at(object, {"spec", "scheduling"}),
-                            member_at(dry_run.object, {"spec", "scheduling"}), "spec.scheduling");
+    dropped = first_dropped(json_path(object, {"spec", "scheduling"}),
+                            json_path(dry_run.object, {"spec", "scheduling"}), "spec.scheduling");
     if (dropped.empty()) {
       dropped =
-          first_dropped(member_at(object, {"spec", "template", "spec", "schedulingGroup"}),
-                        member_at(dry_run.object, {"spec", "template", "spec", "schedulingGroup"}),
+          first_dropped(json_path(object, {"spec", "template", "spec", "schedulingGroup"}),
+                        json_path(dry_run.object, {"spec", "template", "spec", "schedulingGroup"}),
                         "spec.template.spec.schedulingGroup");
     }
   }

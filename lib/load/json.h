@@ -2,6 +2,7 @@
 #ifndef TRAINJOB_LOAD_JSON_H_
 #define TRAINJOB_LOAD_JSON_H_
 
+#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,14 @@ inline const Json& json_member(const Json& object, const char* key) {
   if (!object.is_object()) return null_value;
   auto it = object.find(key);
   return it != object.end() ? *it : null_value;
+}
+
+/// json_member down a path of keys: `json_path(job, {"spec", "template", "spec"})`.
+inline const Json& json_path(const Json& object, std::initializer_list<const char*> keys) {
+  const Json* value = &object;
+  for (const char* key : keys)
+    value = &json_member(*value, key);
+  return *value;
 }
 
 /// string_member without a copy: the string in `object`, or an empty one.
