@@ -64,22 +64,38 @@ failures=0
 started_all=$(date +%s)
 
 say() { echo "$*" | tee -a "$log"; }
+# summary.txt from the steps so far: written after each, so that a run stopped at the
+# lease's limit still leaves one.
+write_summary() {
+  {
+    echo "tests/gpu/run.sh ($mode), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $commit"
+    echo "card: $card"
+    echo "machine: $cores CPUs; torch (Python) $py_torch; $(nvcc --version 2>/dev/null | tail -1 || echo 'no nvcc')"
+    echo "total: $(($(date +%s) - started_all)) s; failed steps: $failures${1:+; $1}"
+    echo
+    echo "| step | GPU command | result |"
+    echo "|---|---|---|"
+    awk -F'\t' '{printf "| %s | `%s` | %s |\n", $1, $2, $3}' "$results"
+  } >"$out/summary.txt"
+}
 # record STEP COMMAND RESULT [ok|FAIL]
 record() {
   printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"
   say "== $1: $3${4:+ [$4]}"
   if [ "${4:-ok}" != ok ]; then failures=$((failures + 1)); fi
+  write_summary "still running"
 }
 # run_logged NAME COMMAND...: runs it with stdout in $work/NAME.out and stderr in
 # $work/NAME.err, both copied into the log; returns its exit status.
 run_logged() {
-  local name=$1 status
+  local name=$1 status began
   shift
   say "\$ $*"
+  began=$(date +%s)
   "$@" >"$work/$name.out" 2>"$work/$name.err"
   status=$?
   sed 's/^/  | /' "$work/$name.out" "$work/$name.err" >>"$log"
-  say "  (exit $status)"
+  say "  (exit $status, $(($(date +%s) - began)) s)"
   return "$status"
 }
 free_port() {
@@ -129,6 +145,10 @@ unpack_deps() {
   [ ${#debs[@]} -gt 0 ] || return 0
   rm -rf "$deps" && mkdir -p "$deps"
   for deb in "${debs[@]}"; do dpkg-deb -x "$deb" "$deps" || return 1; done
+  # Headers only: libcurl's archive (whose own dependencies are not here) and the links to
+  # libraries that were not carried must not be found instead of the machine's.
+  rm -f "$deps"/usr/lib/*/libcurl.a "$deps"/usr/lib/*/libcurl.so "$deps"/usr/lib/*/pkgconfig/libcurl.pc \
+    "$deps"/usr/lib/libgloo.so
   # doctest's export names /usr as its prefix; it is here instead.
   sed -i "s|set(_IMPORT_PREFIX \"/usr\")|set(_IMPORT_PREFIX \"$deps/usr\")|" \
     "$deps"/usr/lib/cmake/doctest/doctestTargets.cmake 2>/dev/null
@@ -141,14 +161,12 @@ unpack_deps() {
 # libcurl: the carried headers against this machine's libcurl.so.4 (its ABI has not changed
 # since 2006); without one, a trainer that says it cannot post to a status server.
 choose_curl() {
-  local library
+  local library headers=""
   library=$(ldconfig -p 2>/dev/null | awk '/libcurl\.so\.4 .*x86-64/ {print $NF; exit}')
-  if [ -f /usr/include/curl/curl.h ] || [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ]; then
-    [ -n "$library" ] && [ ! -e "${library%.4}" ] && cmake_args+=("-DCURL_LIBRARY=$library")
-    return 0
-  fi
-  local headers=$deps/usr/include/x86_64-linux-gnu
-  if [ -n "$library" ] && [ -f "$headers/curl/curl.h" ]; then
+  for dir in /usr/include /usr/include/x86_64-linux-gnu "$deps/usr/include/x86_64-linux-gnu"; do
+    [ -z "$headers" ] && [ -f "$dir/curl/curl.h" ] && headers=$dir
+  done
+  if [ -n "$library" ] && [ -n "$headers" ]; then
     cmake_args+=("-DCURL_INCLUDE_DIR=$headers" "-DCURL_LIBRARY=$library")
   else
     say "no libcurl.so.4 or no curl headers: building without the status server's transport"
@@ -160,16 +178,10 @@ choose_curl() {
 choose_cuda() {
   [ -n "$torch_prefix" ] ||
     torch_prefix=$("$python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)' 2>/dev/null)
-  local nvidia nvcc cuda_home flags=""
+  local nvidia nvcc cuda_home flags="" dir
   nvidia=$("$python" -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null)
   nvidia_root=$nvidia
-  if [ -n "$nvidia" ]; then
-    [ -d "$nvidia/nccl" ] && prefixes+=("$nvidia/nccl")
-    for include in "$nvidia"/cu*/include; do
-      [ -d "$include" ] && flags="$flags -idirafter $include"
-    done
-    [ -n "$flags" ] && cmake_args+=("-DCMAKE_CXX_FLAGS=${flags# }")
-  fi
+  [ -n "$nvidia" ] && [ -d "$nvidia/nccl" ] && prefixes+=("$nvidia/nccl")
   nvcc=$(command -v nvcc)
   for candidate in /usr/local/cuda/bin/nvcc "$nvidia"/cu*/bin/nvcc; do
     [ -z "$nvcc" ] && [ -x "$candidate" ] && nvcc=$candidate
@@ -180,26 +192,37 @@ choose_cuda() {
     cuda_args+=("-DCMAKE_CUDA_COMPILER=$nvcc" "-DCUDA_TOOLKIT_ROOT_DIR=$CUDA_HOME"
       "-DCUDAToolkit_ROOT=$CUDA_HOME" -DCMAKE_CUDA_ARCHITECTURES=90)
   fi
+  # Searched last, for what the toolkit's own include directory lacks: CUDA 13 keeps CCCL's
+  # headers (<nv/target>, which cuda_fp16.h includes) in include/cccl, which nvcc adds and
+  # a host compiler does not; the wheels' headers, for a toolkit without cuSPARSE's or
+  # cuBLAS's (ATen's CUDA context includes them).
+  for dir in "${CUDA_HOME:-/nonexistent}/include/cccl" "$nvidia"/cu*/include "$nvidia"/cu*/include/cccl; do
+    [ -n "$nvidia$CUDA_HOME" ] && [ -d "$dir" ] && flags="$flags -idirafter $dir"
+  done
+  [ -n "$flags" ] && cmake_args+=("-DCMAKE_CXX_FLAGS=${flags# }")
 }
 
 # --- build and unit tests ---------------------------------------------------------------------
-# configure_and_build ARGS...: a fresh configuration (nothing cached from another libtorch).
+# configure_and_build ARGS...: a fresh configuration (nothing cached from another libtorch);
+# 1 when the configuration fails, 2 when the build does.
 configure_and_build() {
-  local compiler_launcher=() unity prefix_path
+  local compiler_launcher=() unity prefix_path build_type=RelWithDebInfo
+  # No debugger on a lease: its minutes go to compiling without debug information.
+  [ "$dry_run" = 1 ] || build_type=Release
   command -v ccache >/dev/null && compiler_launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   # On 2 cores a unity build costs a third of one file at a time; with 16, files in parallel.
   unity=$([ "$cores" -le 4 ] && echo ON || echo OFF)
   prefix_path=$(IFS=';'; echo "${prefixes[*]}")
   rm -rf "$build_dir/CMakeCache.txt" "$build_dir/CMakeFiles"
   run_logged configure cmake -S "$root/trainer" -B "$build_dir" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$prefix_path" \
+    "-DCMAKE_BUILD_TYPE=$build_type" "-DCMAKE_PREFIX_PATH=$prefix_path" \
     "-DCMAKE_UNITY_BUILD=$unity" -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 "${compiler_launcher[@]}" \
-    "${cmake_args[@]}" "$@" &&
-    run_logged build cmake --build "$build_dir" -j "$cores"
+    "${cmake_args[@]}" "$@" || return 1
+  run_logged build cmake --build "$build_dir" -j "$cores" || return 2
 }
 built_against() {
   local libtorch cuda
-  libtorch=$(sed -n 's/^Torch_DIR:PATH=//p; s/^TRAINJOB_TORCH_FOLDER:PATH=\(.\)/\1 (no CMake config)/p' \
+  libtorch=$(sed -n 's/^Torch_DIR:PATH=//p; s/^TRAINJOB_TORCH_FOLDER:PATH=\(..*\)/\1 (no CMake config)/p' \
     "$build_dir/CMakeCache.txt" | head -1)
   cuda=$(grep -q 'TRAINJOB_TORCH_LIB_torch_cuda:FILEPATH=/\|trainjob-trainer: CUDA libtorch' \
     "$build_dir/CMakeCache.txt" "$work/configure.out" && echo "CUDA, NCCL" || echo "CPU only")
@@ -222,9 +245,10 @@ else
     configure_and_build ${torch_prefix:+"-DTRAINJOB_TORCH_PREFIX=$torch_prefix"} "${cuda_args[@]}"
   fi
   built=$?
-  if [ "$built" != 0 ] && [ "$dry_run" = 0 ] && [ -z "$torch_folder" ]; then
+  if [ "$built" = 1 ] && [ "$dry_run" = 0 ] && [ -z "$torch_folder" ]; then
     # PyTorch's CMake config wants most of the CUDA toolkit; the wheel's own folder needs
-    # only CUDA's runtime headers (the toolkit's or the wheel's nvidia/cu*/include).
+    # only CUDA's runtime headers (the toolkit's or the wheel's nvidia/cu*/include). A build
+    # that fails to compile would fail the same way there: not retried.
     record "build (TorchConfig)" "cmake -S trainer -DTRAINJOB_TORCH_PREFIX=..." \
       "failed: $(build_failure); again without the config" FAIL
     torch_folder=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__))')
@@ -398,16 +422,7 @@ if [ -x "$trainer" ]; then
 fi
 
 # --- the summary --------------------------------------------------------------------------
-{
-  echo "tests/gpu/run.sh ($mode), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $commit"
-  echo "card: $card"
-  echo "machine: $cores CPUs; torch (Python) $py_torch; $(nvcc --version 2>/dev/null | tail -1 || echo 'no nvcc')"
-  echo "total: $(($(date +%s) - started_all)) s; failed steps: $failures"
-  echo
-  echo "| step | GPU command | result |"
-  echo "|---|---|---|"
-  awk -F'\t' '{printf "| %s | `%s` | %s |\n", $1, $2, $3}' "$results"
-} >"$out/summary.txt"
+write_summary
 say ""
 tee -a "$log" <"$out/summary.txt"
 [ "$failures" -eq 0 ]
