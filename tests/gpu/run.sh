@@ -291,13 +291,16 @@ if [ "$dry_run" = 1 ]; then
   fast=(--samples 512 --epochs 2)
   device_nccl=(--backend gloo --device cpu) device_gloo=(--backend gloo --device cpu)
   ddp_nccl=(--backend gloo --device cpu) ddp_gloo=(--backend gloo --device cpu)
-  export OMP_NUM_THREADS=1 GLOO_SOCKET_IFNAME=lo
+  export OMP_NUM_THREADS=1
 else
   small=(--samples 8192 --epochs 2) three=(--samples 8192 --epochs 3)
   fast=(--samples 60000 --epochs 3)
   device_nccl=(--backend nccl) device_gloo=(--backend gloo --device cuda)
   ddp_nccl=(--backend nccl --device cuda) ddp_gloo=(--backend gloo --device cuda)
 fi
+# Every rank is on this machine: loopback, rather than whatever interface the host name
+# resolves to (in a VM, possibly none).
+export GLOO_SOCKET_IFNAME=lo NCCL_SOCKET_IFNAME=lo
 gpu_nccl="--backend nccl" gpu_gloo="--backend gloo --device cuda"
 gpu_ddp_nccl="--backend nccl --device cuda" gpu_ddp_gloo="--backend gloo --device cuda"
 cnn=(--model mnist-cnn)
