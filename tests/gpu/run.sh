@@ -226,7 +226,8 @@ built_against() {
     "$build_dir/CMakeCache.txt" | head -1)
   cuda=$(grep -q 'TRAINJOB_TORCH_LIB_torch_cuda:FILEPATH=/\|trainjob-trainer: CUDA libtorch' \
     "$build_dir/CMakeCache.txt" "$work/configure.out" && echo "CUDA, NCCL" || echo "CPU only")
-  echo "$libtorch, $cuda"
+  # A wheel's path from its site-packages on: the rest names the machine, not the libtorch.
+  echo "${libtorch/*site-packages\//site-packages/}, $cuda"
 }
 build_failure() {
   grep -h -m1 -E 'error|Error' "$work/configure.err" "$work/configure.out" "$work/build.out" \
