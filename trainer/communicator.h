@@ -43,25 +43,29 @@ class Communicator {
   c10::intrusive_ptr<c10d::Store> store_;
 };
 
-/// Whether this build has NCCL (libtorch built with CUDA and NCCL) and CUDA sees a GPU, for
-/// choose_backend (devices.h).
+/// Whether this build has CUDA and NCCL (a libtorch built with them) and CUDA sees a GPU, for
+/// choose_placement (devices.h).
 BackendSupport backend_support();
 
 /// A gloo group over an existing store (tests run several ranks in one process this way).
 /// With `shared_memory`, CPU all-reduces go through shared memory instead (all ranks must be
 /// on this machine); should the segment fail, gloo does them, with a warning from rank 0.
+/// On a CUDA `device`, gloo sums the CUDA tensors itself (a CUDA libtorch's gloo does).
 std::unique_ptr<Communicator> gloo_communicator(c10::intrusive_ptr<c10d::Store> store, int rank,
-                                                int world_size, bool shared_memory = false);
+                                                int world_size, bool shared_memory = false,
+                                                c10::Device device = c10::Device(c10::kCPU));
 
 /// What connect_workers needs besides the worker's identity.
 struct ConnectOptions {
-  std::string backend;  ///< gloo or nccl, as choose_backend picked
+  std::string backend;         ///< gloo or nccl, as choose_placement picked
+  std::string device = "cpu";  ///< cpu or cuda, as choose_placement picked
   double rdzv_timeout_s = 300;
   std::string local_allreduce = "shm";  ///< shm or gloo, for gloo groups within one node
 };
 
-/// Rank 0 serves the store on MASTER_PORT (unless torchrun's agent already does); the others
-/// wait up to `rdzv_timeout_s` for MASTER_ADDR to resolve and the port to answer.
+/// Selects the worker's GPU first (a CUDA placement), then: rank 0 serves the store on
+/// MASTER_PORT (unless torchrun's agent already does); the others wait up to `rdzv_timeout_s`
+/// for MASTER_ADDR to resolve and the port to answer.
 std::unique_ptr<Communicator> connect_workers(const WorkerIdentity& identity,
                                               const ConnectOptions& options, std::string* error);
 

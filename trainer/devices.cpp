@@ -68,12 +68,51 @@ bool choose_backend(const std::string& requested, const BackendSupport& support,
   return true;
 }
 
+bool choose_placement(const std::string& backend, const std::string& device,
+                      const BackendSupport& support, Placement* placement, std::string* error) {
+  if (device == "cpu" && backend == "nccl") {
+    *error = "--device cpu: NCCL runs on GPUs only (use --backend gloo)";
+    return false;
+  }
+  // On the CPU only gloo can sum; auto must not pick NCCL there.
+  const std::string requested = device == "cpu" ? "gloo" : backend;
+  if (!choose_backend(requested, support, &placement->backend, error)) return false;
+  if (placement->backend == "nccl") {
+    placement->device = "cuda";
+    return true;
+  }
+  if (device != "cuda") {
+    placement->device = "cpu";
+    return true;
+  }
+  if (!support.cuda_compiled) {
+    *error = "--device cuda: this build's libtorch has no CUDA";
+    return false;
+  }
+  if (!support.cuda_available) {
+    *error = "--device cuda: no GPU is visible";
+    return false;
+  }
+  placement->device = "cuda";
+  return true;
+}
+
 int gpu_for_local_rank(int local_rank, int gpu_count, std::string* error) {
   if (local_rank >= 0 && local_rank < gpu_count) return local_rank;
   *error = "local rank " + std::to_string(local_rank) +
            " has no GPU of its own: " + std::to_string(gpu_count) +
-           " visible (one per local rank; lower --nproc-per-node)";
+           " visible (NCCL needs one per local rank: lower --nproc-per-node, or share the GPUs "
+           "with --backend gloo --device cuda)";
   return -1;
+}
+
+int gpu_for_worker(const std::string& backend, int local_rank, int gpu_count, std::string* error) {
+  if (backend == "nccl") return gpu_for_local_rank(local_rank, gpu_count, error);
+  if (gpu_count < 1) {
+    *error = "--device cuda: no GPU is visible";
+    return -1;
+  }
+  return local_rank % gpu_count;
 }
 
 }  // namespace trainjob::trainer

@@ -23,6 +23,7 @@ int usable_cpu_count();
 struct BackendSupport {
   bool nccl_compiled = false;
   bool cuda_available = false;
+  bool cuda_compiled = false;  ///< libtorch has CUDA (a gloo group can then sum CUDA tensors)
 };
 
 /// The backend for --backend auto|gloo|nccl: auto takes NCCL when it can run, gloo otherwise;
@@ -31,9 +32,26 @@ struct BackendSupport {
 bool choose_backend(const std::string& requested, const BackendSupport& support,
                     std::string* chosen, std::string* error);
 
+/// Where a worker trains and how its group sums: the backend, and "cpu" or "cuda".
+struct Placement {
+  std::string backend;
+  std::string device;
+};
+
+/// --backend with --device auto|cpu|cuda. auto: NCCL's workers on their GPU, gloo's on the
+/// CPU. cpu: gloo (an explicit nccl is an error). cuda: NCCL where it can run, else gloo over
+/// CUDA tensors, which needs a CUDA libtorch and a GPU.
+bool choose_placement(const std::string& backend, const std::string& device,
+                      const BackendSupport& support, Placement* placement, std::string* error);
+
+/// The GPU a worker of `backend` drives: NCCL's, gpu_for_local_rank; gloo's, local ranks
+/// round-robin over the GPUs, since gloo lets ranks share one and NCCL refuses it.
+int gpu_for_worker(const std::string& backend, int local_rank, int gpu_count, std::string* error);
+
 /// The GPU a NCCL worker drives: one per local rank, as torchrun's LOCAL_RANK convention has
 /// it. -1 with `*error` set when the node has fewer GPUs than local ranks, which CUDA would
-/// otherwise report as an invalid device ordinal in the middle of the rendezvous.
+/// otherwise report as an invalid device ordinal in the middle of the rendezvous; two ranks
+/// on one GPU NCCL would refuse only once the group is formed, as a duplicate GPU.
 int gpu_for_local_rank(int local_rank, int gpu_count, std::string* error);
 
 }  // namespace trainjob::trainer

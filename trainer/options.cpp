@@ -235,6 +235,10 @@ const std::vector<Setting>& settings() {
       {"backend", "TRAINER_BACKEND", "auto|gloo|nccl",
        "collective backend; auto: nccl when built with it and a GPU is visible [auto]",
        one_of(&Options::backend, {"auto", "gloo", "nccl"})},
+      {"device", "TRAINER_DEVICE", "auto|cpu|cuda",
+       "where workers train; auto: the GPU of each local rank with nccl, the CPU with gloo; "
+       "cuda with gloo: local ranks share the GPUs [auto]",
+       one_of(&Options::device, {"auto", "cpu", "cuda"})},
       {"local-allreduce", "TRAINER_LOCAL_ALLREDUCE", "shm|gloo",
        "how gloo workers sum when all are on one node: through shared memory, or gloo's "
        "loopback TCP; other groups always use gloo [shm]",

@@ -52,6 +52,7 @@ struct Options {
   std::string python = "python3";
   // Training.
   std::string backend = "auto";  ///< auto, gloo, nccl
+  std::string device = "auto";   ///< auto, cpu, cuda (choose_placement)
   /// How gloo workers that all share one node sum: shm (shared memory) or gloo (loopback TCP).
   std::string local_allreduce = "shm";
   std::string model = "linear";  ///< linear, mnist-cnn

@@ -120,11 +120,14 @@ void save_checkpoint(const Options& options, const Network& network,
 /// are summed, and from which epoch (after a resume, not the first).
 void print_run_header(const Setup& setup, const DataSplits& data, const Options& options,
                       const Communicator& communicator, const GradientSync& sync, int start_epoch) {
+  // The device is named only off the CPU, where lines read as they did before GPUs.
+  std::string backend = communicator.backend_name();
+  if (communicator.device().is_cuda()) backend += " on " + communicator.device().str();
   std::printf(
       "[rank 0] training %s on %lld samples: world size %d, %s, ddp %s (%zu bucket%s), "
       "batch %d per worker, epochs %d-%d\n",
       setup.model.c_str(), static_cast<long long>(data.train.size()), communicator.world_size(),
-      communicator.backend_name(), ddp_mode_name(options.ddp), sync.bucket_count(),
+      backend.c_str(), ddp_mode_name(options.ddp), sync.bucket_count(),
       sync.bucket_count() == 1 ? "" : "s", setup.batch_size, start_epoch + 1, options.epochs);
 }
 

@@ -39,10 +39,11 @@ int main(int argc, char** argv) {
               identity.rank, identity.world_size, identity.local_rank, identity.master_addr.c_str(),
               identity.master_port);
 
-  std::string backend;
-  if (!choose_backend(parsed.options.backend, backend_support(), &backend, &error))
+  Placement placement;
+  if (!choose_placement(parsed.options.backend, parsed.options.device, backend_support(),
+                        &placement, &error))
     return fail(error, 1);
-  const ConnectOptions connect{backend, parsed.options.rdzv_timeout_s,
+  const ConnectOptions connect{placement.backend, placement.device, parsed.options.rdzv_timeout_s,
                                parsed.options.local_allreduce};
   auto communicator = connect_workers(identity, connect, &error);
   if (!communicator) return fail(error, 1);

@@ -41,7 +41,18 @@ check "nccl on a CPU build: exit 1" [ $? -eq 1 ]
 check "nccl on a CPU build: said" has "$work/nccl.err" 'backend nccl: '
 check "nccl on a CPU build: the launcher names the worker" has "$work/nccl.err" \
   'worker rank 0 (local rank 0) failed with exit status 1; no restarts left'
-CUDA_VISIBLE_DEVICES= "$trainer" --nproc-per-node gpu >/dev/null 2>"$work/gpu.err"
+# --device cuda: gloo over CUDA tensors needs a CUDA libtorch, which this build may lack;
+# --device cpu cannot be NCCL's on any build.
+"$trainer" --backend gloo --device cuda --master-port "$(free_port)" >/dev/null \
+  2>"$work/cuda.err"
+check "--device cuda without CUDA or a GPU: exit 1" [ $? -eq 1 ]
+check "--device cuda without CUDA or a GPU: said" has "$work/cuda.err" \
+  "device cuda: \(this build's libtorch has no CUDA\|no GPU is visible\)"
+"$trainer" --backend nccl --device cpu --master-port "$(free_port)" >/dev/null 2>"$work/cpu.err"
+check "--device cpu with nccl: exit 1" [ $? -eq 1 ]
+check "--device cpu with nccl: said" has "$work/cpu.err" \
+  'device cpu: NCCL runs on GPUs only (use --backend gloo)'
+CUDA_VISIBLE_DEVICES='' "$trainer" --nproc-per-node gpu >/dev/null 2>"$work/gpu.err"
 check "one worker per GPU without a GPU: exit 1" [ $? -eq 1 ]
 check "one worker per GPU without a GPU: said" has "$work/gpu.err" \
   '^trainjob-trainer: error: --nproc-per-node: gpu: no GPU is visible on this node$'

@@ -143,7 +143,7 @@ int main() {
   }
   // TRAINER_LOCAL_ALLREDUCE picks the path, as for the trainer (shm unless set to gloo).
   const char* local = std::getenv("TRAINER_LOCAL_ALLREDUCE");
-  const ConnectOptions options{"gloo", 60, local != nullptr ? local : "shm"};
+  const ConnectOptions options{"gloo", "cpu", 60, local != nullptr ? local : "shm"};
   auto communicator = connect_workers(identity, options, &error);
   if (!communicator) {
     std::fprintf(stderr, "allreduce-bench: %s\n", error.c_str());

@@ -135,11 +135,19 @@ TEST_CASE("options: --help lists every flag with its variable") {
         "PET_NPROC_PER_NODE", "--node-rank",     "PET_NODE_RANK",
         "--master-addr",      "PET_MASTER_ADDR", "--master-port",
         "PET_MASTER_PORT",    "--max-restarts",  "--rdzv-timeout",
-        "--backend",          "--model",         "--data-dir",
+        "--backend",          "TRAINER_BACKEND", "--device",
+        "TRAINER_DEVICE",     "--model",         "--data-dir",
         "--checkpoint-dir",   "--ddp",           "--bucket-cap-mb",
         "GLOO_SOCKET_IFNAME", "TRAINER_EPOCHS",  "KUBEFLOW_TRAINER_OPT_BATCH_SIZE"}) {
     CHECK_MESSAGE(help.find(name) != std::string::npos, name);
   }
+}
+
+TEST_CASE("options: --device is auto, cpu or cuda") {
+  CHECK(parse_with({}, {}).options.device == "auto");
+  CHECK(parse_with({"--device", "cuda"}, {}).options.device == "cuda");
+  CHECK(parse_with({}, {{"TRAINER_DEVICE", "cpu"}}).options.device == "cpu");
+  CHECK_FALSE(parse_with({"--device", "gpu"}, {}).error.empty());
 }
 
 TEST_CASE("options: nproc-per-node resolves auto, cpu and gpu from the node") {
