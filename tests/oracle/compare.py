@@ -334,6 +334,7 @@ STRICTER = [
     ("stricter-pod-name-length", re.compile(r"pod names such as .* over the limit of 63")),
     ("stricter-claim-name-length", re.compile(r"the claim .* made from template")),
     ("stricter-duplicate-key", re.compile(r"duplicate key")),
+    ("stricter-kueue-several-jobs", re.compile(r"expected a job that runs as one Job in a Kueue queue")),
 ]
 
 

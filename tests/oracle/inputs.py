@@ -67,6 +67,11 @@ def golden_set(case):
     text = "".join(Path(f).read_text(errors="replace") for f in files)
     if not JOB_KIND.search(text) or re.search(r"^kind:\s*OptimizationJob", text, re.M):
         return None
+    # A runtime's spec.scheduling (KEP-3015) is past Trainer v2.3.0, the oracle's release: its
+    # API server would prune it. gang_test judges those goldens on a gated API server instead.
+    if any(isinstance(d.get("spec"), dict) and "scheduling" in d["spec"]
+           for d in safe_documents(text) if d.get("kind") in ("ClusterTrainingRuntime", "TrainingRuntime")):
+        return None
     return {"id": f"golden/{case.name}", "files": files, "target": target, "runtimes": runtimes}
 
 
