@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "sharding.h"
 #include "status_reporter.h"
+#include "training_measures.h"
 
 namespace trainjob::trainer {
 namespace {
@@ -135,44 +136,9 @@ torch::Tensor index_tensor(const std::vector<int64_t>& indices, c10::Device devi
   return torch::tensor(at::ArrayRef<int64_t>(indices), torch::kLong).to(device);
 }
 
-/// FNV-1a over the parameters' bytes: equal on every rank when the replicas agree bit for bit.
-uint64_t parameter_checksum(const Network& network) {
-  uint64_t hash = 1469598103934665603ull;
-  for (const auto& parameter : network.parameters()) {
-    torch::Tensor values = parameter.detach().to(torch::kCPU).contiguous();
-    const auto* bytes = static_cast<const unsigned char*>(values.data_ptr());
-    for (size_t i = 0; i < values.nbytes(); ++i)
-      hash = (hash ^ bytes[i]) * 1099511628211ull;
-  }
-  return hash;
-}
-
-/// How many samples of the test split a classifier gets right.
-struct TestScore {
-  int64_t correct = 0;
-  int64_t total = 0;
-  double accuracy() const { return total > 0 ? static_cast<double>(correct) / total : 0.0; }
-};
-
 /// Only a classifier with a test split has one: the linear model is a regression.
 bool has_test_score(const Setup& setup, const DataSplits& data) {
   return setup.model != "linear" && data.test.size() > 0;
-}
-
-TestScore score_test_split(Network& network, const DataSplits& data) {
-  torch::NoGradGuard no_grad;
-  network.eval();
-  TestScore score;
-  score.total = data.test.size();
-  // In slices of 1000, so that the activations of a large test split need not fit at once.
-  for (int64_t start = 0; start < score.total; start += 1000) {
-    const int64_t length = std::min<int64_t>(1000, score.total - start);
-    torch::Tensor output = network.forward(data.test.inputs.narrow(0, start, length));
-    score.correct +=
-        output.argmax(1).eq(data.test.targets.narrow(0, start, length)).sum().item<int64_t>();
-  }
-  network.train();
-  return score;
 }
 
 /// The linear model's two parameters, or the CNN's accuracy on the test split.
@@ -198,36 +164,6 @@ void set_intra_op_threads(int requested) {
     threads = omp != nullptr ? std::atoi(omp) : 0;
   }
   if (threads > 0) torch::set_num_threads(threads);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// CPU time of this thread, which does the training: a worker whose epoch took far longer
-/// than its CPU time was waiting for a core, not computing.
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-/// The slowest and the fastest worker's own epoch (wall and CPU seconds, from `totals` as
-/// sum_epoch_over_workers lays them out): a job's pace is its slowest worker's, and this says
-/// whether that one computed longer or waited.
-void print_rank_times(int epoch, const torch::Tensor& totals, int world) {
-  auto values = totals.accessor<double, 1>();
-  int slowest = 0;
-  int fastest = 0;
-  for (int rank = 1; rank < world; ++rank) {
-    if (values[2 + rank] > values[2 + slowest]) slowest = rank;
-    if (values[2 + rank] < values[2 + fastest]) fastest = rank;
-  }
-  std::printf(
-      "[rank 0] epoch %d per worker: slowest rank %d %.2f s (CPU %.2f s), fastest rank %d "
-      "%.2f s (CPU %.2f s)\n",
-      epoch + 1, slowest, values[2 + slowest], values[2 + world + slowest], fastest,
-      values[2 + fastest], values[2 + world + fastest]);
 }
 
 /// Where this run started: its time and the steps a checkpoint had done, for the pace.
