@@ -2,12 +2,12 @@
 
 #include <cstdio>
 
-#include "cluster/cluster_output.h"
 #include "cluster/cluster_runtimes.h"
-#include "cluster/job_not_found.h"
-#include "cluster/trainjob_names.h"
 #include "command.h"
 #include "kube/kube_error.h"
+#include "status/cluster_output.h"
+#include "status/job_not_found.h"
+#include "status/trainjob_names.h"
 
 namespace trainjob {
 

@@ -10,7 +10,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cluster/trainjob_names.h"
 #include "kube/client.h"
 #include "kube/curl_transport.h"
 #include "kube/environment.h"
@@ -18,6 +17,7 @@
 #include "kube/rest_config.h"
 #include "load/document.h"
 #include "pipeline/render_pipeline.h"
+#include "status/trainjob_names.h"
 
 namespace trainjob {
 

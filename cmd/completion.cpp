@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <memory>
 
-#include "cluster/trainjob_names.h"
 #include "command.h"
 #include "complete/cli_model.h"
 #include "complete/shell_scripts.h"
+#include "status/trainjob_names.h"
 
 namespace trainjob {
 namespace {

@@ -3,10 +3,6 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/sweep_status.h"
-#include "cluster/trainjob_names.h"
-#include "cluster/trainjob_objects.h"
-#include "cluster/trainjob_status.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "input_flags.h"
@@ -15,6 +11,10 @@
 #include "kube/resources.h"
 #include "load/file_system.h"
 #include "model/vocabulary.h"
+#include "status/sweep/sweep_status.h"
+#include "status/trainjob_names.h"
+#include "status/trainjob_objects.h"
+#include "status/trainjob_status.h"
 #include "util/duration.h"
 
 namespace trainjob {

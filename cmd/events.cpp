@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/cluster_output.h"
-#include "cluster/job_events.h"
 #include "cluster_flags.h"
 #include "command.h"
+#include "status/cluster_output.h"
+#include "status/job_events.h"
 
 namespace trainjob {
 namespace {

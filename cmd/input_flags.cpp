@@ -5,8 +5,8 @@
 
 #include "cluster_flags.h"
 #include "command.h"
+#include "k8s/names.h"
 #include "model/dialect.h"
-#include "model/names.h"
 
 namespace trainjob {
 

@@ -2,11 +2,11 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/cluster_output.h"
-#include "cluster/list_watch.h"
-#include "cluster/trainjob_list.h"
 #include "cluster_flags.h"
 #include "command.h"
+#include "status/cluster_output.h"
+#include "status/list/list_watch.h"
+#include "status/list/trainjob_list.h"
 
 namespace trainjob {
 namespace {

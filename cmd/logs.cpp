@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/pod_logs.h"
 #include "cluster_flags.h"
 #include "command.h"
+#include "status/logs/pod_logs.h"
 #include "util/duration.h"
 
 namespace trainjob {

@@ -15,8 +15,8 @@
 #include "command.h"
 #include "complete/kubectl_verbs.h"
 #include "complete/pflag_words.h"
-#include "model/suggest.h"
 #include "util/shared_library.h"
+#include "util/suggest.h"
 #include "util/terminal.h"
 
 namespace trainjob {

@@ -6,7 +6,7 @@
 #include "command.h"
 #include "input_flags.h"
 #include "load/file_system.h"
-#include "local/local_run.h"
+#include "local/run_local.h"
 #include "sweep_command.h"
 #include "util/duration.h"
 #include "util/terminal.h"

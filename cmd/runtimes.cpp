@@ -4,14 +4,14 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/cluster_output.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "model/embedded_runtimes.h"
 #include "model/runtime_policy.h"
 #include "model/runtime_registry.h"
-#include "model/suggest.h"
 #include "model/vocabulary.h"
+#include "status/cluster_output.h"
+#include "util/suggest.h"
 
 namespace trainjob {
 namespace {

@@ -3,14 +3,14 @@
 #include <cstdio>
 #include <memory>
 
-#include "cluster/cluster_output.h"
-#include "cluster/status_output.h"
-#include "cluster/status_query.h"
-#include "cluster/sweep_status.h"
-#include "cluster/trainjob_names.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "kube/resources.h"
+#include "status/cluster_output.h"
+#include "status/status_output.h"
+#include "status/status_query.h"
+#include "status/sweep/sweep_status.h"
+#include "status/trainjob_names.h"
 
 namespace trainjob {
 namespace {

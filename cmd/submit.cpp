@@ -5,8 +5,6 @@
 #include <map>
 #include <memory>
 
-#include "cluster/sweep_status.h"
-#include "cluster/trainjob_objects.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "input_flags.h"
@@ -14,6 +12,8 @@
 #include "kube/objects.h"
 #include "load/file_system.h"
 #include "output/render_output.h"
+#include "status/sweep/sweep_status.h"
+#include "status/trainjob_objects.h"
 #include "sweep/sweep_plan.h"
 #include "sweep_command.h"
 #include "util/duration.h"

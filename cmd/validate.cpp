@@ -6,8 +6,8 @@
 #include "input_flags.h"
 #include "load/file_system.h"
 #include "output/diagnostic_report.h"
+#include "pipeline/validate_pipeline.h"
 #include "util/terminal.h"
-#include "validate/validate_pipeline.h"
 
 namespace trainjob {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "model/quantity.h"
+#include "k8s/quantity.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {

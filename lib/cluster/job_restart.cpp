@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "cluster/restart_attempt.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "status/restart_attempt.h"
 
 namespace trainjob {
 namespace {

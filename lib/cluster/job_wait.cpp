@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <optional>
 
-#include "cluster/job_not_found.h"
 #include "cluster/job_restart.h"
-#include "cluster/restart_attempt.h"
-#include "cluster/status_output.h"
-#include "cluster/status_query.h"
-#include "cluster/trainjob_objects.h"
 #include "kube/resources.h"
 #include "kube/watcher.h"
+#include "status/job_not_found.h"
+#include "status/restart_attempt.h"
+#include "status/status_output.h"
+#include "status/status_query.h"
+#include "status/trainjob_objects.h"
 
 namespace trainjob {
 namespace {

@@ -5,14 +5,14 @@
 
 #include "cluster/job_restart.h"
 #include "cluster/submit_scheduling.h"
-#include "cluster/trainjob_objects.h"
-#include "cluster/trainjob_status.h"
 #include "kube/api_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/watcher.h"
 #include "model/vocabulary.h"
+#include "status/trainjob_objects.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 namespace {

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "cluster/job_stages.h"
+#include "cluster/stall_deadline.h"
 #include "cluster/submit_ownership.h"
 #include "cluster/submit_plan.h"
-#include "cluster/trainjob_status.h"
-#include "cluster/wait_progress.h"
 #include "kube/client.h"
 #include "kube/environment.h"
 #include "load/json.h"
+#include "status/job_stages.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 

@@ -6,14 +6,14 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/job_stages.h"
 #include "cluster/submit.h"
-#include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "model/vocabulary.h"
 #include "pipeline/config_map_files.h"
 #include "pipeline/render_pipeline.h"
+#include "status/job_stages.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 namespace {

@@ -1,4 +1,4 @@
-// What `submit` checks of Kubernetes' own gang scheduling (render/workload_scheduling.h)
+// What `submit` checks of Kubernetes' own gang scheduling (render/scheduling/workload_scheduling.h)
 // against the server's dry run: a cluster without the Workload API refuses or silently drops
 // what asks for a gang, and the pods would then start one by one.
 #ifndef TRAINJOB_CLUSTER_SUBMIT_SCHEDULING_H_

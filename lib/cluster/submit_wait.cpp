@@ -6,19 +6,19 @@
 #include <optional>
 #include <set>
 
-#include "cluster/cluster_output.h"
 #include "cluster/job_restart.h"
-#include "cluster/restart_attempt.h"
-#include "cluster/status_output.h"
+#include "cluster/stall_deadline.h"
 #include "cluster/submit.h"
-#include "cluster/trainjob_objects.h"
-#include "cluster/trainjob_status.h"
-#include "cluster/wait_progress.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "kube/watcher.h"
-#include "model/operator_labels.h"
+#include "model/step_place.h"
 #include "model/vocabulary.h"
+#include "status/cluster_output.h"
+#include "status/restart_attempt.h"
+#include "status/status_output.h"
+#include "status/trainjob_objects.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 namespace {
@@ -64,18 +64,18 @@ TrainJobStatus watched_status(KubeClient* client, const SubmitPlan& plan,
   return status;
 }
 
-/// What the wait has printed so far, and since when each pod made no progress.
+/// What the wait has printed so far, and since when each pod has stood still.
 struct WaitReport {
   std::optional<JobPhase> phase;  ///< none printed yet
   std::string phase_text;
   std::set<std::string> reasons_said;  ///< pods whose first reason was printed
-  PodProgress progress;
+  StallWatch stalls;
 };
 
 /// Prints the phase when it changed (never back from Running to Pending), and the first
 /// reason each pod gives for being stuck or failed, as `status` shows it.
-void report_progress(std::FILE* out, const SubmitPlan& plan, TrainJobStatus* status,
-                     WaitReport* report) {
+void report_wait_state(std::FILE* out, const SubmitPlan& plan, TrainJobStatus* status,
+                       WaitReport* report) {
   status->phase = forward_phase(report->phase, status->phase);
   report->phase = status->phase;
   std::string text = phase_text(*status);
@@ -260,7 +260,7 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
       report.phase.reset();  // the new attempt starts from Pending
       continue;
     }
-    report_progress(out_, plan, &status, &report);
+    report_wait_state(out_, plan, &status, &report);
     if (status.phase == JobPhase::kFailed) return fail_wait(plan, snapshot.jobs, status);
     if (policy_met || all_done) {
       // The operator applies cleanPodPolicy once the job finished; JobSet stops the Jobs
@@ -272,7 +272,7 @@ int Submitter::wait_for(const SubmitPlan& plan, const std::vector<Json>& later_j
       return 0;
     }
     std::vector<NodeStatus> stuck =
-        report.progress.stalled(status.nodes, clock_->now(), options.progress_deadline_seconds);
+        report.stalls.stalled(status.nodes, clock_->now(), options.progress_deadline_seconds);
     if (!stuck.empty()) return report_stalled(err_, plan, stuck, options.progress_deadline_seconds);
     if (!start_ready_jobs(plan, snapshot.jobs, &later, options)) return 1;
   }

@@ -1,10 +1,10 @@
 #include "cluster/suspend.h"
 
-#include "cluster/job_not_found.h"
-#include "cluster/trainjob_status.h"
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "status/job_not_found.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 namespace {

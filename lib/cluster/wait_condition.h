@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "cluster/trainjob_status.h"
 #include "load/json.h"
+#include "status/trainjob_status.h"
 
 namespace trainjob {
 

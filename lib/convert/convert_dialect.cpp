@@ -8,8 +8,8 @@
 
 #include "load/field_path.h"
 #include "model/field.h"
+#include "model/num_proc.h"
 #include "model/trainjob.h"
-#include "render/policy/num_proc.h"
 
 namespace trainjob {
 namespace {

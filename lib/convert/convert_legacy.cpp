@@ -174,7 +174,7 @@ PodTemplateMapping map_main_template(const LegacyConversion& conversion, const R
   mapping.reader = &conversion.reader;
   mapping.release = conversion.options.release;
   mapping.container = conversion.kind.default_container;
-  mapping.kind = conversion.kind.kind;
+  mapping.kind = &conversion.kind;
   mapping.with_runtime = conversion.options.with_runtime;
   mapping.num_nodes = num_nodes;
   mapping.job_name = conversion.job.name();

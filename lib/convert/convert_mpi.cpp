@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "k8s/pod_spec.h"
 #include "legacy/kind_mpi.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/jobset_labels.h"
-#include "model/pod_spec.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 

@@ -4,12 +4,12 @@
 #include <string>
 
 #include "convert/convert_dialect.h"
+#include "k8s/names.h"
+#include "k8s/pod_spec.h"
 #include "model/field.h"
-#include "model/names.h"
-#include "model/pod_spec.h"
+#include "model/num_proc.h"
 #include "model/runtime_policy.h"
 #include "model/vocabulary.h"
-#include "render/policy/num_proc.h"
 
 namespace trainjob {
 namespace {

@@ -3,46 +3,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "k8s/pod_spec.h"
+#include "legacy/legacy_kinds.h"
 #include "load/field_path.h"
-#include "model/pod_spec.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {
-
-/// Env the operator writes after the user's (so its value wins): a user's own is dropped.
-std::vector<std::string> operator_env(const std::string& kind) {
-  if (kind == "PyTorchJob") {
-    return {
-        "PYTHONUNBUFFERED", "MASTER_ADDR",     "MASTER_PORT",   "WORLD_SIZE", "RANK",
-        "PET_MASTER_ADDR",  "PET_MASTER_PORT", "PET_NODE_RANK", "PET_NNODES", "PET_NPROC_PER_NODE"};
-  }
-  if (kind == "XGBoostJob") {
-    return {"PYTHONUNBUFFERED", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK",
-            "WORKER_PORT",      "WORKER_ADDRS"};
-  }
-  return {"PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES",
-          "PROCESS_ID"};
-}
-
-/// What the v2 runtime sets instead of the v1 variables, for the kinds whose programs read
-/// the variables by name.
-const char* v2_env_note(const std::string& kind) {
-  if (kind == "XGBoostJob") {
-    return "the xgboost-distributed runtime sets DMLC_TRACKER_URI, DMLC_TRACKER_PORT, "
-           "DMLC_TASK_ID and DMLC_NUM_WORKER instead of the operator's MASTER_ADDR, "
-           "MASTER_PORT, RANK, WORLD_SIZE and WORKER_ADDRS: a program that reads those must "
-           "read these";
-  }
-  if (kind == "JAXJob") {
-    return "the jax-distributed runtime sets JAX_COORDINATOR_ADDRESS (with its port), "
-           "JAX_NUM_PROCESSES and JAX_PROCESS_ID instead of the operator's COORDINATOR_ADDRESS, "
-           "COORDINATOR_PORT, NUM_PROCESSES and PROCESS_ID: a program that reads those must "
-           "read these";
-  }
-  return nullptr;
-}
 
 void issue(PodTemplateMapping* mapping, const std::string& path, const std::string& message) {
   if (mapping->with_runtime) {
@@ -93,7 +61,7 @@ Json env_for_plain_python(const PodTemplateMapping& mapping) {
 void map_env(const Json& env, const std::string& path, const Json& container,
              PodTemplateMapping* mapping) {
   Json out = Json::array();
-  std::vector<std::string> owned = operator_env(mapping->kind);
+  const std::vector<const char*>& owned = mapping->kind->operator_env;
   if (env.is_array()) {
     for (size_t i = 0; i < env.size(); ++i) {
       std::string name = string_member(env[i], "name");
@@ -108,7 +76,7 @@ void map_env(const Json& env, const std::string& path, const Json& container,
     }
   }
   out.push_back({{"name", "PYTHONUNBUFFERED"}, {"value", "1"}});  // the operator sets it
-  if (mapping->kind == "PyTorchJob" && plain_python(container)) {
+  if (mapping->kind == &kPyTorchJobKind && plain_python(container)) {
     for (const Json& item : env_for_plain_python(*mapping))
       out.push_back(item);
     mapping->reader->warning(
@@ -148,7 +116,7 @@ Json map_container(const Json& container, const std::string& path, PodTemplateMa
     }
   }
   map_env(json_member(container, "env"), field_child(path, "env"), container, mapping);
-  if (const char* note = v2_env_note(mapping->kind)) mapping->reader->warning(path, note);
+  if (const char* note = mapping->kind->trainer_env_note) mapping->reader->warning(path, note);
   return patch;
 }
 
@@ -169,7 +137,7 @@ void map_containers(const Json& containers, const std::string& path, Json* overr
   }
   if (!found) {
     mapping->reader->error(path, "expected a container named \"" + mapping->container + "\", the " +
-                                     mapping->kind + "'s default container");
+                                     mapping->kind->kind + "'s default container");
   }
 }
 

@@ -14,11 +14,13 @@
 
 namespace trainjob {
 
+struct LegacyKind;
+
 struct PodTemplateMapping {
   // In:
   const FieldReader* reader = nullptr;  ///< of the legacy job, for located messages
   Dialect release = kDefaultDialect;    ///< the Trainer release the TrainJob is written for
-  std::string kind;                     ///< PyTorchJob, XGBoostJob, JAXJob
+  const LegacyKind* kind = nullptr;     ///< PyTorchJob, XGBoostJob, JAXJob
   std::string container;                ///< the kind's default container: pytorch, xgboost, jax
   std::string job_name;                 ///< the job's name, which the TrainJob keeps
   std::string trainer_job;              ///< the runtime's replicated job the nodes run in (`node`)

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "embed/embedded.h"
+#include "k8s/names.h"
+#include "k8s/quantity.h"
 #include "load/json.h"
-#include "model/names.h"
-#include "model/quantity.h"
 #include "model/vocabulary.h"
 #include "output/json_text.h"
 #include "output/yaml_writer.h"

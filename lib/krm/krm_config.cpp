@@ -1,8 +1,8 @@
 #include "krm/krm_config.h"
 
+#include "k8s/names.h"
 #include "load/field_path.h"
 #include "model/dialect.h"
-#include "model/names.h"
 
 namespace trainjob {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "crypto/base64.h"
 #include "kube/kube_error.h"
-#include "util/base64.h"
 #include "util/duration.h"
 
 namespace trainjob {

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "k8s/api_scope.h"
 #include "legacy/legacy_kinds.h"
-#include "model/api_scope.h"
 #include "model/dialect.h"
 #include "model/runtime_registry.h"
-#include "model/suggest.h"
 #include "model/vocabulary.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 namespace trainjob {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "model/quantity.h"
+#include "k8s/quantity.h"
 
 namespace trainjob {
 namespace {

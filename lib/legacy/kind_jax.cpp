@@ -46,7 +46,18 @@ const LegacyKind kJAXJobKind = {
     jax_env,
     jax_master_role,
     jax_success,
-    nullptr,
+    /*extra_objects=*/nullptr,
+    /*compile=*/nullptr,
+    /*names_namespace=*/false,
+    /*gang_rules=*/LegacyGangRules::kTrainingOperator,
+    /*folds_replica_case=*/false,
+    /*checks_managed_by=*/false,
+    /*operator_env=*/
+    {"PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES", "PROCESS_ID"},
+    /*trainer_env_note=*/
+    "the jax-distributed runtime sets JAX_COORDINATOR_ADDRESS (with its port), "
+    "JAX_NUM_PROCESSES and JAX_PROCESS_ID instead of the operator's COORDINATOR_ADDRESS, "
+    "COORDINATOR_PORT, NUM_PROCESSES and PROCESS_ID: a program that reads those must read these",
 };
 
 }  // namespace trainjob

@@ -8,8 +8,8 @@
 #include "legacy/mpi_legacy_files.h"
 #include "legacy/mpi_legacy_job.h"
 #include "model/vocabulary.h"
-#include "render/policy/extra_objects.h"
-#include "render/policy/mpi_node_wrapper.h"
+#include "render/extra_objects.h"
+#include "render/mpi_node_wrapper.h"
 
 namespace trainjob {
 namespace {

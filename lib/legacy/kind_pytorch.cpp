@@ -2,9 +2,9 @@
 // env:// variables (MASTER_ADDR, WORLD_SIZE, RANK) as the operator's v1.9 sets them.
 #include <cstdlib>
 
+#include "k8s/container_rules.h"
 #include "legacy/legacy_job.h"
 #include "load/field_path.h"
-#include "model/container_rules.h"
 #include "model/field.h"
 #include "model/vocabulary.h"
 
@@ -204,6 +204,9 @@ const LegacyKind kPyTorchJobKind = {
     /*gang_rules=*/LegacyGangRules::kTrainingOperator,
     /*folds_replica_case=*/false,
     /*checks_managed_by=*/true,
+    /*operator_env=*/
+    {"PYTHONUNBUFFERED", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK", "PET_MASTER_ADDR",
+     "PET_MASTER_PORT", "PET_NODE_RANK", "PET_NNODES", "PET_NPROC_PER_NODE"},
 };
 
 }  // namespace trainjob

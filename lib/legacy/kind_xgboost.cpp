@@ -76,6 +76,13 @@ const LegacyKind kXGBoostJobKind = {
     /*gang_rules=*/LegacyGangRules::kTrainingOperator,
     /*folds_replica_case=*/false,
     /*checks_managed_by=*/true,
+    /*operator_env=*/
+    {"PYTHONUNBUFFERED", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK", "WORKER_PORT",
+     "WORKER_ADDRS"},
+    /*trainer_env_note=*/
+    "the xgboost-distributed runtime sets DMLC_TRACKER_URI, DMLC_TRACKER_PORT, DMLC_TASK_ID "
+    "and DMLC_NUM_WORKER instead of the operator's MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE "
+    "and WORKER_ADDRS: a program that reads those must read these",
 };
 
 }  // namespace trainjob

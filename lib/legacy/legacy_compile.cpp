@@ -1,5 +1,7 @@
 #include "legacy/legacy_compile.h"
 
+#include "k8s/names.h"
+#include "k8s/pod_spec.h"
 #include "legacy/legacy_containers.h"
 #include "legacy/legacy_job.h"
 #include "legacy/legacy_run_policy.h"
@@ -7,8 +9,6 @@
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/jobset_labels.h"
-#include "model/names.h"
-#include "model/pod_spec.h"
 #include "model/vocabulary.h"
 
 namespace trainjob {

@@ -1,8 +1,8 @@
 #include "legacy/legacy_containers.h"
 
+#include "k8s/container_rules.h"
+#include "k8s/image_reference.h"
 #include "load/field_path.h"
-#include "model/container_rules.h"
-#include "model/image_reference.h"
 
 namespace trainjob {
 namespace {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "k8s/pod_spec.h"
 #include "load/field_path.h"
 #include "model/field.h"
 #include "model/job_name.h"
-#include "model/pod_spec.h"
 #include "util/text.h"
 
 namespace trainjob {

@@ -5,7 +5,9 @@
 namespace trainjob {
 namespace {
 
-/// Every kind we compile. Adding a kind adds one line here and one kind_*.cpp.
+/// Every kind we compile: the one table of the Training Operator v1 kinds, which `convert`,
+/// `logs`, `status` and completion read too. Adding a kind adds one line here and one
+/// kind_*.cpp.
 const LegacyKind* const kLegacyKinds[] = {
     &kPyTorchJobKind, &kTFJobKind,    &kXGBoostJobKind,    &kPaddleJobKind,
     &kJAXJobKind,     &kMPIJobV1Kind, &kMPIJobV2beta1Kind,
@@ -26,6 +28,15 @@ bool is_legacy_document(const Document& document) {
 
 std::vector<const LegacyKind*> all_legacy_kinds() {
   return {std::begin(kLegacyKinds), std::end(kLegacyKinds)};
+}
+
+std::string default_container_of_operator(std::string_view operator_name) {
+  for (const LegacyKind* kind : kLegacyKinds) {
+    // The MPIJobs compile themselves, and their operators name no default container.
+    if (kind->compile == nullptr && kind->operator_name == operator_name)
+      return kind->default_container;
+  }
+  return "";
 }
 
 std::string supported_legacy_kinds() {

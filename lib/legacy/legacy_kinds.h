@@ -78,6 +78,12 @@ struct LegacyKind {
   /// every kind's but the JAXJob's (its webhook does not read the runPolicy) and the v1
   /// MPIJob's (it has no webhook).
   bool checks_managed_by = false;
+  /// The env the operator writes after the user's, so that its value wins: `convert` drops
+  /// a user's own (the kinds it moves to a Trainer runtime).
+  std::vector<const char*> operator_env = {};
+  /// What the Trainer runtime sets instead of the operator's variables, for programs that
+  /// read them by name (`convert` warns); null when the names carry over.
+  const char* trainer_env_note = nullptr;
 };
 
 /// The kind of `api_version`/`kind`, or null when it is not one we compile.
@@ -90,6 +96,10 @@ bool is_legacy_document(const Document& document);
 std::string supported_legacy_kinds();
 /// Every kind we compile, in the table's order.
 std::vector<const LegacyKind*> all_legacy_kinds();
+/// The container the operator `operator_name` (a pod's operator-name label) treats as the
+/// default one (`pytorch`), as `logs` picks it; empty for the MPI operators, which pick
+/// none by name, and for an operator not in the table.
+std::string default_container_of_operator(std::string_view operator_name);
 
 // The kinds, each defined in its own kind_*.cpp.
 extern const LegacyKind kPyTorchJobKind;

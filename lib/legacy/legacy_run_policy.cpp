@@ -5,10 +5,10 @@
 #include <set>
 #include <vector>
 
+#include "k8s/quantity.h"
 #include "legacy/gang_resources.h"
 #include "model/jobset_labels.h"
 #include "model/kueue_labels.h"
-#include "model/quantity.h"
 #include "model/vocabulary.h"
 #include "render/kai.h"
 #include "render/pod_group.h"

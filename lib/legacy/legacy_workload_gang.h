@@ -1,5 +1,6 @@
 // --gang for the Training Operator v1 kinds: Kubernetes' own gang scheduling (the Workload
-// API of 1.37, render/workload_scheduling.h for TrainJobs) over the Jobs of one operator job.
+// API of 1.37, render/scheduling/workload_scheduling.h for TrainJobs) over the Jobs of one operator
+// job.
 #ifndef TRAINJOB_LEGACY_LEGACY_WORKLOAD_GANG_H_
 #define TRAINJOB_LEGACY_LEGACY_WORKLOAD_GANG_H_
 

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <optional>
 
+#include "k8s/names.h"
 #include "legacy/legacy_containers.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
 #include "model/job_name.h"
 #include "model/jobset_labels.h"
-#include "model/names.h"
 #include "model/vocabulary.h"
 #include "util/text.h"
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diag/diagnostic.h"
 #include "load/json.h"
@@ -45,6 +46,13 @@ struct Document {
 
  private:
   const Json& metadata() const;
+};
+
+/// What one input document became: a TrainJob's objects, or the document itself.
+struct RenderedUnit {
+  const Document* source = nullptr;
+  bool compiled = false;  ///< a TrainJob (objects sorted) rather than a pass-through
+  std::vector<Json> objects;
 };
 
 }  // namespace trainjob

@@ -12,12 +12,12 @@
 #include <vector>
 #include <yaml.h>
 
-#include "load/block_events.h"
-#include "load/document_builder.h"
-#include "load/mark_source_map.h"
-#include "load/stream_split.h"
 #include "load/text_checks.h"
 #include "load/typing_checks.h"
+#include "load/yaml/block_events.h"
+#include "load/yaml/document_builder.h"
+#include "load/yaml/mark_source_map.h"
+#include "load/yaml/stream_split.h"
 #include "util/byte_scan.h"
 #include "util/parallel.h"
 

@@ -10,9 +10,8 @@
 
 #include "legacy/mpi_legacy_job.h"
 #include "model/jobset_labels.h"
-#include "model/operator_labels.h"
+#include "model/step_place.h"
 #include "model/vocabulary.h"
-#include "render/policy/mpi.h"
 
 namespace trainjob {
 namespace {

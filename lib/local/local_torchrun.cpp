@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "local/launch_cache.h"
-#include "local/local_process.h"
-#include "local/local_run.h"
+#include "local/run_local.h"
+#include "local/signal_catcher.h"
 #include "util/process.h"
 
 namespace trainjob {

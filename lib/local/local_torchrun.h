@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "local/local_plan.h"
+#include "local/plan/local_plan.h"
 
 namespace trainjob {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <map>
 
-#include "local/local_checks.h"
-#include "util/base64.h"
+#include "crypto/base64.h"
+#include "local/plan/plan_checks.h"
 
 namespace trainjob {
 namespace {

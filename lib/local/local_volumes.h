@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "local/local_plan.h"
+#include "local/plan/local_plan.h"
 #include "util/beneath.h"
 
 namespace trainjob {

@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "local/local_process.h"
-#include "local/process_sweep.h"
+#include "local/process_reaper.h"
+#include "local/signal_catcher.h"
 
 namespace trainjob {
 namespace {

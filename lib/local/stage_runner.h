@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "local/live_progress.h"
-#include "local/local_plan.h"
-#include "local/local_runner.h"
+#include "local/plan/local_plan.h"
+#include "local/plan_runner.h"
 #include "local/run_summary.h"
 #include "model/trainer_progress.h"
 #include "util/process.h"

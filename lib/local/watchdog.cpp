@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "local/process_sweep.h"
+#include "local/process_reaper.h"
 #include "util/beneath.h"
 
 namespace trainjob {

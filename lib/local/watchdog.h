@@ -25,7 +25,7 @@
 #include <string>
 #include <sys/types.h>
 
-#include "local/local_runner.h"
+#include "local/plan_runner.h"
 
 namespace trainjob {
 

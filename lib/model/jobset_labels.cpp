@@ -1,6 +1,6 @@
 #include "model/jobset_labels.h"
 
-#include "util/digest.h"
+#include "crypto/digest.h"
 
 namespace trainjob {
 

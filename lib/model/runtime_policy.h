@@ -5,11 +5,22 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "load/document.h"
 #include "model/dialect.h"
 
 namespace trainjob {
+
+/// An ML policy a runtime may name under `spec.mlPolicy`, and the first Trainer release
+/// whose controller has its plugin.
+struct MlPolicyName {
+  const char* name;  ///< its field under mlPolicy: `torch`
+  Dialect since;
+};
+/// Every ML policy, in upstream's order: the one table of them. render's plugins
+/// (render/policy/plugins.cpp) hold one plugin per entry, which a unit test checks.
+const std::vector<MlPolicyName>& ml_policy_names();
 
 /// The policy under `spec.mlPolicy`: torch, mpi, jax, xgboost or flux; plainml when the
 /// runtime names none (upstream's PlainML plugin). The first one found when it names several.

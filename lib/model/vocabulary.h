@@ -56,6 +56,14 @@ inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multiku
 /// The trainer's replicated job and its container, as every upstream runtime names them
 /// (the torch policy's PET_MASTER_ADDR is the first pod of this job).
 inline constexpr const char* kNodeName = "node";
+/// Upstream's MPI policy finds its jobs by these names, not by label.
+inline constexpr const char* kMpiLauncherJob = "launcher";
+inline constexpr const char* kMpiNodeJob = kNodeName;
+inline constexpr const char* kMpiOpenMpi = "OpenMPI";
+/// The volumes the MPI policy adds: the SSH key Secret (both jobs) and the hostfile (the
+/// launcher).
+inline constexpr const char* kMpiSshVolume = "mpi-ssh-auth";
+inline constexpr const char* kMpiHostfileVolume = "mpi-hostfile";
 /// The initializers' replicated jobs and the `trainjob-ancestor-step` values of their pod
 /// templates; the trainer's step is kTrainerStep.
 inline constexpr const char* kDatasetInitializerName = "dataset-initializer";

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "crypto/digest.h"
 #include "diag/diagnostic.h"
 #include "output/output_dir.h"
-#include "util/digest.h"
 
 namespace trainjob {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "diag/diagnostic.h"
+#include "load/document.h"
 #include "output/output_dir.h"
-#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

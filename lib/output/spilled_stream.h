@@ -6,8 +6,8 @@
 #include <string>
 
 #include "diag/diagnostic.h"
+#include "load/document.h"
 #include "output/render_output.h"
-#include "pipeline/render_pipeline.h"
 
 namespace trainjob {
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "diag/diagnostic.h"
+#include "k8s/api_scope.h"
 #include "load/document.h"
 #include "load/json.h"
-#include "model/api_scope.h"
 #include "render/compile.h"
 
 namespace trainjob {

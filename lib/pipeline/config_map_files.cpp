@@ -4,13 +4,13 @@
 #include <map>
 #include <string_view>
 
+#include "crypto/base64.h"
+#include "crypto/digest.h"
+#include "k8s/pod_spec.h"
 #include "load/file_system.h"
-#include "model/operator_labels.h"
-#include "model/pod_spec.h"
+#include "model/step_place.h"
 #include "model/vocabulary.h"
 #include "pipeline/input_names.h"
-#include "util/base64.h"
-#include "util/digest.h"
 
 namespace trainjob {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "k8s/names.h"
 #include "legacy/legacy_kinds.h"
 #include "model/field.h"
-#include "model/names.h"
 #include "model/runtime_registry.h"
 #include "util/beneath.h"
 

@@ -11,7 +11,7 @@
 #include "pipeline/input_names.h"
 #include "pipeline/kueue_topology.h"
 #include "render/compile_state.h"
-#include "render/policy/ml_policy.h"
+#include "render/ml_policy.h"
 #include "render/runtime_template.h"
 #include "schema/schema_pass.h"
 #include "util/parallel.h"

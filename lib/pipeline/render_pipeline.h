@@ -10,7 +10,7 @@
 #include "load/file_system.h"
 #include "load/input_files.h"
 #include "model/runtime_registry.h"
-#include "optimize/sweep.h"
+#include "optimize/compile_optimization.h"
 #include "pipeline/companion_namespace.h"
 #include "render/compile.h"
 
@@ -34,13 +34,6 @@ struct RenderRequest {
   bool namespace_from_flag = false;
   /// `--trial` and `--seed` of an OptimizationJob (validate sets sweep.check_only).
   SweepOptions sweep;
-};
-
-/// What one input document became: a TrainJob's objects, or the document itself.
-struct RenderedUnit {
-  const Document* source = nullptr;
-  bool compiled = false;  ///< a TrainJob (objects sorted) rather than a pass-through
-  std::vector<Json> objects;
 };
 
 struct RenderResult {

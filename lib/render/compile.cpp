@@ -2,25 +2,25 @@
 
 #include <algorithm>
 
-#include "model/names.h"
-#include "model/suggest.h"
+#include "k8s/names.h"
 #include "model/trainjob.h"
 #include "model/vocabulary.h"
-#include "render/advisories.h"
-#include "render/emit.h"
-#include "render/emit_jobset.h"
-#include "render/initializers.h"
+#include "render/emit/emit.h"
+#include "render/emit/emit_jobset.h"
 #include "render/kai.h"
-#include "render/kueue.h"
-#include "render/overrides.h"
-#include "render/pod_checks.h"
+#include "render/ml_policy.h"
 #include "render/pod_group.h"
-#include "render/policy/ml_policy.h"
 #include "render/policy/torchtune.h"
 #include "render/runtime_template.h"
-#include "render/trainer.h"
-#include "render/volume_claims.h"
-#include "render/workload_scheduling.h"
+#include "render/scheduling/kueue.h"
+#include "render/scheduling/workload_scheduling.h"
+#include "render/steps/advisories.h"
+#include "render/steps/initializers.h"
+#include "render/steps/overrides.h"
+#include "render/steps/pod_checks.h"
+#include "render/steps/trainer.h"
+#include "render/steps/volume_claims.h"
+#include "util/suggest.h"
 
 namespace trainjob {
 namespace {

@@ -31,7 +31,7 @@ struct CompileOptions {
   /// `--target`: plain Jobs (the default) or the JobSet the Trainer controller would create.
   RenderTarget render_target = RenderTarget::kJobs;
   /// `--gang`: gang-schedule the pods with Kubernetes' own Workload API, as a runtime's
-  /// `spec.scheduling: {}` asks (render/workload_scheduling.h).
+  /// `spec.scheduling: {}` asks (render/scheduling/workload_scheduling.h).
   bool gang = false;
   /// `--gitops-order`: apply-order annotations on the Jobs (target kJobs only).
   GitOpsOrder gitops_order = GitOpsOrder::kNone;

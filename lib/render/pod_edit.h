@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "k8s/pod_spec.h"
 #include "load/json.h"
-#include "model/pod_spec.h"
 
 namespace trainjob {
 

@@ -2,11 +2,11 @@
 
 #include <map>
 
+#include "k8s/quantity.h"
 #include "model/jobset_labels.h"
-#include "model/quantity.h"
 #include "model/vocabulary.h"
 #include "render/pod_edit.h"
-#include "render/trainer.h"
+#include "render/steps/trainer.h"
 
 namespace trainjob {
 namespace {

@@ -2,11 +2,11 @@
 
 #include <set>
 
+#include "k8s/names.h"
 #include "model/jobset_labels.h"
-#include "model/names.h"
 #include "model/trainjob_steps.h"
-#include "render/job_rules.h"
 #include "render/pod_edit.h"
+#include "render/steps/job_rules.h"
 
 namespace trainjob {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "load/field_path.h"
 #include "model/field.h"
-#include "model/suggest.h"
 #include "schema/value_keywords.h"
+#include "util/suggest.h"
 
 namespace trainjob {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <regex>
 
+#include "k8s/quantity.h"
 #include "model/field.h"
-#include "model/quantity.h"
 
 namespace trainjob {
 namespace {

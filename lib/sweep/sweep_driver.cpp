@@ -9,7 +9,7 @@
 #include <poll.h>
 #include <sys/wait.h>
 
-#include "local/local_process.h"
+#include "local/signal_catcher.h"
 #include "sweep/sweep_display.h"
 #include "sweep/trial_process.h"
 #include "util/process.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "optimize/sweep_results.h"
+#include "optimize/trial_results.h"
 
 namespace trainjob {
 

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <vector>
 
-#include "optimize/sweep_results.h"
+#include "optimize/trial_results.h"
 
 namespace trainjob {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "model/names.h"
+#include "k8s/names.h"
 #include "pipeline/input_names.h"
 #include "util/beneath.h"
 

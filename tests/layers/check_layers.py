@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""The layer check: each stage of lib/ includes only the stages lib/CMakeLists.txt says it
-depends on (directly or through them), the stages form no cycle, and the stage table of
-docs/internals.md says what lib/CMakeLists.txt declares.
+"""The layer check: each stage of lib/ includes exactly the stages lib/CMakeLists.txt says it
+depends on (a stage it reaches only through another must be declared too, and a declared
+stage must be included), only their top-level headers (a stage's subfolders are its own),
+the stages form no cycle, and docs/internals.md has a Layout row for every folder of lib/
+and a Stages table that says what lib/CMakeLists.txt declares.
 
 Usage: check_layers.py SOURCE_DIR. Prints one line per problem and exits 1 when there is any.
 """
@@ -25,14 +27,10 @@ def documented_stages(markdown):
     return {stage: re.findall(r"`(\w+)`", deps) for stage, deps in rows}
 
 
-def reachable(graph, start):
-    seen, todo = set(), list(graph.get(start, []))
-    while todo:
-        stage = todo.pop()
-        if stage not in seen:
-            seen.add(stage)
-            todo.extend(graph.get(stage, []))
-    return seen
+def layout_rows(markdown):
+    """The paths of the rows of the table under docs/internals.md's "## Layout"."""
+    section = markdown.split("\n## Layout", 1)[-1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([^`]+?)/?` \|", section, re.M))
 
 
 def find_cycle(graph):
@@ -60,8 +58,10 @@ def find_cycle(graph):
 
 
 def stage_includes(lib_dir, stages):
-    """{stage: {included stage: first 'file:line' that includes it}} over lib/<stage>/**."""
+    """{stage: {included stage: first 'file:line' that includes it}} over lib/<stage>/**, and
+    the includes of another stage's subfolder as 'file:line: header'."""
     found = {stage: {} for stage in stages}
+    private = []
     for stage in stages:
         for root, _, files in os.walk(os.path.join(lib_dir, stage)):
             for name in sorted(files):
@@ -75,7 +75,9 @@ def stage_includes(lib_dir, stages):
                         line = text.count("\n", 0, m.start()) + 1
                         where = "%s:%d" % (os.path.relpath(path, os.path.dirname(lib_dir)), line)
                         found[stage].setdefault(target, where)
-    return found
+                        if m.group(1).count("/") > 1:
+                            private.append("%s: %s" % (where, m.group(1)))
+    return found, private
 
 
 def main(source_dir):
@@ -90,7 +92,15 @@ def main(source_dir):
         for dep in deps:
             if dep not in graph:
                 problems.append("lib/CMakeLists.txt: %s depends on unknown stage %s" % (stage, dep))
-    documented = documented_stages(open(os.path.join(source_dir, "docs", "internals.md")).read())
+    internals = open(os.path.join(source_dir, "docs", "internals.md")).read()
+    rows = layout_rows(internals)
+    for root, dirs, _ in os.walk(lib_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for d in dirs:
+            path = os.path.relpath(os.path.join(root, d), source_dir)
+            if path not in rows:
+                problems.append("docs/internals.md: the Layout table has no row for %s/" % path)
+    documented = documented_stages(internals)
     if documented != graph:
         for stage in sorted(set(graph) | set(documented)):
             if graph.get(stage) != documented.get(stage):
@@ -100,18 +110,25 @@ def main(source_dir):
     cycle = find_cycle(graph)
     if cycle:
         problems.append("lib/CMakeLists.txt: the stages form a cycle: " + " -> ".join(cycle))
-    includes = stage_includes(lib_dir, [s for s in graph if os.path.isdir(os.path.join(lib_dir, s))])
+    includes, private = stage_includes(
+        lib_dir, [s for s in graph if os.path.isdir(os.path.join(lib_dir, s))])
+    for where in private:
+        problems.append("%s: includes another stage's subfolder (its own rooms; move what is "
+                        "shared to that stage's top level)" % where)
     include_graph = {stage: sorted(targets) for stage, targets in includes.items()}
     cycle = find_cycle(include_graph)
     if cycle:
         problems.append("the #include lines of lib/ form a cycle: " + " -> ".join(cycle))
     for stage, targets in sorted(includes.items()):
-        allowed = reachable(graph, stage)
+        allowed = set(graph[stage])
         for target, where in sorted(targets.items()):
             if target in graph and target not in allowed:
-                problems.append("%s: lib/%s includes lib/%s, which it does not depend on "
-                                "(add it to DEPENDS in lib/CMakeLists.txt if it is a lower "
-                                "stage, else move the code)" % (where, stage, target))
+                problems.append("%s: lib/%s includes lib/%s, which is not among its DEPENDS "
+                                "(add it to lib/CMakeLists.txt if it is a lower stage, else "
+                                "move the code)" % (where, stage, target))
+        for unused in sorted(allowed - set(targets)):
+            problems.append("lib/CMakeLists.txt: %s DEPENDS on %s but includes none of its "
+                            "headers" % (stage, unused))
     for problem in problems:
         print(problem)
     if not problems:

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <yaml.h>
 
-#include "load/block_events.h"
+#include "load/yaml/block_events.h"
 
 namespace trainjob::testing {
 

@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "k8s/api_scope.h"
 #include "load/yaml_loader.h"
-#include "model/api_scope.h"
 
 namespace trainjob {
 namespace {

@@ -1,10 +1,10 @@
-#include "model/container_rules.h"
+#include "k8s/container_rules.h"
 
 #include <string>
 
 #include <doctest/doctest.h>
 
-#include "model/image_reference.h"
+#include "k8s/image_reference.h"
 
 using trainjob::image_reference_problem;
 

@@ -5,13 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include "crypto/base64.h"
 #include "load/yaml_loader.h"
 #include "model/jobset_labels.h"
 #include "model/runtime_registry.h"
 #include "render/compile.h"
 #include "render/policy/flux_curve.h"
 #include "render/policy/flux_scripts.h"
-#include "util/base64.h"
 
 using namespace trainjob;
 

@@ -1,13 +1,13 @@
 // The phases of pods, Jobs and TrainJobs: one parser, one spelling.
-#include "cluster/job_phase.h"
+#include "status/job_phase.h"
 
 #include <sstream>
 #include <string>
 
 #include <doctest/doctest.h>
 
-#include "cluster/pod_state.h"
-#include "cluster/trainjob_status.h"
+#include "status/pod_state.h"
+#include "status/trainjob_status.h"
 
 using namespace trainjob;
 

@@ -6,10 +6,10 @@
 
 #include <doctest/doctest.h>
 
-#include "cluster/job_events.h"
-#include "cluster/job_not_found.h"
-#include "cluster/log_selection.h"
 #include "cluster/wait_condition.h"
+#include "status/job_events.h"
+#include "status/job_not_found.h"
+#include "status/logs/log_selection.h"
 
 using namespace trainjob;
 

@@ -1,11 +1,11 @@
 // kubeconfig loading and merging, and resolution to a connection, as kubectl does them.
 #include <doctest/doctest.h>
 
+#include "crypto/base64.h"
 #include "kube/kube_error.h"
 #include "kube/kubeconfig.h"
 #include "kube/rest_config.h"
 #include "kube_fakes.h"
-#include "util/base64.h"
 #include "util/duration.h"
 
 using namespace trainjob;

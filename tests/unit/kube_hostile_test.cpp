@@ -11,13 +11,13 @@
 #include <doctest/doctest.h>
 
 #include "cluster/submit.h"
-#include "cluster/trainjob_objects.h"
 #include "kube/client.h"
 #include "kube/credentials.h"
 #include "kube/kube_error.h"
 #include "kube/kubeconfig.h"
 #include "kube/rest_config.h"
 #include "kube_fakes.h"
+#include "status/trainjob_objects.h"
 #include "util/duration.h"
 
 using namespace trainjob;

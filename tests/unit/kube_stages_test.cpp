@@ -2,9 +2,9 @@
 // when the TrainJob is complete, and how status shows it.
 #include <doctest/doctest.h>
 
-#include "cluster/job_stages.h"
-#include "cluster/status_output.h"
-#include "cluster/trainjob_status.h"
+#include "status/job_stages.h"
+#include "status/status_output.h"
+#include "status/trainjob_status.h"
 
 using namespace trainjob;
 

@@ -7,10 +7,10 @@
 
 #include <doctest/doctest.h>
 
-#include "cluster/pod_state.h"
 #include "cluster/submit.h"
-#include "cluster/trainjob_status.h"
 #include "pipeline/config_map_files.h"
+#include "status/pod_state.h"
+#include "status/trainjob_status.h"
 
 using namespace trainjob;
 

@@ -5,12 +5,12 @@
 
 #include <doctest/doctest.h>
 
-#include "cluster/trainjob_names.h"
-#include "cluster/trainjob_objects.h"
 #include "kube/resources.h"
 #include "load/yaml_loader.h"
 #include "model/embedded_runtimes.h"
 #include "model/runtime_registry.h"
+#include "status/trainjob_names.h"
+#include "status/trainjob_objects.h"
 
 namespace {
 

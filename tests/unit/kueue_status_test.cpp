@@ -1,6 +1,6 @@
 // What `status` reads from Kueue: each queued Job's Workload (by owner uid), why it waits, and
 // its place in the LocalQueue, from the visibility API or from the pending Workloads' order.
-#include "cluster/kueue_status.h"
+#include "status/kueue_status.h"
 
 #include <doctest/doctest.h>
 

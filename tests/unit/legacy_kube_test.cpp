@@ -3,11 +3,11 @@
 // them as they read a TrainJob's.
 #include <doctest/doctest.h>
 
-#include "cluster/job_stages.h"
-#include "cluster/pod_logs.h"
-#include "cluster/status_output.h"
-#include "cluster/trainjob_status.h"
-#include "model/operator_labels.h"
+#include "model/step_place.h"
+#include "status/job_stages.h"
+#include "status/logs/pod_logs.h"
+#include "status/status_output.h"
+#include "status/trainjob_status.h"
 
 using namespace trainjob;
 

@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
-#include "local/local_plan.h"
-#include "local/local_success.h"
+#include "local/plan/local_plan.h"
+#include "local/plan/local_success.h"
 
 namespace trainjob {
 namespace {

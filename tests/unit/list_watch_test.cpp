@@ -1,4 +1,4 @@
-#include "cluster/list_watch.h"
+#include "status/list/list_watch.h"
 
 #include <map>
 #include <string>

@@ -1,10 +1,9 @@
 // `run --local` refuses hostile input before it creates anything: a pod cap, names and
 // paths that would leave the work directory, modes, and the host's system directories.
-#include "local/local_checks.h"
-
 #include <doctest/doctest.h>
 
-#include "local/local_plan.h"
+#include "local/plan/local_plan.h"
+#include "local/plan/plan_checks.h"
 
 namespace trainjob {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <doctest/doctest.h>
 
-#include "local/expand.h"
-#include "local/local_plan.h"
-#include "local/pod_env.h"
+#include "local/plan/expand.h"
+#include "local/plan/local_plan.h"
+#include "local/plan/pod_env.h"
 
 namespace trainjob {
 namespace {

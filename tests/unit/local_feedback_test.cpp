@@ -6,11 +6,11 @@
 
 #include <doctest/doctest.h>
 
-#include "cluster/cluster_output.h"
 #include "diag/diagnostic.h"
 #include "local/live_progress.h"
-#include "local/local_success.h"
+#include "local/plan/local_success.h"
 #include "local/run_summary.h"
+#include "status/cluster_output.h"
 #include "util/terminal.h"
 
 using namespace trainjob;

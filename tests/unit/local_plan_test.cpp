@@ -1,5 +1,5 @@
 // `run --local`: what the rendered Jobs become on this machine.
-#include "local/local_plan.h"
+#include "local/plan/local_plan.h"
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "model/dialect.h"
-#include "model/suggest.h"
+#include "util/suggest.h"
 
 TEST_CASE("dialect: version strings") {
   using trainjob::Dialect;

@@ -1,4 +1,4 @@
-#include "model/names.h"
+#include "k8s/names.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "render/policy/num_proc.h"
+#include "model/num_proc.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "model/quantity.h"
+#include "k8s/quantity.h"
 
 #include <cstdint>
 #include <limits>

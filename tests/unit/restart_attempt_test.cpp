@@ -1,6 +1,6 @@
 // Whole-job restart, the pure part: the attempt and budget the Jobs carry, a Job as it is
 // created again for the next attempt, and what the restart line names.
-#include "cluster/restart_attempt.h"
+#include "status/restart_attempt.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "model/quantity.h"
+#include "k8s/quantity.h"
 #include "schema/structural_schema.h"
 
 using trainjob::Json;

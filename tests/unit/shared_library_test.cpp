@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "util/crypto_library.h"
+#include "crypto/crypto_library.h"
 
 using trainjob::SharedLibrary;
 

@@ -1,10 +1,10 @@
-#include "util/ssh_key.h"
+#include "crypto/ssh_key.h"
 
 #include <string>
 
 #include <doctest/doctest.h>
 
-#include "util/base64.h"
+#include "crypto/base64.h"
 
 namespace {
 

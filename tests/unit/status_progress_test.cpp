@@ -2,10 +2,10 @@
 // are no failures, conditions and times, and submit --wait's progress deadline.
 #include <doctest/doctest.h>
 
-#include "cluster/job_phase.h"
-#include "cluster/status_output.h"
-#include "cluster/trainjob_status.h"
-#include "cluster/wait_progress.h"
+#include "cluster/stall_deadline.h"
+#include "status/job_phase.h"
+#include "status/status_output.h"
+#include "status/trainjob_status.h"
 
 using namespace trainjob;
 
@@ -132,7 +132,7 @@ TEST_CASE("the progress deadline: a pod Pending with no change for that long is 
   running.pod = "p1";
   running.phase = JobPhase::kRunning;
   running.reason.clear();
-  PodProgress progress;
+  StallWatch progress;
   CHECK(progress.stalled({pending, running}, 0, 600).empty());
   CHECK(progress.stalled({pending, running}, 599, 600).empty());
   std::vector<NodeStatus> stuck = progress.stalled({pending, running}, 600, 600);

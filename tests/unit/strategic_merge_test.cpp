@@ -1,4 +1,4 @@
-#include "model/strategic_merge.h"
+#include "k8s/strategic_merge.h"
 
 #include <doctest/doctest.h>
 

@@ -4,11 +4,11 @@
 
 #include <doctest/doctest.h>
 
-#include "cluster/status_output.h"
-#include "cluster/status_query.h"
-#include "cluster/trainjob_names.h"
 #include "kube/client.h"
 #include "kube_fakes.h"
+#include "status/status_output.h"
+#include "status/status_query.h"
+#include "status/trainjob_names.h"
 
 using namespace trainjob;
 

@@ -1,11 +1,11 @@
 // The sweep's bookkeeping: metrics merged line by line, the best trial by direction, the
 // table and the messages the driver and `status` print.
-#include "optimize/sweep_results.h"
-
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
+
+#include "optimize/trial_results.h"
 
 using trainjob::NamedValues;
 using trainjob::SweepObjective;

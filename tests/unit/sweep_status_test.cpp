@@ -2,14 +2,14 @@
 // annotations (malformed ones included, as they come from the cluster), the sweep's phase,
 // table and upstream-shaped JSON, the optimizationjob TYPE words, and a trial's metrics
 // merged from every progress line of rank 0's log.
-#include "cluster/sweep_status.h"
+#include "status/sweep/sweep_status.h"
 
 #include <doctest/doctest.h>
 
-#include "cluster/sweep_trials.h"
-#include "cluster/trainjob_names.h"
 #include "kube/client.h"
 #include "kube_fakes.h"
+#include "status/sweep/sweep_trials.h"
+#include "status/trainjob_names.h"
 
 using namespace trainjob;
 

@@ -4,15 +4,15 @@
 // scripts and the Secret with the brokers' CURVE certificate.
 #include <algorithm>
 
+#include "crypto/base64.h"
 #include "model/jobset_labels.h"
+#include "model/num_proc.h"
+#include "render/extra_objects.h"
 #include "render/pod_edit.h"
-#include "render/policy/extra_objects.h"
 #include "render/policy/flux_curve.h"
 #include "render/policy/flux_scripts.h"
 #include "render/policy/flux_settings.h"
-#include "render/policy/num_proc.h"
 #include "render/policy/plugins.h"
-#include "util/base64.h"
 
 namespace trainjob {
 namespace {

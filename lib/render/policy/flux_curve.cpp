@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "util/crypto_library.h"
+#include "crypto/crypto_library.h"
 
 namespace trainjob {
 namespace {

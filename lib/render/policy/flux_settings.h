@@ -4,7 +4,7 @@
 
 #include "render/compile_state.h"
 #include "render/policy/flux_scripts.h"
-#include "render/trainer.h"
+#include "render/steps/trainer.h"
 
 namespace trainjob {
 

@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <set>
 
+#include "model/num_proc.h"
 #include "model/vocabulary.h"
+#include "render/ml_policy.h"
+#include "render/mpi_node_wrapper.h"
 #include "render/pod_edit.h"
-#include "render/policy/ml_policy.h"
-#include "render/policy/mpi_node_wrapper.h"
 #include "render/policy/mpi_objects.h"
-#include "render/policy/num_proc.h"
 #include "render/policy/plugins.h"
 
 namespace trainjob {

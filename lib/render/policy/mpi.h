@@ -7,17 +7,9 @@
 
 #include "model/vocabulary.h"
 #include "render/compile_state.h"
-#include "render/trainer.h"
+#include "render/steps/trainer.h"
 
 namespace trainjob {
-
-/// Upstream finds the MPI jobs by these names, not by label.
-inline constexpr const char* kMpiLauncherJob = "launcher";
-inline constexpr const char* kMpiNodeJob = kNodeName;
-inline constexpr const char* kMpiOpenMpi = "OpenMPI";
-/// The volumes it adds: the SSH key Secret (both jobs) and the hostfile (the launcher).
-inline constexpr const char* kMpiSshVolume = "mpi-ssh-auth";
-inline constexpr const char* kMpiHostfileVolume = "mpi-hostfile";
 
 /// The runtime's mlPolicy.mpi with the CRD's defaults applied, and the slots resolved.
 struct MpiSettings {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "model/jobset_labels.h"
+#include "render/extra_objects.h"
 #include "render/pod_edit.h"
-#include "render/policy/extra_objects.h"
 
 namespace trainjob {
 namespace {

@@ -3,16 +3,16 @@
 #include "model/jobset_labels.h"
 
 namespace trainjob {
-namespace {
 
-const PolicyPlugin* const kPlugins[] = {&kTorchPlugin, &kMpiPlugin, &kJaxPlugin, &kXgboostPlugin,
-                                        &kFluxPlugin};
-
-}  // namespace
+const std::vector<const PolicyPlugin*>& policy_plugins() {
+  static const std::vector<const PolicyPlugin*> plugins = {&kTorchPlugin, &kMpiPlugin, &kJaxPlugin,
+                                                           &kXgboostPlugin, &kFluxPlugin};
+  return plugins;
+}
 
 const PolicyPlugin* find_policy_plugin(const Field& ml_policy) {
   if (!ml_policy) return nullptr;
-  for (const PolicyPlugin* plugin : kPlugins) {
+  for (const PolicyPlugin* plugin : policy_plugins()) {
     if (ml_policy[plugin->name]) return plugin;
   }
   return nullptr;

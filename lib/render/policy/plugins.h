@@ -1,6 +1,7 @@
 // What each ML policy adds to the jobs, one entry per policy, as upstream's framework
 // plugins do (torch, mpi, jax, xgboost, flux). The compiler looks a policy up here by the
-// mlPolicy field the runtime sets; adding a policy adds an entry and its file.
+// mlPolicy field the runtime sets; adding a policy adds its name and release to
+// model/runtime_policy.cpp, and a plugin here in a file of its own.
 #ifndef TRAINJOB_RENDER_POLICY_PLUGINS_H_
 #define TRAINJOB_RENDER_POLICY_PLUGINS_H_
 
@@ -10,7 +11,7 @@
 #include "load/json.h"
 #include "model/field.h"
 #include "render/compile_state.h"
-#include "render/trainer.h"
+#include "render/steps/trainer.h"
 
 namespace trainjob {
 
@@ -52,6 +53,8 @@ struct PolicyPlugin {
 
 /// The plugin of the policy `ml_policy` sets, or null (no policy, or one not compiled).
 const PolicyPlugin* find_policy_plugin(const Field& ml_policy);
+/// Every plugin: one per entry of model's ml_policy_names(), in its order.
+const std::vector<const PolicyPlugin*>& policy_plugins();
 
 /// The plugins, each defined in the file of its name beside this one (torch.cpp, ...).
 extern const PolicyPlugin kTorchPlugin;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/num_proc.h"
 #include "model/vocabulary.h"
 #include "render/pod_edit.h"
-#include "render/policy/num_proc.h"
 
 namespace trainjob {
 namespace {

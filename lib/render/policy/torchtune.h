@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "render/compile_state.h"
-#include "render/trainer.h"
+#include "render/steps/trainer.h"
 
 namespace trainjob {
 

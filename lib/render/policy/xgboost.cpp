@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/num_proc.h"
 #include "render/pod_edit.h"
-#include "render/policy/num_proc.h"
 #include "render/policy/plugins.h"
 
 namespace trainjob {
