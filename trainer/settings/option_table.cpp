@@ -6,7 +6,6 @@
 #include <utility>
 
 namespace trainjob::trainer {
-namespace {
 
 std::optional<long long> parse_integer(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -16,6 +15,8 @@ std::optional<long long> parse_integer(const std::string& text) {
   if (errno != 0 || *end != '\0') return std::nullopt;
   return value;
 }
+
+namespace {
 
 std::optional<double> parse_number(const std::string& text) {
   if (text.empty()) return std::nullopt;

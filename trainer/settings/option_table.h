@@ -5,6 +5,7 @@
 #define TRAINJOB_TRAINER_SETTINGS_OPTION_TABLE_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct Switch {
   const char* help;
   bool Options::*field;
 };
+
+/// A whole decimal integer, or nullopt for an empty, out-of-range or partly numeric text. The
+/// setters read integers with it, and so does resolve_nproc (options.cpp).
+std::optional<long long> parse_integer(const std::string& text);
 
 /// Every setting with a value, in help order.
 const std::vector<Setting>& settings();
