@@ -13,10 +13,10 @@
 #include <unistd.h>
 #include <vector>
 
-#include "devices.h"
-#include "launcher.h"
-#include "options.h"
-#include "worker_env.h"
+#include "launch/launcher.h"
+#include "launch/worker_env.h"
+#include "settings/devices.h"
+#include "settings/options.h"
 
 namespace fs = std::filesystem;
 using namespace trainjob::trainer;

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "communicator.h"
-#include "options.h"
-#include "training.h"
-#include "worker_identity.h"
+#include "collectives/communicator.h"
+#include "launch/worker_identity.h"
+#include "settings/options.h"
+#include "training/training.h"
 
 using namespace trainjob::trainer;
 

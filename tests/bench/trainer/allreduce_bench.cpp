@@ -20,9 +20,9 @@
 #include <torch/torch.h>
 #include <vector>
 
-#include "communicator.h"
-#include "gradient_sync.h"
-#include "worker_identity.h"
+#include "collectives/communicator.h"
+#include "collectives/gradient_sync.h"
+#include "launch/worker_identity.h"
 
 using namespace trainjob::trainer;
 using Clock = std::chrono::steady_clock;

@@ -1,5 +1,5 @@
 // Bucket plans: reverse parameter order, each bucket closed once it reaches its cap.
-#include "bucket_plan.h"
+#include "collectives/bucket_plan.h"
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 // does not: NCCL itself (the Debian libtorch has no CUDA), so connect_workers' NCCL branch
 // is compiled only where libtorch carries it. No libtorch header here: glog's CHECK would
 // replace doctest's.
-#include "devices.h"
+#include "settings/devices.h"
 
 #include <doctest/doctest.h>
 

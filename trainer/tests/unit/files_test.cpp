@@ -5,8 +5,8 @@
 
 #include <doctest/doctest.h>
 
-#include "checkpoint_file.h"
-#include "idx_file.h"
+#include "checkpoint/checkpoint_file.h"
+#include "data/idx_file.h"
 
 using namespace trainjob::trainer;
 namespace fs = std::filesystem;

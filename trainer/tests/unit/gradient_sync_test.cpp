@@ -1,7 +1,7 @@
 // Gradient averaging between two gloo ranks running as threads over one in-memory store:
 // every mode, summing over gloo or shared memory, leaves both ranks with the mean of their
 // gradients.
-#include "gradient_sync.h"
+#include "collectives/gradient_sync.h"
 
 #include <thread>
 #include <torch/csrc/distributed/c10d/HashStore.hpp>

@@ -1,6 +1,6 @@
 // The shared-memory all-reduce between ranks running as threads over one in-memory store:
 // exact sums, bit-identical on every rank, across chunk and share boundaries.
-#include "local_allreduce.h"
+#include "collectives/local_allreduce.h"
 
 #include <thread>
 #include <torch/csrc/distributed/c10d/HashStore.hpp>

@@ -1,5 +1,5 @@
 // Flags and PET_* / TRAINER_* variables: flags win, bad values are named.
-#include "options.h"
+#include "settings/options.h"
 
 #include <cstdlib>
 #include <map>

@@ -1,6 +1,6 @@
 // The progress line rank 0 prints; tests/unit/trainer_progress_test.cpp parses the same lines
 // on the plugin's side, so that writer and reader stay in agreement.
-#include "progress.h"
+#include "progress/progress.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // DistributedSampler-like shards: disjoint, equal, reshuffled per epoch, and their batches
 // together are the batches of one larger process.
-#include "sharding.h"
+#include "data/sharding.h"
 
 #include <algorithm>
 #include <set>

@@ -1,7 +1,7 @@
 // The reports rank 0 POSTs to upstream's status server: the body, the variables, and the
 // thread that throttles them and logs one failure (a fake poster here; status_server_test.sh
 // POSTs to a real HTTPS server).
-#include "status_reporter.h"
+#include "progress/status_reporter.h"
 
 #include <atomic>
 #include <map>

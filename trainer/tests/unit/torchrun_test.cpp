@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
-#include "options.h"
-#include "worker_env.h"
+#include "launch/worker_env.h"
+#include "settings/options.h"
 
 using namespace trainjob::trainer;
 

@@ -1,12 +1,12 @@
 // The environment each worker gets, and how a worker reads it back.
-#include "worker_env.h"
+#include "launch/worker_env.h"
 
 #include <map>
 
 #include <doctest/doctest.h>
 
-#include "devices.h"
-#include "worker_identity.h"
+#include "launch/worker_identity.h"
+#include "settings/devices.h"
 
 using namespace trainjob::trainer;
 
