@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "cluster/cluster_runtimes.h"
 #include "command.h"
 #include "kube/kube_error.h"
 #include "status/cluster_output.h"
@@ -111,33 +110,6 @@ void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool autom
                   "before the built-in ones: auto (when the cluster serves the CRD), true, false")
       ->check(CLI::IsMember({"auto", "true", "false"}))
       ->capture_default_str();
-}
-
-std::vector<Document> runtimes_from_cluster(const std::string& mode, ClusterSession* session) {
-  if (mode != "true" && mode != "auto") return {};
-  if (!cluster_serves_runtimes(&session->client())) {
-    if (mode == "auto") return {};
-    throw KubeError(
-        "--runtimes-from-cluster: the cluster does not serve trainer.kubeflow.org/v1alpha1 "
-        "clustertrainingruntimes (Kubeflow Trainer's CRDs are not installed)");
-  }
-  try {
-    return read_cluster_runtimes(&session->client(), session->name_space());
-  } catch (const KubeError& e) {
-    // A user allowed only their namespace may not list the cluster-wide runtimes: by
-    // itself, submit goes on with the built-in ones and says so.
-    if (mode != "auto" || e.http_status() != 403) throw;
-    std::fprintf(stderr,
-                 "note: the cluster's runtimes are not readable, using the built-in ones: %s\n",
-                 e.what());
-    return {};
-  }
-}
-
-void report_cluster_runtimes(const RenderResult& rendered,
-                             const std::vector<Document>& cluster_runtimes) {
-  for (const std::string& note : cluster_runtime_notes(rendered, cluster_runtimes))
-    std::fprintf(stderr, "note: %s\n", note.c_str());
 }
 
 void add_output_flag(CLI::App* app, std::string* output, const std::vector<std::string>& allowed,

@@ -15,8 +15,6 @@
 #include "kube/environment.h"
 #include "kube/http.h"
 #include "kube/rest_config.h"
-#include "load/document.h"
-#include "pipeline/render_pipeline.h"
 #include "status/trainjob_names.h"
 
 namespace trainjob {
@@ -62,12 +60,6 @@ int run_target_command(const ConnectionFlags& flags, const ManagedKind* kind,
 /// `automatic` (submit): a value, auto (the default: when the CRD is served), true or false;
 /// otherwise a plain switch (true when given).
 void add_runtimes_from_cluster_flag(CLI::App* app, std::string* mode, bool automatic);
-/// The cluster's runtimes as `mode` says: none for false; for auto, none when the cluster
-/// does not serve ClusterTrainingRuntimes; for true, that is an error (KubeError).
-std::vector<Document> runtimes_from_cluster(const std::string& mode, ClusterSession* session);
-/// A note on stderr for each runtime the TrainJobs take from the cluster.
-void report_cluster_runtimes(const RenderResult& rendered,
-                             const std::vector<Document>& cluster_runtimes);
 
 /// -o for cluster commands: table (the default), yaml, json, name where allowed, or
 /// jsonpath=TEMPLATE (the example shows one in the help).

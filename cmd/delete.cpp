@@ -11,7 +11,7 @@
 #include "kube/resources.h"
 #include "load/file_system.h"
 #include "model/vocabulary.h"
-#include "status/sweep/sweep_status.h"
+#include "status/sweep_status.h"
 #include "status/trainjob_names.h"
 #include "status/trainjob_objects.h"
 #include "status/trainjob_status.h"

@@ -35,7 +35,8 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
       "Namespace for TrainJobs that do not set one (one that sets another is an error)");
 }
 
-void add_gang_flag(CLI::App* app, InputFlags* flags) {
+void add_input_and_gang_flags(CLI::App* app, InputFlags* flags, bool declare_namespace) {
+  add_input_flags(app, flags, declare_namespace);
   app->add_flag("--gang", flags->gang,
                 "Gang-schedule each TrainJob with Kubernetes' own Workload API (1.37, gate "
                 "GenericWorkload; one-Job TrainJobs: WorkloadWithJob): all pods start or none, "

@@ -34,8 +34,9 @@ void add_input_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = 
 /// `seed_help` ends the help of --seed (what happens without one).
 void add_sweep_flags(CLI::App* app, InputFlags* flags, const std::string& trial_help,
                      const std::string& seed_help);
-/// Declares --gang (of render, validate and submit: `run --local` starts every pod at once).
-void add_gang_flag(CLI::App* app, InputFlags* flags);
+/// add_input_flags, then --gang: the inputs of render, validate and submit, whose Jobs meet
+/// a scheduler (`run --local` starts every pod at once).
+void add_input_and_gang_flags(CLI::App* app, InputFlags* flags, bool declare_namespace = true);
 /// Declares --from-file (of run and submit; see render/config_map_files.h).
 void add_from_file_flag(CLI::App* app, std::vector<std::string>* paths);
 /// The request the flags describe; nullopt (after printing a usage error) when a value is

@@ -15,6 +15,7 @@
 #include "command.h"
 #include "complete/kubectl_verbs.h"
 #include "complete/pflag_words.h"
+#include "output/diagnostic_report.h"
 #include "util/shared_library.h"
 #include "util/suggest.h"
 #include "util/terminal.h"
@@ -57,14 +58,7 @@ const std::vector<CommandSpec>& command_table() {
 }
 
 int report_diagnostics(Diagnostics* diagnostics) {
-  diagnostics->sort();
-  bool color = color_enabled(stderr);
-  for (const Diagnostic& diagnostic : diagnostics->all()) {
-    std::fprintf(stderr, "%s\n", format_diagnostic(diagnostic, color).c_str());
-  }
-  std::string not_kept = format_not_kept(*diagnostics);
-  if (!not_kept.empty()) std::fprintf(stderr, "%s\n", not_kept.c_str());
-  return diagnostics->has_errors() ? kExitFailure : kExitOk;
+  return print_diagnostics(diagnostics, stderr) ? kExitOk : kExitFailure;
 }
 
 std::string& usage_command() {

@@ -7,8 +7,7 @@
 #include "command.h"
 #include "input_flags.h"
 #include "load/file_system.h"
-#include "output/render_output.h"
-#include "output/spilled_stream.h"
+#include "output/render_sink.h"
 #include "pipeline/render_stream.h"
 #include "render/render_target.h"
 
@@ -50,55 +49,6 @@ bool set_target(const RenderFlags& flags, RenderRequest* request) {
   return true;
 }
 
-/// With --generate-secrets: says once which generated Secrets hold private keys.
-void warn_private_keys(const std::string& names) {
-  if (names.empty()) return;
-  std::fprintf(stderr,
-               "warning: the output holds private keys (Secret %s): keep it out of Git; "
-               "`submit` generates its own and never replaces an existing one\n",
-               names.c_str());
-}
-
-/// Where the units go: a stream for stdout, or the files of --output-dir.
-struct RenderSink {
-  explicit RenderSink(OutputFormat format) : stream(format), files(format) {}
-  SpilledStream stream;
-  OutputDirFiles files;
-  Diagnostics file_findings;  ///< --output-dir's own: said only when the inputs are fine
-  std::string private_keys;   ///< names of the Secrets with generated keys
-};
-
-/// Writes under --output-dir (or compares, with --check); nothing at all on an error.
-int write_or_check(const RenderFlags& flags, RenderSink* sink, Diagnostics* diagnostics) {
-  if (flags.check) {
-    std::string diffs;
-    check_output_dir(sink->files.files(), flags.output_dir, &diffs, diagnostics);
-    std::fwrite(diffs.data(), 1, diffs.size(), stdout);
-    std::fflush(stdout);
-    return report_diagnostics(diagnostics);
-  }
-  OutputDirOptions options;
-  options.prune = flags.prune;
-  write_output_dir(sink->files.files(), flags.output_dir, options, diagnostics);
-  if (flags.generate_secrets && !diagnostics->has_errors()) warn_private_keys(sink->private_keys);
-  return report_diagnostics(diagnostics);
-}
-
-/// Prints the objects, or writes them under --output-dir; nothing at all on an error.
-int print_or_write(const RenderFlags& flags, RenderSink* sink, Diagnostics* diagnostics) {
-  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
-  for (const Diagnostic& finding : sink->file_findings.all())
-    diagnostics->add(finding);
-  if (diagnostics->has_errors()) return report_diagnostics(diagnostics);
-  if (!flags.output_dir.empty()) return write_or_check(flags, sink, diagnostics);
-  report_diagnostics(diagnostics);
-  if (flags.generate_secrets) warn_private_keys(sink->private_keys);
-  Diagnostics copy_findings;
-  bool ok = sink->stream.copy_to(stdout, &copy_findings);
-  report_diagnostics(&copy_findings);
-  return ok ? kExitOk : kExitFailure;
-}
-
 /// Without -f, standard input when it is not a terminal: helm's --post-renderer runs
 /// `kubectl-trainjob render` with the chart's manifests piped in.
 bool default_to_stdin(InputOptions* inputs) {
@@ -123,36 +73,24 @@ int run_render(RenderFlags flags) {
   RealFileSystem fs;
   Diagnostics diagnostics;
   diagnostics.set_limit(kShownFindings);  // a finding per TrainJob must not grow the memory
-  RenderSink sink(*parse_output_format(flags.output));
-  bool any_unit = false;
+  RenderSink sink({*parse_output_format(flags.output), flags.output_dir, flags.check, flags.prune,
+                   flags.generate_secrets});
   render_stream(
-      *request, fs,
-      [&](const RenderedUnit& unit) {
-        any_unit = true;
-        for (const std::string& name : private_key_secrets(unit))
-          sink.private_keys += (sink.private_keys.empty() ? "" : ", ") + name;
-        if (flags.output_dir.empty()) {
-          sink.stream.add(unit, &diagnostics);
-        } else {
-          sink.files.add(unit, &sink.file_findings);
-        }
-      },
-      &diagnostics);
+      *request, fs, [&](const RenderedUnit& unit) { sink.add(unit, &diagnostics); }, &diagnostics);
   // Every document but a runtime becomes output: without errors, nothing out means runtimes.
-  if (!any_unit && !diagnostics.has_errors())
+  if (sink.empty() && !diagnostics.has_errors())
     std::fprintf(stderr,
                  "note: the inputs hold only runtimes, and render prints nothing for "
                  "them: %s\n",
                  kRuntimesOnlyHint);
-  return print_or_write(flags, &sink, &diagnostics);
+  return sink.finish(&diagnostics) ? kExitOk : kExitFailure;
 }
 
 }  // namespace
 
 CommandRunner declare_render(CLI::App* app) {
   auto flags = std::make_shared<RenderFlags>();
-  add_input_flags(app, &flags->inputs);
-  add_gang_flag(app, &flags->inputs);
+  add_input_and_gang_flags(app, &flags->inputs);
   app->get_option("-f")->required(false);  // a pipe serves as well: see default_to_stdin
   app->footer(
       "Without -f, the manifests are read from standard input when it is not a terminal, so "

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cluster/cluster_runtimes.h"
 #include "cluster_flags.h"
 #include "command.h"
 #include "model/embedded_runtimes.h"
@@ -38,7 +39,8 @@ void load_runtimes(const RuntimesFlags& flags, RuntimeRegistry* registry,
                    Diagnostics* diagnostics) {
   if (flags.from_cluster == "true") {
     ClusterSession session(flags.connection);
-    registry->add_layer("the cluster", runtimes_from_cluster("true", &session));
+    registry->add_layer("the cluster",
+                        runtimes_from_cluster("true", &session.client(), session.name_space()));
   }
   add_embedded_runtimes(registry, diagnostics);
 }

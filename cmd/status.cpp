@@ -9,7 +9,7 @@
 #include "status/cluster_output.h"
 #include "status/status_output.h"
 #include "status/status_query.h"
-#include "status/sweep/sweep_status.h"
+#include "status/sweep_status.h"
 #include "status/trainjob_names.h"
 
 namespace trainjob {

@@ -45,8 +45,7 @@ int run_validate(const ValidateFlags& flags) {
 
 CommandRunner declare_validate(CLI::App* app) {
   auto flags = std::make_shared<ValidateFlags>();
-  add_input_flags(app, &flags->inputs);
-  add_gang_flag(app, &flags->inputs);
+  add_input_and_gang_flags(app, &flags->inputs);
   app->add_option("-o,--output", flags->output, "Report format")
       ->check(CLI::IsMember({"text", "json", "junit"}))
       ->capture_default_str();

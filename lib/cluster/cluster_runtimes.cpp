@@ -1,9 +1,11 @@
 #include "cluster/cluster_runtimes.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "embed/embedded.h"
+#include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
 #include "model/runtime_registry.h"
@@ -90,6 +92,34 @@ std::vector<std::string> cluster_runtime_notes(const RenderResult& rendered,
                     (built_in ? ", not the built-in one of that name" : ""));
   }
   return notes;
+}
+
+std::vector<Document> runtimes_from_cluster(const std::string& mode, KubeClient* client,
+                                            const std::string& name_space) {
+  if (mode != "true" && mode != "auto") return {};
+  if (!cluster_serves_runtimes(client)) {
+    if (mode == "auto") return {};
+    throw KubeError(
+        "--runtimes-from-cluster: the cluster does not serve trainer.kubeflow.org/v1alpha1 "
+        "clustertrainingruntimes (Kubeflow Trainer's CRDs are not installed)");
+  }
+  try {
+    return read_cluster_runtimes(client, name_space);
+  } catch (const KubeError& e) {
+    // A user allowed only their namespace may not list the cluster-wide runtimes: by
+    // itself, submit goes on with the built-in ones and says so.
+    if (mode != "auto" || e.http_status() != 403) throw;
+    std::fprintf(stderr,
+                 "note: the cluster's runtimes are not readable, using the built-in ones: %s\n",
+                 e.what());
+    return {};
+  }
+}
+
+void report_cluster_runtimes(const RenderResult& rendered,
+                             const std::vector<Document>& cluster_runtimes) {
+  for (const std::string& note : cluster_runtime_notes(rendered, cluster_runtimes))
+    std::fprintf(stderr, "note: %s\n", note.c_str());
 }
 
 }  // namespace trainjob

@@ -26,6 +26,15 @@ std::vector<Document> read_cluster_runtimes(KubeClient* client, const std::strin
 std::vector<std::string> cluster_runtime_notes(const RenderResult& rendered,
                                                const std::vector<Document>& cluster_runtimes);
 
+/// --runtimes-from-cluster: the cluster's runtimes as `mode` says: none for false; for auto,
+/// none when the cluster does not serve ClusterTrainingRuntimes or they are not readable (a
+/// note on stderr says so); for true, either is an error (KubeError).
+std::vector<Document> runtimes_from_cluster(const std::string& mode, KubeClient* client,
+                                            const std::string& name_space);
+/// A note on stderr for each runtime the TrainJobs take from the cluster.
+void report_cluster_runtimes(const RenderResult& rendered,
+                             const std::vector<Document>& cluster_runtimes);
+
 }  // namespace trainjob
 
 #endif  // TRAINJOB_CLUSTER_CLUSTER_RUNTIMES_H_

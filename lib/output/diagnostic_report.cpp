@@ -4,6 +4,7 @@
 #include <map>
 
 #include "output/json_text.h"
+#include "util/terminal.h"
 
 namespace trainjob {
 namespace {
@@ -207,6 +208,17 @@ std::string caret_line(const std::string& line, int column) {
     ++seen;
   }
   return out + "^";
+}
+
+bool print_diagnostics(Diagnostics* diagnostics, std::FILE* stream) {
+  diagnostics->sort();
+  bool color = color_enabled(stream);
+  for (const Diagnostic& diagnostic : diagnostics->all()) {
+    std::fprintf(stream, "%s\n", format_diagnostic(diagnostic, color).c_str());
+  }
+  std::string not_kept = format_not_kept(*diagnostics);
+  if (!not_kept.empty()) std::fprintf(stream, "%s\n", not_kept.c_str());
+  return !diagnostics->has_errors();
 }
 
 std::string format_text_report(const Diagnostics& diagnostics, const SourceTexts& texts,

@@ -3,6 +3,7 @@
 #ifndef TRAINJOB_OUTPUT_DIAGNOSTIC_REPORT_H_
 #define TRAINJOB_OUTPUT_DIAGNOSTIC_REPORT_H_
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ std::string format_json_report(const Diagnostics& diagnostics);
 /// per error; findings before the first document (a YAML syntax error) get a case of their own.
 std::string format_junit_report(const Diagnostics& diagnostics,
                                 const std::vector<Document>& documents, const SourceTexts& texts);
+
+/// The findings as every command reports them, sorted, one `format_diagnostic` line each
+/// (coloured when `stream` takes colour), then what the limit left out; true when none is an
+/// error.
+bool print_diagnostics(Diagnostics* diagnostics, std::FILE* stream);
 
 /// A line of spaces (tabs where the source has tabs) reaching `column` (from 1), then `^`.
 std::string caret_line(const std::string& line, int column);

@@ -62,7 +62,7 @@ const ManagedKind* find_managed_kind(const std::string& word);
 /// "trainjob, pytorchjob, tfjob, ..." for messages.
 std::string managed_kind_words();
 /// OptimizationJob: no object on the cluster, but `status` and `delete` take it as a TYPE and
-/// act on its trials (status/sweep/sweep_status.h).
+/// act on its trials (status/sweep_status.h).
 const ManagedKind& optimization_job_kind();
 
 /// What status, logs, delete, suspend and resume act on: kubectl's `NAME`, `TYPE/NAME`

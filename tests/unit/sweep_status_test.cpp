@@ -2,7 +2,7 @@
 // annotations (malformed ones included, as they come from the cluster), the sweep's phase,
 // table and upstream-shaped JSON, the optimizationjob TYPE words, and a trial's metrics
 // merged from every progress line of rank 0's log.
-#include "status/sweep/sweep_status.h"
+#include "status/sweep_status.h"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // `status` and `delete` of an OptimizationJob on the cluster: its trials found by the
 // optimizationjob-name label, each one's state as `status` computes a TrainJob's, and the
 // metrics rank 0 printed in its log (the TRAINJOB_PROGRESS lines of docs/progress.md).
-#ifndef TRAINJOB_STATUS_SWEEP_SWEEP_STATUS_H_
-#define TRAINJOB_STATUS_SWEEP_SWEEP_STATUS_H_
+#ifndef TRAINJOB_STATUS_SWEEP_STATUS_H_
+#define TRAINJOB_STATUS_SWEEP_STATUS_H_
 
 #include <functional>
 #include <string>
@@ -68,4 +68,4 @@ bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::strin
 
 }  // namespace trainjob
 
-#endif  // TRAINJOB_STATUS_SWEEP_SWEEP_STATUS_H_
+#endif  // TRAINJOB_STATUS_SWEEP_STATUS_H_

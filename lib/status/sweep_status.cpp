@@ -1,4 +1,4 @@
-#include "status/sweep/sweep_status.h"
+#include "status/sweep_status.h"
 
 #include <algorithm>
 
