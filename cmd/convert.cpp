@@ -1,4 +1,4 @@
-// `kubectl trainjob convert`: Training Operator v1 jobs into TrainJobs, and TrainJobs and
+// `kubectl trainjob convert`: Training Operator v1 kinds into TrainJobs, and TrainJobs and
 // runtimes from one Trainer API release's form to another's, offline.
 #include <cstdio>
 #include <memory>
@@ -48,21 +48,24 @@ int run_convert(const ConvertFlags& flags) {
 CommandRunner declare_convert(CLI::App* app) {
   auto flags = std::make_shared<ConvertFlags>();
   add_file_flags(app, &flags->inputs, "to convert");
-  app->add_option("--to", flags->to,
-                  "Trainer API release to write TrainJobs and runtimes for (" + dialect_names() +
-                      "), or trainjob: only v1 jobs are converted, to the default release")
+  app->add_option(
+         "--to", flags->to,
+         "Trainer API release to write TrainJobs and runtimes for (" + dialect_names() +
+             "), or trainjob: only the Training Operator v1 kinds are converted, to the default "
+             "release")
       ->capture_default_str()
       ->type_name("RELEASE");
   app->add_option("-o,--output", flags->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
   app->add_option("--runtime", flags->runtime,
-                  "Runtime the TrainJobs made from v1 jobs use (default: the kind's stock "
-                  "runtime, e.g. torch-distributed)")
+                  "Runtime the TrainJobs made from Training Operator v1 kinds use (default: the "
+                  "kind's stock runtime, e.g. torch-distributed)")
       ->type_name("RUNTIME");
   app->add_flag("--with-runtime", flags->with_runtime,
-                "Also write a TrainingRuntime named after a v1 job for the parts of its pod "
-                "template no TrainJob override can carry, and point the TrainJob at it");
+                "Also write, for each job of a Training Operator v1 kind, a TrainingRuntime named "
+                "after it for the parts of its pod template no TrainJob override can carry, and "
+                "point the TrainJob at it");
   return [flags] { return run_convert(*flags); };
 }
 

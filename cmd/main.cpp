@@ -29,7 +29,7 @@ const std::vector<CommandSpec>& command_table() {
       {"validate", "Check TrainJobs and runtimes and report every problem (offline)",
        declare_validate},
       {"convert",
-       "Turn Training Operator v1 jobs into TrainJobs, or move TrainJobs between Trainer "
+       "Turn Training Operator v1 kinds into TrainJobs, or move TrainJobs between Trainer "
        "releases (offline)",
        declare_convert},
       {"krm",

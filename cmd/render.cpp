@@ -95,8 +95,8 @@ CommandRunner declare_render(CLI::App* app) {
   app->footer(
       "Without -f, the manifests are read from standard input when it is not a terminal, so "
       "the plugin serves as helm's post-renderer: helm install --post-renderer "
-      "kubectl-trainjob --post-renderer-args render. Objects other than TrainJobs and "
-      "Training Operator jobs pass through unchanged.");
+      "kubectl-trainjob --post-renderer-args render. Objects other than TrainJobs and the "
+      "Training Operator v1 kinds pass through unchanged.");
   app->add_option("-o,--output", flags->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
