@@ -64,7 +64,7 @@ std::vector<Gang> gangs_of(const std::vector<Json>& objects) {
         json_path(object, {"spec", "schedulingPolicy", "gang"}).is_object()) {
       std::string name = string_member(json_path(object, {"metadata"}), "name");
       by_group[name] = gangs.size();
-      gangs.push_back({"podgroup.scheduling.k8s.io/" + name, {}});
+      gangs.push_back({kKubectlWorkloadPodGroupPrefix + name, {}});
     }
   }
   for (const Json& object : objects) {
@@ -74,7 +74,8 @@ std::vector<Gang> gangs_of(const std::vector<Json>& objects) {
     if (group.is_string() && by_group.count(group.get<std::string>()) != 0) {
       add_pods(object, &gangs[by_group[group.get<std::string>()]]);
     } else if (json_path(object, {"spec", "scheduling", "schedulingPolicy", "gang"}).is_object()) {
-      gangs.push_back({"job.batch/" + string_member(json_path(object, {"metadata"}), "name"), {}});
+      gangs.push_back(
+          {kKubectlJobPrefix + string_member(json_path(object, {"metadata"}), "name"), {}});
       add_pods(object, &gangs.back());
     }
   }

@@ -166,7 +166,7 @@ void Submitter::stop_jobs(const SubmitPlan& plan, std::vector<Json> live, const 
   std::vector<Json> running;
   for (Json& job : live) {
     if (finished_job(job)) continue;
-    job["apiVersion"] = "batch/v1";  // watch events may leave them out
+    job["apiVersion"] = kBatchApiVersion;  // watch events may leave them out
     job["kind"] = "Job";
     running.push_back(std::move(job));
   }
@@ -180,7 +180,7 @@ void Submitter::stop_non_targets(const SubmitPlan& plan, const SuccessPolicy& po
   for (const Json& job : live)
     if (!policy.targets_job(job) && !finished_job(job)) rest.push_back(job);
   for (Json& job : rest) {
-    job["apiVersion"] = "batch/v1";
+    job["apiVersion"] = kBatchApiVersion;
     job["kind"] = "Job";
   }
   // Background propagation: their pods (sshd on the MPI nodes, say) go with them.

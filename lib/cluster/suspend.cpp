@@ -3,6 +3,7 @@
 #include "kube/kube_error.h"
 #include "kube/objects.h"
 #include "kube/resources.h"
+#include "model/vocabulary.h"
 #include "status/job_not_found.h"
 #include "status/trainjob_status.h"
 
@@ -46,7 +47,7 @@ int set_trainjob_suspended(KubeClient* client, const std::string& name_space,
   const char* done = suspend ? "suspended" : "resumed";
   std::string body = suspend ? R"({"spec":{"suspend":true}})" : R"({"spec":{"suspend":false}})";
   for (const Json& job : jobs) {
-    std::string shown = "job.batch/" + name_of(job);
+    std::string shown = kKubectlJobPrefix + name_of(job);
     JobPhase state = job_state(job);
     if (job_phase_finished(state)) {
       std::fprintf(out, "%s unchanged (already %s)\n", shown.c_str(), job_phase_name(state));

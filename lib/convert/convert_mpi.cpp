@@ -165,21 +165,21 @@ Json own_runtime(const MpiJobShape& shape, const Document& document, const Field
               {"mpiImplementation", shape.implementation},
               {"sshAuthMountPath", shape.kubectl_exec ? "/root/.ssh" : shape.ssh_mount_path},
               {"runLauncherAsNode", shape.launcher_in_hostfile}};
-  Json launcher = replicated_job("launcher", runtime_pod(*shape.job.launcher),
+  Json launcher = replicated_job(kMpiLauncherJob, runtime_pod(*shape.job.launcher),
                                  Json{{kAncestorLabel, kTrainerStep}});
   if (shape.wait_for_workers) {
     launcher["dependsOn"] = Json::array({Json{{"name", kNodeName}, {"status", "Ready"}}});
     // dependsOn goes before the template, as runtimes are written.
-    launcher = Json{{"name", "launcher"},
+    launcher = Json{{"name", kMpiLauncherJob},
                     {"dependsOn", launcher["dependsOn"]},
                     {"template", launcher["template"]}};
   }
-  Json jobset = {
-      {"network", {{"publishNotReadyAddresses", true}}},
-      {"successPolicy", {{"operator", "All"}, {"targetReplicatedJobs", Json::array({"launcher"})}}},
-      {"replicatedJobs",
-       Json::array(
-           {replicated_job(kNodeName, node_pod(shape, reader), Json::object()), launcher})}};
+  Json jobset = {{"network", {{"publishNotReadyAddresses", true}}},
+                 {"successPolicy",
+                  {{"operator", "All"}, {"targetReplicatedJobs", Json::array({kMpiLauncherJob})}}},
+                 {"replicatedJobs",
+                  Json::array({replicated_job(kNodeName, node_pod(shape, reader), Json::object()),
+                               launcher})}};
   Json metadata = {{"name", document.name()}};
   if (!document.name_space().empty()) metadata["namespace"] = document.name_space();
   return Json{{"apiVersion", kTrainerApiVersion},

@@ -47,11 +47,11 @@ bool plain_python(const Json& container) {
 /// completion index as rank.
 Json env_for_plain_python(const PodTemplateMapping& mapping) {
   std::string master = mapping.job_name + "-" + mapping.trainer_job + "-0-0." + mapping.job_name;
-  Json rank = {
-      {"name", "RANK"},
-      {"valueFrom",
-       {{"fieldRef",
-         {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}};
+  Json rank = {{"name", "RANK"},
+               {"valueFrom",
+                {{"fieldRef",
+                  {{"fieldPath",
+                    std::string("metadata.annotations['") + kCompletionIndexAnnotation + "']"}}}}}};
   return Json::array({{{"name", "MASTER_ADDR"}, {"value", master}},
                       {{"name", "MASTER_PORT"}, {"value", "29500"}},
                       {{"name", "WORLD_SIZE"}, {"value", std::to_string(mapping.num_nodes)}},

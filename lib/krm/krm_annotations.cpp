@@ -9,10 +9,10 @@ namespace trainjob {
 namespace {
 
 constexpr std::string_view kToolPrefixes[] = {
-    "config.kubernetes.io/",
-    "internal.config.kubernetes.io/",
-    "config.k8s.io/",
-    "kustomize.config.k8s.io/",
+    kKrmConfigPrefix,
+    kKrmInternalConfigPrefix,
+    kKrmLegacyConfigPrefix,
+    kKustomizeConfigPrefix,
 };
 
 bool is_tool_annotation(std::string_view key) {

@@ -2,14 +2,15 @@
 
 #include "krm/krm_annotations.h"
 #include "load/field_path.h"
+#include "model/vocabulary.h"
 #include "output/yaml_writer.h"
 
 namespace trainjob {
 
 bool is_resource_list(const Document& document) {
   const std::string& api_version = document.api_version();
-  return document.kind() == kResourceListKind &&
-         api_version.compare(0, kResourceListGroup.size(), kResourceListGroup) == 0;
+  // Any version of the group (kpt sends v1; v1alpha1 is older).
+  return document.kind() == kResourceListKind && api_version.rfind(kKrmConfigPrefix, 0) == 0;
 }
 
 bool looks_like_json(std::string_view text) {

@@ -14,8 +14,6 @@
 namespace trainjob {
 
 inline constexpr const char* kResourceListKind = "ResourceList";
-/// The group of every ResourceList version (kpt sends v1; v1alpha1 is older).
-inline constexpr std::string_view kResourceListGroup = "config.kubernetes.io/";
 
 /// True when `document` is a ResourceList of any version.
 bool is_resource_list(const Document& document);

@@ -20,9 +20,9 @@ const std::vector<ResourceType>& known_types() {
       {"v1", "Node", "nodes", false},
       {"v1", "PersistentVolumeClaim", "persistentvolumeclaims", true},
       {"v1", "ServiceAccount", "serviceaccounts", true},
-      {"batch/v1", "Job", "jobs", true},
+      {kBatchApiVersion, "Job", "jobs", true},
       {kSchedulingApiVersion, "PodGroup", "podgroups", true},
-      {"scheduling.volcano.sh/v1beta1", "PodGroup", "podgroups", true},
+      {kVolcanoPodGroupApiVersion, "PodGroup", "podgroups", true},
       {kWorkloadApiVersion, "Workload", "workloads", true},
       {kWorkloadApiVersion, "PodGroup", "podgroups", true},
       {kKaiPodGroupApiVersion, "PodGroup", "podgroups", true},
@@ -98,7 +98,7 @@ const ResourceType& service_type() {
   return known("v1", "Service");
 }
 const ResourceType& job_type() {
-  return known("batch/v1", "Job");
+  return known(kBatchApiVersion, "Job");
 }
 const ResourceType& node_type() {
   return known("v1", "Node");
@@ -113,7 +113,7 @@ const ResourceType& coscheduling_pod_group_type() {
   return known(kSchedulingApiVersion, "PodGroup");
 }
 const ResourceType& volcano_pod_group_type() {
-  return known("scheduling.volcano.sh/v1beta1", "PodGroup");
+  return known(kVolcanoPodGroupApiVersion, "PodGroup");
 }
 const ResourceType& workload_type() {
   return known(kWorkloadApiVersion, "Workload");

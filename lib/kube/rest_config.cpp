@@ -6,6 +6,7 @@
 
 #include "crypto/base64.h"
 #include "kube/kube_error.h"
+#include "model/vocabulary.h"
 #include "util/duration.h"
 
 namespace trainjob {
@@ -63,7 +64,7 @@ ExecConfig read_exec(const KubeconfigEntry& user, const std::string& owner) {
   }
   out.interactive_mode = string_member(exec, "interactiveMode");
   if (out.interactive_mode.empty()) {
-    if (out.api_version == "client.authentication.k8s.io/v1")
+    if (out.api_version == kExecCredentialApiVersion)
       throw KubeError(owner + ": exec: interactiveMode must be specified for " + out.api_version);
     out.interactive_mode = "IfAvailable";
   }
@@ -127,7 +128,7 @@ Json cluster_info(const RestConfig& config, const KubeconfigEntry& cluster) {
   if (!config.tls.proxy_url.empty()) info["proxy-url"] = config.tls.proxy_url;
   if (cluster.value.contains("extensions") && cluster.value["extensions"].is_array()) {
     for (const Json& extension : cluster.value["extensions"]) {
-      if (string_member(extension, "name") == "client.authentication.k8s.io/exec")
+      if (string_member(extension, "name") == kExecClusterExtension)
         info["config"] = extension.value("extension", Json());
     }
   }

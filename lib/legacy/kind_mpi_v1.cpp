@@ -66,14 +66,14 @@ std::vector<Json> rbac_objects(const MpiLegacyJob& job) {
   Json rules = Json::array(
       {Json{{"apiGroups", {""}}, {"resources", {"pods"}}, {"verbs", {"get", "list", "watch"}}},
        Json{{"apiGroups", {""}}, {"resources", {"pods/exec"}}, {"verbs", {"create"}}}});
-  out.push_back(Json{{"apiVersion", "rbac.authorization.k8s.io/v1"},
+  out.push_back(Json{{"apiVersion", kRbacApiVersion},
                      {"kind", "Role"},
                      {"metadata", app_metadata(job)},
                      {"rules", std::move(rules)}});
   Json subject = {{"kind", "ServiceAccount"}, {"name", account}};
   if (!job.base.name_space.empty()) subject["namespace"] = job.base.name_space;
   out.push_back(Json{
-      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"apiVersion", kRbacApiVersion},
       {"kind", "RoleBinding"},
       {"metadata", app_metadata(job)},
       {"roleRef",

@@ -153,7 +153,7 @@ Json job_object(const LegacyJob& job, const LegacyReplica& replica, int64_t inde
   annotate_clean_pod_policy(job, &metadata);
   annotate_gang_job(gang, &metadata);
   label_for_kueue(job, &metadata);
-  return Json{{"apiVersion", "batch/v1"},
+  return Json{{"apiVersion", kBatchApiVersion},
               {"kind", "Job"},
               {"metadata", metadata},
               {"spec", std::move(spec)}};

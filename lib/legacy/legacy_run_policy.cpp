@@ -331,7 +331,7 @@ std::optional<Json> legacy_pod_group(const LegacyJob& job, LegacyGang gang) {
   Json min_resources = gang_min_resources(job, min_member);
   const char* api_version = kSchedulingApiVersion;
   if (gang == LegacyGang::kVolcano) {
-    api_version = "scheduling.volcano.sh/v1beta1";
+    api_version = kVolcanoPodGroupApiVersion;
     // Volcano's minResources is a pointer: an empty list is still written.
     if (!min_resources.is_null()) spec["minResources"] = min_resources;
     std::string queue = volcano_queue(job);

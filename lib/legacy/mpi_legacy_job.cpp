@@ -285,7 +285,7 @@ Json mpi_pod_job(const MpiLegacyJob& job, const LegacyReplica& replica, const st
   annotate_clean_pod_policy(job.base, &metadata);
   annotate_gang_job(legacy_gang(job.base), &metadata);
   label_for_kueue(job.base, &metadata);
-  return Json{{"apiVersion", "batch/v1"},
+  return Json{{"apiVersion", kBatchApiVersion},
               {"kind", "Job"},
               {"metadata", std::move(metadata)},
               {"spec", std::move(spec)}};

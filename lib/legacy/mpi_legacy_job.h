@@ -20,18 +20,6 @@
 
 namespace trainjob {
 
-/// mpi-operator's label `app: J` on the objects besides the pods.
-inline constexpr const char* kMpiAppLabel = "app";
-/// The pods' `training.kubeflow.org/operator-name` of each operator.
-inline constexpr const char* kMpiV1OperatorName = "mpijob-controller";
-inline constexpr const char* kMpiOperatorName = "mpi-operator";
-/// Where the ConfigMap `J-config` is mounted, and the volume's name (both operators).
-inline constexpr const char* kMpiConfigVolume = "mpi-job-config";
-inline constexpr const char* kMpiConfigMountPath = "/etc/mpi";
-/// v2beta1: the volume of the SSH key Secret. v1: the emptyDir kubectl is copied into.
-inline constexpr const char* kMpiLegacySshVolume = "ssh-auth";
-inline constexpr const char* kMpiKubectlVolume = "mpi-job-kubectl";
-
 /// An MPIJob read with its operator's defaulting. `base.replicas` holds the Launcher and,
 /// when given, the Worker (in that order).
 struct MpiLegacyJob {

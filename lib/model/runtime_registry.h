@@ -15,7 +15,6 @@
 
 namespace trainjob {
 
-inline constexpr const char* kTrainerApiGroup = "trainer.kubeflow.org";
 inline constexpr const char* kClusterTrainingRuntime = "ClusterTrainingRuntime";
 inline constexpr const char* kTrainingRuntime = "TrainingRuntime";
 inline constexpr const char* kTrainJob = "TrainJob";

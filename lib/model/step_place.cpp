@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/jobset_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 namespace {}  // namespace
@@ -21,7 +22,7 @@ StepPlace step_place(const Json& labels) {
   }
   place.step = string_member(labels, kReplicaTypeLabel);
   // mpi-operator labels its pods by role (launcher, worker) and gives no replica type.
-  if (place.step.empty() && string_member(labels, kOperatorNameLabel) == "mpi-operator")
+  if (place.step.empty() && string_member(labels, kOperatorNameLabel) == kMpiOperatorName)
     place.step = string_member(labels, kJobRoleLabel);
   if (place.step.empty()) return place;
   place.legacy = true;

@@ -1,8 +1,9 @@
 // Every label, annotation, API version and well-known name the plugin reads or writes,
 // in one place below render, kube and local, so that a key is spelled once and any two
 // stages can use it together. The values are the upstream projects' (Kubeflow Trainer,
-// JobSet, Kubernetes, the Training Operator, Kueue, the scheduler plugins), except the
-// `kubectl-trainjob/` ones, which are the plugin's own.
+// JobSet, Kubernetes, the Training Operator, mpi-operator, Kueue, the schedulers, kpt and
+// kustomize, Argo CD), except the `kubectl-trainjob/` ones, which are the plugin's own.
+// tests/layers/check_vocabulary.py fails on a prefixed key or an apiVersion spelt elsewhere.
 #ifndef TRAINJOB_MODEL_VOCABULARY_H_
 #define TRAINJOB_MODEL_VOCABULARY_H_
 
@@ -10,10 +11,20 @@ namespace trainjob {
 
 // --- API versions -----------------------------------------------------------------------
 
+/// Kubernetes' Job: every object a TrainJob or a Training Operator v1 kind runs as.
+inline constexpr const char* kBatchApiVersion = "batch/v1";
+/// Kubernetes' Role and RoleBinding (a Training Operator v1 MPIJob's launcher execs into its
+/// workers with them).
+inline constexpr const char* kRbacApiVersion = "rbac.authorization.k8s.io/v1";
+
 /// TrainJob, TrainingRuntime and ClusterTrainingRuntime.
 inline constexpr const char* kTrainerApiVersion = "trainer.kubeflow.org/v1alpha1";
 /// The prefix of every Trainer apiVersion.
 inline constexpr const char* kTrainerGroupPrefix = "trainer.kubeflow.org/";
+/// The Trainer's API group, as a TrainJob's runtimeRef.apiGroup names it.
+inline constexpr const char* kTrainerApiGroup = "trainer.kubeflow.org";
+/// JobSet's JobSet (what the Trainer's controller creates, and `render --target jobset`).
+inline constexpr const char* kJobSetApiVersion = "jobset.x-k8s.io/v1alpha2";
 /// The Training Operator v1 kinds (PyTorchJob, TFJob, ..., MPIJob v1).
 inline constexpr const char* kKubeflowV1ApiVersion = "kubeflow.org/v1";
 /// The mpi-operator's MPIJob.
@@ -35,6 +46,8 @@ inline constexpr const char* kV2alpha1ControllerName = "kubeflow.org/trainjob-co
 inline constexpr const char* kOptimizationJobKind = "OptimizationJob";
 /// The coscheduling plugin's PodGroup.
 inline constexpr const char* kSchedulingApiVersion = "scheduling.x-k8s.io/v1alpha1";
+/// Volcano's PodGroup.
+inline constexpr const char* kVolcanoPodGroupApiVersion = "scheduling.volcano.sh/v1beta1";
 /// Kubernetes' own Workload and PodGroup (gang scheduling with nothing installed: 1.37, gate
 /// GenericWorkload).
 inline constexpr const char* kWorkloadApiVersion = "scheduling.k8s.io/v1beta1";
@@ -95,6 +108,21 @@ inline constexpr const char* kCompletionIndexAnnotation =
     "batch.kubernetes.io/job-completion-index";
 /// Set by the Job controller on a Job's pods.
 inline constexpr const char* kJobNameLabel = "batch.kubernetes.io/job-name";
+/// Set by the API server on a Job's selector and pod template (the Job's uid), beside
+/// kJobNameLabel; the same two also under their older unprefixed names, which it still sets.
+inline constexpr const char* kControllerUidLabel = "batch.kubernetes.io/controller-uid";
+inline constexpr const char* kControllerUidLabelUnprefixed = "controller-uid";
+inline constexpr const char* kJobNameLabelUnprefixed = "job-name";
+/// The type of a Secret that holds an SSH key (ssh-privatekey), as the MPI policy's is.
+inline constexpr const char* kSshAuthSecretType = "kubernetes.io/ssh-auth";
+/// kubectl's TYPE/ before a NAME (`job.batch/T-node-0`), as kubectl prints the objects it acts
+/// on: a Job, and the Workload API's PodGroup.
+inline constexpr const char* kKubectlJobPrefix = "job.batch/";
+inline constexpr const char* kKubectlWorkloadPodGroupPrefix = "podgroup.scheduling.k8s.io/";
+/// kubeconfig: the exec credential plugin API whose version requires exec.interactiveMode,
+/// and the name of the cluster extension that is passed to the plugin as its cluster config.
+inline constexpr const char* kExecCredentialApiVersion = "client.authentication.k8s.io/v1";
+inline constexpr const char* kExecClusterExtension = "client.authentication.k8s.io/exec";
 
 // --- Training Operator v1 ---------------------------------------------------------------
 // The label keys and values the Training Operator puts on its pods and Services.
@@ -113,6 +141,23 @@ inline constexpr const char* kReplicaMaster = "Master";
 inline constexpr const char* kReplicaWorker = "Worker";
 inline constexpr const char* kReplicaChief = "Chief";
 inline constexpr const char* kReplicaPS = "PS";
+
+// --- mpi-operator and the Training Operator's MPIJob --------------------------------------
+// The names the two MPIJob operators give the objects of an MPIJob (mpi-operator's v2beta1,
+// the Training Operator's v1), which lib/legacy writes and the client side reads.
+
+/// mpi-operator's label `app: J` on the objects besides the pods.
+inline constexpr const char* kMpiAppLabel = "app";
+/// The pods' kOperatorNameLabel value of each operator: the Training Operator's MPIJob
+/// controller, and mpi-operator.
+inline constexpr const char* kMpiV1OperatorName = "mpijob-controller";
+inline constexpr const char* kMpiOperatorName = "mpi-operator";
+/// Where the ConfigMap `J-config` is mounted, and the volume's name (both operators).
+inline constexpr const char* kMpiConfigVolume = "mpi-job-config";
+inline constexpr const char* kMpiConfigMountPath = "/etc/mpi";
+/// v2beta1: the volume of the SSH key Secret. v1: the emptyDir kubectl is copied into.
+inline constexpr const char* kMpiLegacySshVolume = "ssh-auth";
+inline constexpr const char* kMpiKubectlVolume = "mpi-job-kubectl";
 
 // --- Open MPI ---------------------------------------------------------------------------
 // The MCA variables an MPI launcher is configured by. Open MPI 4 (ORTE) reads the OMPI_MCA_*
@@ -155,6 +200,8 @@ inline constexpr const char* kKueueTasSliceRequired =
     "kueue.x-k8s.io/podset-slice-required-topology";
 inline constexpr const char* kKueueTasSliceSize = "kueue.x-k8s.io/podset-slice-size";
 inline constexpr const char* kKueueTasGroupName = "kueue.x-k8s.io/podset-group-name";
+/// The prefix of all of those topology annotations.
+inline constexpr const char* kKueueTasPrefix = "kueue.x-k8s.io/podset-";
 /// The pod label by which the coscheduling plugin (scheduler-plugins) finds a pod's group.
 inline constexpr const char* kCoschedulingPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 /// The pod annotation by which Volcano finds a pod's group.
@@ -177,6 +224,12 @@ inline constexpr const char* kKaiSkipPodGrouperAnnotation = "kai.scheduler/skip-
 // --- kpt and kustomize ------------------------------------------------------------------
 // The annotations by which kpt and kustomize track the items of a KRM function's input.
 
+/// The prefixes of the annotations kpt and kustomize own (a function leaves them to the
+/// tools): config.kubernetes.io/ is also the group of the ResourceList apiVersion.
+inline constexpr const char* kKrmConfigPrefix = "config.kubernetes.io/";
+inline constexpr const char* kKrmInternalConfigPrefix = "internal.config.kubernetes.io/";
+inline constexpr const char* kKrmLegacyConfigPrefix = "config.k8s.io/";
+inline constexpr const char* kKustomizeConfigPrefix = "kustomize.config.k8s.io/";
 /// The file, relative to the package, an item was read from and is written back to.
 inline constexpr const char* kKrmPathAnnotation = "config.kubernetes.io/path";
 /// Its position among the documents of that file, from 0 (a decimal string).
@@ -190,6 +243,12 @@ inline constexpr const char* kKrmIdAnnotation = "internal.config.kubernetes.io/i
 inline constexpr const char* kKrmLegacyIdAnnotation = "config.k8s.io/id";
 /// kustomize's identity of an input resource for a legacy exec transformer.
 inline constexpr const char* kKustomizeIdAnnotation = "kustomize.config.k8s.io/id";
+
+// --- Argo CD ----------------------------------------------------------------------------
+
+/// The order Argo CD applies objects in: lower waves first, each healthy before the next
+/// (`render --gitops-order argocd` puts one on each Job, for dependsOn).
+inline constexpr const char* kArgoSyncWaveAnnotation = "argocd.argoproj.io/sync-wave";
 
 // --- OptimizationJob trials ----------------------------------------------------------------
 // The names upstream's unmerged OptimizationJob controller (kubeflow/trainer#3828) gives its

@@ -51,7 +51,7 @@ bool is_label_key(std::string_view key) {
 namespace {
 
 bool is_topology_key(const std::string& key) {
-  return key.rfind("kueue.x-k8s.io/podset-", 0) == 0;
+  return key.rfind(kKueueTasPrefix, 0) == 0;
 }
 
 /// The annotation's value as Kueue reads it (a string), or null when absent or no string.

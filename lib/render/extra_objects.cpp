@@ -3,6 +3,7 @@
 #include "crypto/base64.h"
 #include "crypto/ssh_key.h"
 #include "model/jobset_labels.h"
+#include "model/vocabulary.h"
 
 namespace trainjob {
 
@@ -49,7 +50,7 @@ std::optional<Json> ssh_auth_secret(const std::string& owner, const std::string&
   Json secret = generated_secret_of(owner, name_space, name,
                                     {{"ssh-privatekey", encode_base64(key->private_pem)},
                                      {"ssh-publickey", encode_base64(key->public_line)}});
-  secret["type"] = "kubernetes.io/ssh-auth";
+  secret["type"] = kSshAuthSecretType;
   secret["immutable"] = true;
   return secret;
 }

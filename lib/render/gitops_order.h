@@ -10,8 +10,6 @@
 
 namespace trainjob {
 
-inline constexpr const char* kArgoSyncWaveAnnotation = "argocd.argoproj.io/sync-wave";
-
 /// The sync wave of each replicated job, in order: 0 without dependencies, else the largest
 /// of its dependencies' waves, plus one for each dependency on status Complete. Argo CD
 /// starts a wave once the earlier ones are healthy, and a Job is healthy only once Complete,

@@ -108,11 +108,11 @@ void coscheduling(CompileState* state, const Field& policy, int64_t members, Jso
 
 void volcano(CompileState* state, const Field& policy, int64_t members, Json resources) {
   state->pod_annotations[kVolcanoGroupNameAnnotation] = state->trainjob.name;
-  Json group = pod_group_object(*state, "scheduling.volcano.sh/v1beta1");
+  Json group = pod_group_object(*state, kVolcanoPodGroupApiVersion);
   group["spec"] = {{"minMember", members}, {"minResources", std::move(resources)}};
   Json annotations = state->jobset_metadata.value("annotations", Json::object());
-  if (annotations.contains("scheduling.volcano.sh/queue-name")) {
-    group["spec"]["queue"] = annotations["scheduling.volcano.sh/queue-name"];
+  if (annotations.contains(kVolcanoQueueNameAnnotation)) {
+    group["spec"]["queue"] = annotations[kVolcanoQueueNameAnnotation];
   }
   for (ReplicatedJob& job : state->replicated_jobs) {
     const Json& spec = job.pod_spec();
@@ -138,7 +138,7 @@ bool apply_pod_group_policy(CompileState* state) {
     coscheduling(state, policy["coscheduling"], members, std::move(resources));
   } else if (policy["volcano"]) {
     Json annotations = state->jobset_metadata.value("annotations", Json::object());
-    auto queue = annotations.find("scheduling.volcano.sh/queue-name");
+    auto queue = annotations.find(kVolcanoQueueNameAnnotation);
     if (queue != annotations.end() && *queue == "") {
       state->trainjob_reader.error("spec",
                                    "the annotation scheduling.volcano.sh/queue-name must name "

@@ -17,9 +17,8 @@ int number_of(const std::string& text) {
 }
 
 /// The keys the API server (selector) and the Job controller put on a Job's pod template.
-constexpr const char* kGeneratedTemplateLabels[] = {"controller-uid",
-                                                    "batch.kubernetes.io/controller-uid",
-                                                    "job-name", "batch.kubernetes.io/job-name"};
+constexpr const char* kGeneratedTemplateLabels[] = {
+    kControllerUidLabelUnprefixed, kControllerUidLabel, kJobNameLabelUnprefixed, kJobNameLabel};
 
 void set_attempt(Json* metadata, const std::string& attempt) {
   (*metadata)["labels"][kRestartAttemptKey] = attempt;
@@ -48,7 +47,7 @@ void drop_older_attempts(int attempt, std::vector<Json>* objects) {
 }
 
 Json job_for_attempt(const Json& job, int attempt) {
-  Json out = {{"apiVersion", "batch/v1"}, {"kind", "Job"}};
+  Json out = {{"apiVersion", kBatchApiVersion}, {"kind", "Job"}};
   Json metadata = Json::object();
   for (const char* key : {"name", "namespace", "labels", "annotations", "ownerReferences"}) {
     if (job.contains("metadata") && job["metadata"].contains(key))

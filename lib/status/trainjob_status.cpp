@@ -348,7 +348,7 @@ std::string source_kind_of(const std::vector<Json>& jobs) {
 std::string source_api_version_of(const std::vector<Json>& jobs) {
   if (source_kind_of(jobs) == "TrainJob") return kTrainerApiVersion;
   for (const Json& job : jobs)
-    if (label_of(job, kOperatorNameLabel) == "mpi-operator") return kKubeflowV2beta1ApiVersion;
+    if (label_of(job, kOperatorNameLabel) == kMpiOperatorName) return kKubeflowV2beta1ApiVersion;
   return kKubeflowV1ApiVersion;
 }
 

@@ -28,7 +28,7 @@ bool is_rendezvous_address(const std::string& name) {
 
 bool is_job(const Json& object) {
   return string_member(object, "kind") == "Job" &&
-         string_member(object, "apiVersion") == "batch/v1";
+         string_member(object, "apiVersion") == kBatchApiVersion;
 }
 
 bool is_initializer(const Json& job) {

@@ -4,6 +4,7 @@
 
 #include "load/json_keys.h"
 #include "model/jobset_labels.h"
+#include "model/vocabulary.h"
 #include "render/gitops_order.h"
 #include "render/pod_edit.h"
 #include "render/scheduling/kueue.h"
@@ -152,7 +153,7 @@ Json make_job(const CompileState& state, const ReplicatedJob& rjob, const JobPla
     spec["activeDeadlineSeconds"] = *state.trainjob.active_deadline_seconds.value;
   }
   label_pod_template(state, keys, network, &spec["template"]);
-  return kube_object("batch/v1", "Job", std::move(metadata), std::move(spec));
+  return kube_object(kBatchApiVersion, "Job", std::move(metadata), std::move(spec));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "render/emit/emit_jobset.h"
 
 #include "model/jobset_labels.h"
+#include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/scheduling/kueue.h"
 

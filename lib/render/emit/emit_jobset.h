@@ -9,8 +9,6 @@
 
 namespace trainjob {
 
-inline constexpr const char* kJobSetApiVersion = "jobset.x-k8s.io/v1alpha2";
-
 /// The objects the Trainer creates beside the JobSet (PodGroups, ConfigMaps, Secrets),
 /// unchanged, then the JobSet: named like the TrainJob, with the runtime's JobSet spec, the
 /// compiled replicated jobs and the TrainJob's suspend. No ownerReference (no TrainJob

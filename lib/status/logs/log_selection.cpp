@@ -6,6 +6,7 @@
 
 #include "kube/objects.h"
 #include "model/step_place.h"
+#include "model/vocabulary.h"
 #include "status/pod_state.h"
 
 namespace trainjob {
@@ -77,7 +78,7 @@ std::string check_container(const std::string& container, const std::vector<cons
       there.insert(name);
   }
   return "container " + container + " is not valid for the pods of " +
-         (jobs.size() == 1 ? "job.batch/" + name_of(*jobs.front()) : "these Jobs") +
+         (jobs.size() == 1 ? kKubectlJobPrefix + name_of(*jobs.front()) : "these Jobs") +
          ": their containers are " + joined({there.begin(), there.end()});
 }
 
