@@ -6,6 +6,7 @@
 #include "k8s/pod_spec.h"
 #include "legacy/legacy_kinds.h"
 #include "load/field_path.h"
+#include "model/jobset_labels.h"
 #include "model/runtime_registry.h"
 #include "model/vocabulary.h"
 
@@ -46,7 +47,8 @@ bool plain_python(const Json& container) {
 /// with the values Trainer v2's pods have: the first node's address, torch's port, the
 /// completion index as rank.
 Json env_for_plain_python(const PodTemplateMapping& mapping) {
-  std::string master = mapping.job_name + "-" + mapping.trainer_job + "-0-0." + mapping.job_name;
+  std::string master =
+      first_pod_hostname(mapping.job_name, mapping.trainer_job) + "." + mapping.job_name;
   Json rank = {{"name", "RANK"},
                {"valueFrom",
                 {{"fieldRef",

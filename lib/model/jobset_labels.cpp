@@ -26,4 +26,12 @@ Json ownership_labels(const std::string& trainjob) {
   return Json{{kTrainJobNameLabel, trainjob}, {kManagedByLabel, kManagedByValue}};
 }
 
+std::string first_pod_hostname(const std::string& trainjob, const std::string& replicated_job) {
+  return trainjob + "-" + replicated_job + "-0-0";
+}
+
+std::string first_node_host(const std::string& trainjob) {
+  return first_pod_hostname(trainjob, kNodeName) + "." + trainjob;
+}
+
 }  // namespace trainjob

@@ -1,5 +1,5 @@
 // The labels and annotations the JobSet controller puts on each child Job and its pods
-// (their keys are in model/vocabulary.h).
+// (their keys are in model/vocabulary.h), and the pods' addresses that follow from its names.
 #ifndef TRAINJOB_MODEL_JOBSET_LABELS_H_
 #define TRAINJOB_MODEL_JOBSET_LABELS_H_
 
@@ -30,6 +30,15 @@ struct JobPlacement {
 Json jobset_keys(const JobPlacement& placement);
 /// The labels every object we emit for a TrainJob carries, so status/logs/delete find them.
 Json ownership_labels(const std::string& trainjob);
+
+/// The hostname of the first pod (completion index 0) of the first Job of `replicated_job`:
+/// `<trainjob>-<replicated_job>-0-0`, as JobSet names the Jobs `<jobset>-<rj>-<index>` and an
+/// Indexed Job's pods take `<job>-<index>` as hostname.
+std::string first_pod_hostname(const std::string& trainjob, const std::string& replicated_job);
+/// The address of the first pod of the trainer's job, `<trainjob>-node-0-0.<trainjob>`, that
+/// the ML policies name as the coordinator (torch's master, JAX's coordinator, XGBoost's
+/// tracker): upstream writes it with the TrainJob's name as the subdomain.
+std::string first_node_host(const std::string& trainjob);
 
 }  // namespace trainjob
 

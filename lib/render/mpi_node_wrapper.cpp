@@ -5,6 +5,7 @@
 // publishes not-ready pods and drops finished ones). No API access, no extra RBAC.
 #include "render/mpi_node_wrapper.h"
 
+#include "model/jobset_labels.h"
 #include "model/vocabulary.h"
 #include "render/pod_edit.h"
 #include "render/policy/mpi.h"
@@ -60,7 +61,8 @@ void wrap_mpi_node_command(CompileState* state) {
         "when the launcher completes");
     return;
   }
-  std::string host = state->trainjob.name + "-" + kMpiLauncherJob + "-0-0." + mpi_subdomain(*state);
+  std::string host =
+      first_pod_hostname(state->trainjob.name, kMpiLauncherJob) + "." + mpi_subdomain(*state);
   Json wrapped = Json::array({"/bin/sh", "-c", mpi_node_wrapper_script(host), "mpi-node"});
   for (const Json& word : *command)
     wrapped.push_back(word);

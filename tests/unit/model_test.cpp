@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "model/dialect.h"
+#include "model/jobset_labels.h"
 #include "util/suggest.h"
 
 TEST_CASE("dialect: version strings") {
@@ -47,4 +48,10 @@ TEST_CASE("suggest: near misses only") {
   CHECK(trainjob::closest_match("volumeMount", {"env", "volumeMounts", "name"}) == "volumeMounts");
   CHECK(trainjob::closest_match("image", {"env", "volumeMounts", "name"}).empty());
   CHECK(trainjob::edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("jobset names: the first pod's hostname and the trainer's first node") {
+  CHECK(trainjob::first_pod_hostname("mnist", "launcher") == "mnist-launcher-0-0");
+  // The address upstream's torch, JAX and XGBoost policies give as the coordinator.
+  CHECK(trainjob::first_node_host("mnist") == "mnist-node-0-0.mnist");
 }

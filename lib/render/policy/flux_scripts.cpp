@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "model/jobset_labels.h"
+
 namespace trainjob {
 namespace {
 
@@ -206,7 +208,7 @@ std::string flux_range(int64_t size, int64_t start) {
 }
 
 std::string flux_hostlist(const std::string& trainjob, int64_t nodes) {
-  return trainjob + "-node-0-[" + flux_range(nodes, 0) + "]";
+  return trainjob + "-" + kNodeName + "-0-[" + flux_range(nodes, 0) + "]";
 }
 
 std::string flux_connect_uri(const FluxCluster& cluster) {
@@ -246,7 +248,7 @@ std::string flux_init_script(const FluxCluster& cluster) {
 std::string flux_entrypoint_script(const FluxCluster& cluster) {
   return fill(kEntrypointScript, {{"@BASE@", kFluxBase},
                                   {"@RESOURCES@", flux_resource_flags(cluster)},
-                                  {"@MAIN_HOST@", cluster.trainjob + "-node-0-0"},
+                                  {"@MAIN_HOST@", first_pod_hostname(cluster.trainjob, kNodeName)},
                                   {"@FLAGS@", flux_run_flags(cluster) + "  "}});
 }
 

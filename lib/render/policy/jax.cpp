@@ -1,5 +1,6 @@
 // The JAX policy (Trainer v2.2+): what jax.distributed.initialize reads. One process per
 // pod; the coordinator is pod 0 of the node job.
+#include "model/jobset_labels.h"
 #include "render/pod_edit.h"
 #include "render/policy/plugins.h"
 
@@ -14,7 +15,7 @@ void inject_jax(const PolicyEnvInput& input, Json* node) {
       {{"name", "JAX_NUM_PROCESSES"}, {"value", std::to_string(input.pods)}},
       completion_index_env("JAX_PROCESS_ID"),
       {{"name", "JAX_COORDINATOR_ADDRESS"},
-       {"value", name + "-node-0-0." + name + ":" + std::to_string(kJaxCoordinatorPort)}},
+       {"value", first_node_host(name) + ":" + std::to_string(kJaxCoordinatorPort)}},
   });
   // Upstream applies spec.trainer.env after the policy's env, so a user's value wins.
   place_policy_env(node, env, input.trainer_env);

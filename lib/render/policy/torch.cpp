@@ -1,6 +1,7 @@
 // The torch policy: torchrun's PET_* variables and the master port.
 #include "render/policy/torch.h"
 
+#include "model/jobset_labels.h"
 #include "render/pod_edit.h"
 #include "render/policy/plugins.h"
 
@@ -18,7 +19,7 @@ void upsert_pet_env(Json* container, int64_t pods, const std::string& num_proc) 
 
 /// PET_MASTER_ADDR and PET_MASTER_PORT: the first pod of the first `node` Job.
 void upsert_master_env(Json* container, const std::string& trainjob) {
-  upsert_env_value(container, "PET_MASTER_ADDR", trainjob + "-node-0-0." + trainjob);
+  upsert_env_value(container, "PET_MASTER_ADDR", first_node_host(trainjob));
   upsert_env_value(container, "PET_MASTER_PORT", std::to_string(kTorchMasterPort));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/jobset_labels.h"
 #include "model/num_proc.h"
 #include "model/vocabulary.h"
 #include "render/pod_edit.h"
@@ -204,7 +205,7 @@ Json torchtune_command(CompileState* state, const TrainerSettings& trainer,
   const std::string& name = state->trainjob.name;
   Json command = Json::array({"tune", "run"});
   if (torchtune_distributed(nodes, num_proc, gpus)) {
-    command.push_back("--rdzv_endpoint=" + name + "-node-0-0." + name + ":" +
+    command.push_back("--rdzv_endpoint=" + first_node_host(name) + ":" +
                       std::to_string(kRendezvousPort));
   }
   std::string model = torchtune_model(state->trainjob.runtime_name.value->get<std::string>());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/jobset_labels.h"
 #include "model/num_proc.h"
 #include "render/pod_edit.h"
 #include "render/policy/plugins.h"
@@ -19,7 +20,7 @@ void inject_xgboost(const PolicyEnvInput& input, Json* node) {
   // else the runtime's: the GPUs of either, at least one worker per pod.
   const Json& resources = node->contains("resources") ? (*node)["resources"] : Json();
   int64_t workers_per_pod = std::max<int64_t>(gpu_count(resources), 1);
-  upsert_env_value(node, "DMLC_TRACKER_URI", name + "-node-0-0." + name);
+  upsert_env_value(node, "DMLC_TRACKER_URI", first_node_host(name));
   upsert_env_value(node, "DMLC_TRACKER_PORT", std::to_string(kTrackerPort));
   upsert_env(node, completion_index_env("DMLC_TASK_ID"));
   // Saturated: a hostile GPU quantity must not overflow the product.
