@@ -1,12 +1,14 @@
 #include "status/cluster_output.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "kube/credentials.h"
 #include "kube/objects.h"
 #include "output/jsonpath.h"
 #include "output/render_output.h"
+#include "status/job_phase.h"
 #include "util/terminal.h"
 
 namespace trainjob {
@@ -72,11 +74,16 @@ std::string format_one(const Json& object, const std::string& format) {
 
 std::string painted_phase(std::string_view phase, std::FILE* stream) {
   std::string_view word = phase.substr(0, phase.find(' '));  // `Running (restarting ...)`
+  std::optional<JobPhase> parsed = parse_job_phase(word);
   Tone tone = Tone::kWaiting;
-  if (word == "Complete" || word == "Succeeded") tone = Tone::kGood;
-  if (word == "Failed") tone = Tone::kError;
-  if (word == "Running") tone = Tone::kBusy;
+  if (parsed == JobPhase::kComplete || parsed == JobPhase::kSucceeded) tone = Tone::kGood;
+  if (parsed == JobPhase::kFailed) tone = Tone::kError;
+  if (parsed == JobPhase::kRunning) tone = Tone::kBusy;
   return paint(phase, tone, color_enabled(stream));
+}
+
+std::string painted_phase(JobPhase phase, std::FILE* stream) {
+  return painted_phase(job_phase_name(phase), stream);
 }
 
 }  // namespace trainjob

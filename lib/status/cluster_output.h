@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "load/json.h"
+#include "status/job_phase.h"
 #include "util/columns.h"
 
 namespace trainjob {
@@ -30,6 +31,8 @@ bool is_jsonpath_format(const std::string& format);
 /// a terminal (util/terminal.h), by its first word: green done, red failed, cyan running, else
 /// yellow.
 std::string painted_phase(std::string_view phase, std::FILE* stream);
+/// The same of a phase alone, by its name.
+std::string painted_phase(JobPhase phase, std::FILE* stream);
 
 }  // namespace trainjob
 

@@ -103,7 +103,7 @@ SweepStatus fetch_sweep_status(KubeClient* client, const std::string& name_space
   for (const TrialObject& trial : trials)
     status.trials.push_back(
         sweep_trial_result(client, name_space, trial, events, &completion_time));
-  if (std::string(sweep_phase(status)) != "Running") status.completion_time = completion_time;
+  if (sweep_phase(status) != JobPhase::kRunning) status.completion_time = completion_time;
   return status;
 }
 
@@ -154,8 +154,8 @@ bool watch_sweep_status(KubeClient* client, const Clock& clock, const std::strin
     if (trials.empty()) throw_sweep_not_found(name_space, name);
     SweepStatus status = fetch_sweep_status(client, name_space, name, trials);
     on_status(status);
-    std::string phase = sweep_phase(status);
-    if (phase != "Running") return phase == "Complete";
+    JobPhase phase = sweep_phase(status);
+    if (phase != JobPhase::kRunning) return phase == JobPhase::kComplete;
     clock.sleep(interval);
   }
 }

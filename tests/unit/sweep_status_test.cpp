@@ -111,7 +111,7 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
   SweepStatus status = sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}}),
                                  sweep_result(2, "0.2", TrialState::kRunning, {{"loss", "0.1"}}),
                                  sweep_result(3, "0.3", TrialState::kFailed, {})});
-  CHECK(std::string(sweep_phase(status)) == "Running");
+  CHECK(sweep_phase(status) == JobPhase::kRunning);
   std::string text = format_sweep_status(status);
   CHECK(text.find(
             "OptimizationJob sweep: Running (3 trials: 1 running, 1 succeeded, 1 failed)\n") == 0);
@@ -122,7 +122,7 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
             "(5 trials: 1 running, 1 succeeded, 1 failed, 2 not created)\n") != std::string::npos);
   status.num_trials = 0;
   status.trials[1].state = TrialState::kSucceeded;
-  CHECK(std::string(sweep_phase(status)) == "Complete");
+  CHECK(sweep_phase(status) == JobPhase::kComplete);
   CHECK(format_sweep_status(status).find("best: sweep-trial-2 ") != std::string::npos);
   status.trials[2].state = TrialState::kStopped;
   status.trials[2].message = "its Jobs are gone";
@@ -130,7 +130,7 @@ TEST_CASE("the sweep runs while a trial runs, then is Complete when one succeede
   CHECK(stopped.find("(3 trials: 2 succeeded, 1 stopped)") != std::string::npos);
   CHECK(stopped.find("\nsweep-trial-3: its Jobs are gone\n") != std::string::npos);
   status.trials[0].state = status.trials[1].state = TrialState::kFailed;
-  CHECK(std::string(sweep_phase(status)) == "Failed");
+  CHECK(sweep_phase(status) == JobPhase::kFailed);
   CHECK(format_sweep_status(status).find("best: none: no trial succeeded with a value of loss") !=
         std::string::npos);
 }
@@ -144,7 +144,7 @@ TEST_CASE("a search that stopped before its end is Stopped, and says why, not Co
   SweepStatus status =
       sweep_of({sweep_result(1, "0.1", TrialState::kSucceeded, {{"loss", "0.3"}})});
   status.num_trials = 3;  // two never created, no reason recorded (its driver was killed)
-  CHECK(std::string(sweep_phase(status)) == "Stopped");
+  CHECK(sweep_phase(status) == JobPhase::kStopped);
   CHECK(format_sweep_status(status).find(
             "OptimizationJob sweep: Stopped (3 trials: 1 succeeded, 2 not created)\n"
             "The search stopped: 2 of 3 trials were never created: ") == 0);
@@ -159,12 +159,12 @@ TEST_CASE("a search that stopped before its end is Stopped, and says why, not Co
   CHECK(json["status"]["conditions"][0]["message"] ==
         "3 trials: 1 succeeded, 2 not created: the objective metric \"f1\" was not reported");
   status.trials.push_back(sweep_result(2, "0.2", TrialState::kRunning, {}));
-  CHECK(std::string(sweep_phase(status)) == "Running");  // still running: not stopped yet
+  CHECK(sweep_phase(status) == JobPhase::kRunning);  // still running: not stopped yet
   status.trials[1].state = TrialState::kSucceeded;
   status.trials.push_back(sweep_result(3, "0.3", TrialState::kSucceeded, {}));
-  CHECK(std::string(sweep_phase(status)) == "Stopped");  // all created, yet it recorded a stop
+  CHECK(sweep_phase(status) == JobPhase::kStopped);  // all created, yet it recorded a stop
   status.stopped.clear();
-  CHECK(std::string(sweep_phase(status)) == "Complete");
+  CHECK(sweep_phase(status) == JobPhase::kComplete);
 }
 
 TEST_CASE("a trial's progress lines that are not JSON are named in status") {

@@ -129,12 +129,13 @@ TrialState trial_state_of(JobPhase phase) {
   return TrialState::kRunning;
 }
 
-const char* sweep_phase(const SweepStatus& status) {
-  if (count_in_state(status, TrialState::kRunning) > 0) return "Running";
+JobPhase sweep_phase(const SweepStatus& status) {
+  if (count_in_state(status, TrialState::kRunning) > 0) return JobPhase::kRunning;
   // A search that ended early is no Complete one, whatever its trials did.
   if (!status.stopped.empty() || status.num_trials > static_cast<int64_t>(status.trials.size()))
-    return "Stopped";
-  return count_in_state(status, TrialState::kSucceeded) > 0 ? "Complete" : "Failed";
+    return JobPhase::kStopped;
+  return count_in_state(status, TrialState::kSucceeded) > 0 ? JobPhase::kComplete
+                                                            : JobPhase::kFailed;
 }
 
 std::string sweep_stop_reason(const SweepStatus& status) {
@@ -146,11 +147,10 @@ std::string sweep_stop_reason(const SweepStatus& status) {
 }
 
 std::string format_sweep_status(const SweepStatus& status) {
+  JobPhase phase = sweep_phase(status);
   std::string out = std::string(kOptimizationJobKind) + " " + status.name + ": " +
-                    painted_phase(sweep_phase(status), stdout) + " (" + sweep_counts(status) +
-                    ")\n";
-  std::string phase = sweep_phase(status);
-  if (phase == "Stopped") out += "The search stopped: " + sweep_stop_reason(status) + "\n";
+                    painted_phase(phase, stdout) + " (" + sweep_counts(status) + ")\n";
+  if (phase == JobPhase::kStopped) out += "The search stopped: " + sweep_stop_reason(status) + "\n";
   if (!status.seed.empty()) out += "Random search, seed " + status.seed + "\n";
   out += "\n" + format_sweep_table(status.trials, status.objective) + "\n";
   for (const TrialResult& trial : status.trials)
@@ -162,7 +162,7 @@ std::string format_sweep_status(const SweepStatus& status) {
       out += trial.name + ": " + trial.bad_progress.describe() + "\n";
   std::optional<size_t> best = best_trial(status.trials, status.objective);
   if (best) return out + describe_best(status.trials[*best], status.objective) + "\n";
-  bool running = phase == "Running";
+  bool running = phase == JobPhase::kRunning;
   return out +
          (running ? "best: none yet: no trial has succeeded with a value of "
                   : "best: none: no trial succeeded with a value of ") +
@@ -183,16 +183,16 @@ Json sweep_status_json(const SweepStatus& status, const std::string& name_space)
               {"metadata", {{"name", status.name}, {"namespace", name_space}}},
               {"status", Json::object()}};
   Json& body = out["status"];
-  std::string phase = sweep_phase(status);
-  if (phase != "Running") {
+  JobPhase phase = sweep_phase(status);
+  if (phase != JobPhase::kRunning) {
     // Upstream's conditions are Complete and Failed: a search that stopped failed.
-    bool stopped = phase == "Stopped";
+    bool stopped = phase == JobPhase::kStopped;
     Json condition = {
-        {"type", stopped ? "Failed" : phase},
+        {"type", job_phase_name(stopped ? JobPhase::kFailed : phase)},
         {"status", "True"},
-        {"reason", stopped               ? "SearchStopped"
-                   : phase == "Complete" ? "TrialsFinished"
-                                         : "NoTrialSucceeded"},
+        {"reason", stopped                        ? "SearchStopped"
+                   : phase == JobPhase::kComplete ? "TrialsFinished"
+                                                  : "NoTrialSucceeded"},
         {"message", sweep_counts(status) + (stopped ? ": " + sweep_stop_reason(status) : "")}};
     if (!status.completion_time.empty()) condition["lastTransitionTime"] = status.completion_time;
     body["conditions"] = Json::array({condition});

@@ -55,7 +55,7 @@ struct SweepStatus {
 /// Running while a trial runs; then Stopped when the search stopped before its end (it
 /// recorded why, or trials were never created), else Complete when a trial succeeded, Failed
 /// when none did.
-const char* sweep_phase(const SweepStatus& status);
+JobPhase sweep_phase(const SweepStatus& status);
 
 /// Why a Stopped search stopped: what it recorded, else that trials were never created.
 std::string sweep_stop_reason(const SweepStatus& status);
