@@ -211,13 +211,11 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
                                  Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV1Kind, v1_read_rules(), options, &job,
-                      diagnostics);  // errors end the compilation below
-  if (job.launcher == nullptr) return {};
-  state_baked_namespace(&job.base);  // the hostfile (and v1's NAMESPACE env) name it
+  LegacyGang gang = LegacyGang::kNone;
+  if (!start_mpi_legacy_compile(document, kMPIJobV1Kind, v1_read_rules(), options, &job, &gang,
+                                diagnostics))
+    return {};
   FieldReader reader(document, diagnostics);
-  LegacyGang gang = legacy_gang(job.base);
-  warn_run_policy(job.base, gang, reader);
   reader.warning(job.launcher->path,
                  "Role \"" + launcher_name(job) +
                      "\" lets the launcher exec into every pod of the namespace: the operator "
@@ -230,14 +228,8 @@ std::vector<Json> compile_mpi_v1(const Document& document, const CompileOptions&
   out.push_back(std::move(config));
   for (Json& object : rbac_objects(job))
     out.push_back(std::move(object));
-  if (std::optional<Json> group = legacy_pod_group(job.base, gang))
-    out.push_back(std::move(*group));
-  out.push_back(launcher_job(job, gpu, gang));
-  for (int64_t i = 0; i < job.workers; ++i)
-    out.push_back(worker_job(job, gang, i));
-  for (Json& object : out)
-    sort_keys(&object);
-  return out;
+  return finish_mpi_legacy_objects(job, gang, std::move(out), launcher_job(job, gpu, gang),
+                                   [&](int64_t i) { return worker_job(job, gang, i); });
 }
 
 const LegacyKind kMPIJobV1Kind = {

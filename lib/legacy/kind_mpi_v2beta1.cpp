@@ -273,16 +273,14 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
                                       Diagnostics* diagnostics) {
   const int errors_before = diagnostics->error_count();
   MpiLegacyJob job;
-  read_mpi_legacy_job(document, kMPIJobV2beta1Kind, v2beta1_read_rules(), options, &job,
-                      diagnostics);  // errors end the compilation below
-  if (job.launcher == nullptr) return {};
-  state_baked_namespace(&job.base);  // the hostfile (and v1's NAMESPACE env) name it
+  LegacyGang gang = LegacyGang::kNone;
+  if (!start_mpi_legacy_compile(document, kMPIJobV2beta1Kind, v2beta1_read_rules(), options, &job,
+                                &gang, diagnostics))
+    return {};
   FieldReader reader(document, diagnostics);
   V2Settings settings;
   read_settings(job, reader, &settings);
   check_run_policy(job, reader);
-  LegacyGang gang = legacy_gang(job.base);
-  warn_run_policy(job.base, gang, reader);
   if (diagnostics->error_count() > errors_before) return {};
   const std::string secret = job.base.name + "-ssh";
   if (!options.generate_secrets) {
@@ -309,14 +307,9 @@ std::vector<Json> compile_mpi_v2beta1(const Document& document, const CompileOpt
     }
     out.push_back(std::move(*object));
   }
-  if (std::optional<Json> group = legacy_pod_group(job.base, gang))
-    out.push_back(std::move(*group));
-  out.push_back(launcher_job(job, settings, gang));
-  for (int64_t i = 0; i < job.workers; ++i)
-    out.push_back(worker_job(job, settings, gang, reader, i));
-  for (Json& object : out)
-    sort_keys(&object);
-  return out;
+  return finish_mpi_legacy_objects(
+      job, gang, std::move(out), launcher_job(job, settings, gang),
+      [&](int64_t i) { return worker_job(job, settings, gang, reader, i); });
 }
 
 // mpi-operator has no default container and no port: container 0 is the main one.

@@ -7,6 +7,7 @@
 #include "legacy/legacy_containers.h"
 #include "legacy/legacy_run_policy.h"
 #include "load/field_path.h"
+#include "load/json_keys.h"
 #include "model/job_name.h"
 #include "model/jobset_labels.h"
 #include "model/vocabulary.h"
@@ -224,6 +225,30 @@ bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
     job->base.run_policy["cleanPodPolicy"] = deprecated.empty() ? "None" : deprecated;
   }
   return check_shape(reader, *job) && ok;
+}
+
+bool start_mpi_legacy_compile(const Document& document, const LegacyKind& kind,
+                              const MpiReadRules& rules, const CompileOptions& options,
+                              MpiLegacyJob* job, LegacyGang* gang, Diagnostics* diagnostics) {
+  read_mpi_legacy_job(document, kind, rules, options, job, diagnostics);
+  if (job->launcher == nullptr) return false;
+  state_baked_namespace(&job->base);
+  *gang = legacy_gang(job->base);
+  warn_run_policy(job->base, *gang, FieldReader(document, diagnostics));
+  return true;
+}
+
+std::vector<Json> finish_mpi_legacy_objects(const MpiLegacyJob& job, LegacyGang gang,
+                                            std::vector<Json> out, Json launcher,
+                                            const std::function<Json(int64_t)>& worker_job) {
+  if (std::optional<Json> group = legacy_pod_group(job.base, gang))
+    out.push_back(std::move(*group));
+  out.push_back(std::move(launcher));
+  for (int64_t i = 0; i < job.workers; ++i)
+    out.push_back(worker_job(i));
+  for (Json& object : out)
+    sort_keys(&object);
+  return out;
 }
 
 Json mpi_object_metadata(const MpiLegacyJob& job, const std::string& name, Json labels) {

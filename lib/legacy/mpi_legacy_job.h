@@ -7,11 +7,13 @@
 #define TRAINJOB_LEGACY_MPI_LEGACY_JOB_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "diag/diagnostic.h"
 #include "legacy/legacy_job.h"
+#include "legacy/legacy_run_policy.h"
 #include "legacy/mpi_legacy_files.h"
 #include "load/document.h"
 #include "load/json.h"
@@ -46,6 +48,20 @@ struct MpiReadRules {
 bool read_mpi_legacy_job(const Document& document, const LegacyKind& kind,
                          const MpiReadRules& rules, const CompileOptions& options,
                          MpiLegacyJob* job, Diagnostics* diagnostics);
+
+/// How both kinds' compile functions start: reads the MPIJob, states its namespace (the
+/// hostfile names it), and reads its gang (`*gang`) and warns of the runPolicy fields it
+/// ignores. False only when there is no Launcher to compile; other errors are reported and
+/// end the compilation after the kind's own checks, so that one run reports them all.
+bool start_mpi_legacy_compile(const Document& document, const LegacyKind& kind,
+                              const MpiReadRules& rules, const CompileOptions& options,
+                              MpiLegacyJob* job, LegacyGang* gang, Diagnostics* diagnostics);
+
+/// How both end: after the kind's own objects (`out`), the PodGroup of a gang, the launcher's
+/// Job and one Job per worker (`worker_job(i)`), each object's keys sorted.
+std::vector<Json> finish_mpi_legacy_objects(const MpiLegacyJob& job, LegacyGang gang,
+                                            std::vector<Json> out, Json launcher,
+                                            const std::function<Json(int64_t)>& worker_job);
 
 /// `J-config` with `data` (hostfile and the scripts), labelled `app: J` as both operators do.
 Json mpi_config_map(const MpiLegacyJob& job, Json data);
