@@ -36,7 +36,7 @@ YAML
 }
 
 # Each trial notes when it starts and ends, so the test can count how many ran at once.
-score='["sh", "-c", "echo start >> '"$work"'/events; sleep 1; [ $KUBEFLOW_TRAINER_OPT_X != bad ] || { echo error: bad x >&2; exit 3; }; echo \"TRAINJOB_PROGRESS {\\\"epoch\\\": 1, \\\"score\\\": $KUBEFLOW_TRAINER_OPT_X}\"; echo end >> '"$work"'/events"]'
+score='["sh", "-c", "echo start >> '"$work"'/events; sleep 1; [ $KUBEFLOW_TRAINER_OPT_X != bad ] || { echo end >> '"$work"'/events; echo error: bad x >&2; exit 3; }; echo \"TRAINJOB_PROGRESS {\\\"epoch\\\": 1, \\\"score\\\": $KUBEFLOW_TRAINER_OPT_X}\"; echo end >> '"$work"'/events"]'
 grid='[{name: x, searchSpace: {categorical: {choices: ["1", "7", "bad", "3", "5"]}}}]'
 sweep "$work/grid.yaml" grid '{grid: {}}' "$grid" "$score" score Maximize 5 2
 "$binary" run --local -f "$work/grid.yaml" --trial-logs "$work/logs" >"$work/out" 2>"$work/err"
