@@ -8,13 +8,11 @@ Tests drive pods and jobs and inject faults through /admin/* (see admin.py); eve
 path needs a client certificate signed by --client-ca or a bearer token from --tokens.
 """
 import argparse
-import copy
 import json
 import os
 import socket
 import ssl
 import sys
-import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -22,21 +20,16 @@ from urllib.parse import parse_qs, urlsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from admin import handle_admin  # noqa: E402
-from apply import apply, check_immutable, check_pod_template, managed_fields  # noqa: E402
 from cluster import Cluster  # noqa: E402
 from discovery import discovery  # noqa: E402
 from errors import ApiError, not_found  # noqa: E402
 from faults import Faults  # noqa: E402
 from logs import stream_logs  # noqa: E402
 from serve import serve_on_announced_port  # noqa: E402
-from store import RESOURCES, Store, api_version, now_rfc3339  # noqa: E402
+from store import RESOURCES, Store, api_version  # noqa: E402
 from tables import table  # noqa: E402
 from watch import watch  # noqa: E402
-
-JOB_ORPHAN_WARNING = ('299 - "child pods are preserved by default when jobs are deleted; set '
-                      'propagationPolicy=Background to remove them or set propagationPolicy=Orphan '
-                      'to suppress this warning"')
-
+from writes import delete, merge_patch, server_side_apply  # noqa: E402
 
 class State:
     def __init__(self, args):
@@ -55,19 +48,6 @@ class State:
         if args.tokens:
             with open(args.tokens) as f:
                 self.tokens.update(json.load(f))
-
-
-def merge_json(target, patch):
-    if not isinstance(patch, dict):
-        return patch
-    if not isinstance(target, dict):
-        target = {}
-    for key, value in patch.items():
-        if value is None:
-            target.pop(key, None)
-        else:
-            target[key] = merge_json(target.get(key), value)
-    return target
 
 
 def parse_resource_path(path):
@@ -252,11 +232,11 @@ class Handler(BaseHTTPRequestHandler):
                 raise not_found(plural, group, name)
             return self.send_json(200, obj)
         if method == "PATCH" and self.headers.get("Content-Type", "").startswith("application/merge-patch+json"):
-            return self.merge_patch(resource, kind, namespace, plural, group, name, body)
+            return merge_patch(self, resource, kind, namespace, plural, group, name, body)
         if method == "PATCH":
-            return self.apply(resource, kind, group, version, namespace, plural, name, query, body)
+            return server_side_apply(self, resource, kind, group, version, namespace, plural, name, query, body)
         if method == "DELETE":
-            return self.delete(resource, kind, group, namespace, plural, name, query, body)
+            return delete(self, resource, kind, group, namespace, plural, name, query, body)
         raise ApiError(405, "MethodNotAllowed", f"{method} is not supported here")
 
     def list(self, resource, kind, group, version, namespace, query):
@@ -269,125 +249,6 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, {"kind": kind + "List", "apiVersion": api_version(group, version),
                              "metadata": {"resourceVersion": rv},
                              "items": [dict(item, kind=kind, apiVersion=api_version(group, version)) for item in items]})
-
-    def apply(self, resource, kind, group, version, namespace, plural, name, query, body):
-        content_type = self.headers.get("Content-Type", "")
-        if content_type.split(";")[0].strip() != "application/apply-patch+yaml":
-            raise ApiError(415, "UnsupportedMediaType", f'the body of the request was in an unknown format - '
-                           f'accepted media types include: application/apply-patch+yaml')
-        manager = query.get("fieldManager", "")
-        if not manager:
-            raise ApiError(400, "BadRequest", 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: '
-                           'Required value: is required for apply patch')
-        try:
-            intent = json.loads(body)
-        except ValueError:
-            import yaml
-            intent = yaml.safe_load(body)
-        if intent.get("kind") != kind or intent.get("apiVersion") != api_version(group, version):
-            raise ApiError(400, "BadRequest", f"the object's kind/apiVersion does not match the URL ({kind})")
-        if intent.get("metadata", {}).get("name") != name:
-            raise ApiError(400, "BadRequest", "the name of the object does not match the name on the URL")
-        if "managedFields" in intent.get("metadata", {}):
-            raise ApiError(400, "BadRequest", "metadata.managedFields must be nil")
-        dry_run = query.get("dryRun") == "All"
-        store = self.state.store
-        with store.cond:
-            if namespace is not None and namespace not in store.namespaces:
-                raise not_found("namespaces", "", namespace)
-            live = store.get(resource, namespace, name)
-            key = (resource, namespace, name)
-            if live is not None and live["metadata"].get("deletionTimestamp"):
-                raise ApiError(409, "Conflict", f'object is being deleted: {plural} "{name}" already exists')
-            owners = self.state.owners.get(key, {})
-            merged, new_owners = apply(live, intent, manager, query.get("force") in ("true", "1"), owners)
-            check_immutable(kind, live, merged)
-            check_pod_template(kind, group, merged)
-            merged["metadata"]["managedFields"] = managed_fields(new_owners, api_version(group, version))
-            if live is None:
-                merged["metadata"]["namespace"] = namespace
-                if dry_run:
-                    merged["metadata"].update({"uid": "dry-run", "creationTimestamp": now_rfc3339()})
-                    return self.send_json(201, merged)
-                self.state.owners[key] = new_owners
-                created = store.create(resource, namespace, merged)
-                if kind == "Job":
-                    self.state.cluster.job_written(namespace, created)
-                return self.send_json(201, store.get(resource, namespace, name), self.warning_headers())
-            unchanged = {k: v for k, v in merged.items() if k != "metadata"} == \
-                {k: v for k, v in live.items() if k != "metadata"} and \
-                merged["metadata"].get("labels") == live["metadata"].get("labels") and \
-                merged["metadata"].get("annotations") == live["metadata"].get("annotations")
-            if dry_run or (unchanged and new_owners == owners):
-                return self.send_json(200, merged if dry_run else live)
-            self.state.owners[key] = new_owners
-            if merged.get("spec") != live.get("spec"):
-                merged["metadata"]["generation"] = live["metadata"].get("generation", 1) + 1
-            updated = store.update(resource, namespace, merged)
-            if kind == "Job":
-                self.state.cluster.job_written(namespace, updated)
-            return self.send_json(200, updated, self.warning_headers())
-
-    def merge_patch(self, resource, kind, namespace, plural, group, name, body):
-        """RFC 7386 JSON merge patch (what `kubectl patch --type merge` sends)."""
-        try:
-            patch = json.loads(body)
-        except ValueError:
-            raise ApiError(400, "BadRequest", "the body is not JSON")
-        store = self.state.store
-        with store.cond:
-            live = store.get(resource, namespace, name)
-            if live is None:
-                raise not_found(plural, group, name)
-            merged = merge_json(copy.deepcopy(live), patch)
-            if merged.get("spec") != live.get("spec"):
-                merged["metadata"]["generation"] = live["metadata"].get("generation", 1) + 1
-            updated = store.update(resource, namespace, merged)
-            if kind == "Job":
-                self.state.cluster.job_written(namespace, updated)
-            return self.send_json(200, store.get(resource, namespace, name))
-
-    def warning_headers(self):
-        warning = getattr(self, "pending_warning", None)
-        return {"Warning": f'299 - "{warning}"'} if warning else {}
-
-    def delete(self, resource, kind, group, namespace, plural, name, query, body):
-        options = json.loads(body) if body else {}
-        policy = query.get("propagationPolicy") or options.get("propagationPolicy")
-        dry_run = query.get("dryRun") == "All"
-        store = self.state.store
-        headers = {}
-        with store.cond:
-            obj = store.get(resource, namespace, name)
-            if obj is None:
-                raise not_found(plural, group, name)
-            if dry_run:
-                return self.send_json(200, obj)
-            if kind == "Job" and policy is None:
-                headers["Warning"] = JOB_ORPHAN_WARNING
-            dependents = []
-            if kind == "Job" and policy in ("Background", "Foreground"):
-                dependents = [("v1/pods", p) for p in store.list("v1/pods", namespace)
-                              if any(o.get("uid") == obj["metadata"]["uid"] for o in p["metadata"].get("ownerReferences", []))]
-            for res, target in [(resource, obj)] + dependents:
-                if not target["metadata"].get("deletionTimestamp"):
-                    target["metadata"]["deletionTimestamp"] = now_rfc3339()
-                    store.update(res, namespace, target)
-                    if res == "v1/pods":
-                        for (ns, pod, _, _), buf in self.state.cluster.logs.items():
-                            if ns == namespace and pod == target["metadata"]["name"]:
-                                buf.closed = True
-            self.state.owners.pop((resource, namespace, name), None)
-            answer = dict(obj)
-        threading.Timer(self.state.deletion_delay, self.finish_deletion,
-                        args=[[(resource, obj)] + dependents, namespace]).start()
-        self.send_json(200, answer, headers)
-
-    def finish_deletion(self, targets, namespace):
-        with self.state.store.cond:
-            for resource, target in targets:
-                self.state.store.remove(resource, namespace, target["metadata"]["name"])
-
 
 def main():
     parser = argparse.ArgumentParser()

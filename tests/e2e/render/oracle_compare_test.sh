@@ -8,6 +8,7 @@ set -uo pipefail
 source_dir=$(realpath "$2")
 . "$(dirname "$0")/../lib.sh"
 compare=$source_dir/tests/oracle/compare.py
+compare_rules=$source_dir/tests/oracle/compare_rules.py
 check_eq() {  # check_eq DESCRIPTION EXPECTED ACTUAL
   check "$1 (got: $3)" [ "$2" = "$3" ]
 }
@@ -64,10 +65,10 @@ check_eq "DIFF: only upstream refused" "DIFF" "$(python3 "$compare" "$work/refus
 echo "error: spec.x: expected" >"$work/refused/ours.refused"
 check_eq "both refused" "both refused" "$(python3 "$compare" "$work/refused" | sed -n 1p)"
 
-# Every documented id is explained in docs/semantics.md.
+# Every documented id (compare.py's and its rules') is explained in docs/semantics.md.
 ids=$(python3 -c "
 import re, sys
-text = open('$compare').read()
+text = open('$compare').read() + open('$compare_rules').read()
 print('\n'.join(sorted(set(re.findall(r'\(\(?\"([a-z0-9-]+)\", (?:lambda|re\.compile)', text)) | {'upstream-crashes'})))")
 for id in $ids; do
   check "docs/semantics.md explains $id" grep -q "\`$id\`" "$source_dir/docs/semantics.md"
