@@ -41,6 +41,15 @@ JSON
   write_kubeconfig
 }
 
+# start_with_demo: start_apiserver, then submit templates/image.yaml (the TrainJob $T, its one
+# Job $J), as a user's first job on a cluster.
+start_with_demo() {
+  start_apiserver
+  T=trainjob-demo-with-image
+  J=$T-node-0
+  "$bin" submit -f "$src/templates/image.yaml" > /dev/null
+}
+
 stop_apiserver() {
   kill "$api_pid" 2>/dev/null
   wait "$api_pid" 2>/dev/null

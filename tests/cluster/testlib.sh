@@ -52,6 +52,56 @@ eventually() {
   return 1
 }
 
+# pods_running JOB N: true when Job JOB has N running pods.
+pods_running() {
+  [ "$(kubectl get pods -l "job-name=$1" --field-selector status.phase=Running -o name | wc -l)" -eq "$2" ]
+}
+
+# log_served POD: true once the API server serves POD's log (kwok has taken the pod).
+log_served() { kubectl logs "$1" > /dev/null 2>&1; }
+
+# add_kwok_node NAME [PODS]: one more node, played by kwok as up.sh's are: 32 CPUs, 256Gi of
+# memory and room for PODS pods (default 110).
+add_kwok_node() {
+  kubectl create -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Node
+metadata:
+  name: $1
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {kubernetes.io/hostname: $1, type: kwok}
+status:
+  capacity: {cpu: "32", memory: 256Gi, pods: "${2:-110}"}
+  allocatable: {cpu: "32", memory: 256Gi, pods: "${2:-110}"}
+YAML
+}
+
+# kueue_queue QUOTA [SUFFIX [FLAVOR]]: Kueue's ClusterQueue cqSUFFIX, open to every namespace,
+# with QUOTA CPUs of ResourceFlavor FLAVOR, and the LocalQueue lqSUFFIX on it in the test's
+# namespace. Without FLAVOR, the flavor is `default`, made here, which any node has.
+kueue_queue() {
+  {
+    [ -n "${3:-}" ] || printf 'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n'
+    cat <<YAML
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq${2:-}}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+    - coveredResources: [cpu]
+      flavors:
+        - name: ${3:-default}
+          resources: [{name: cpu, nominalQuota: $1}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq${2:-}, namespace: $ns}
+spec: {clusterQueue: cq${2:-}}
+YAML
+  } | kubectl apply -f - >/dev/null
+}
+
 # pod_logs POD TEXT [CONTAINER]: kwok serves TEXT (lines) as the pod's log, to kubectl logs and
 # to us alike through the API server; appending to $work/logs/POD.log later extends it (a
 # follower sees the new lines).

@@ -19,8 +19,9 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
-# local_runtime NAME COMMAND [VOLUMES] [MOUNTS] [POLICY]: for run --local, a one-container
-# ClusterTrainingRuntime NAME running COMMAND (a YAML list), with mlPolicy.POLICY when given.
+# local_runtime NAME COMMAND [VOLUMES] [MOUNTS] [POLICY] [IMAGE]: for run --local, a
+# one-container ClusterTrainingRuntime NAME running COMMAND (a YAML list) in IMAGE (default
+# busybox), with mlPolicy.POLICY when given.
 local_runtime() {
   local policy=""
   [ -z "${5:-}" ] || policy="$5: {}"
@@ -46,7 +47,7 @@ spec:
                 spec:
                   containers:
                     - name: node
-                      image: busybox
+                      image: ${6:-busybox}
                       command: $2
                       volumeMounts: ${4:-[]}
                   volumes: ${3:-[]}

@@ -45,8 +45,7 @@ check "--runtimes: directories (FilterDirs)" diff <(echo :16) <(kc render --runt
 check "completion SHELL values" diff <(printf 'bash\nzsh\nfish\n:4\n') <(kc completion "")
 
 # Against a cluster: the TrainJobs submitted to the namespace.
-start_apiserver
-"$bin" submit -f "$src/templates/image.yaml" > /dev/null
+start_with_demo
 "$bin" submit -f "$src/tests/apiserver/fixtures/three-step.yaml" > /dev/null 2>&1
 for command in status logs delete suspend resume; do
   check "$command: TrainJob names from the cluster" \

@@ -41,8 +41,7 @@ offline completion bash
 check "completion does not load libcurl" [ $? -eq 0 ]
 
 # A cluster command loads it on its first request and works as before.
-start_apiserver
-"$bin" submit -f "$src/templates/image.yaml" > /dev/null
+start_with_demo
 loads_libcurl status trainjob-demo-with-image
 check "status loads libcurl" [ $? -eq 0 ]
 check "... and reports the TrainJob from the server" \

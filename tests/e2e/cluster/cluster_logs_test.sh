@@ -7,10 +7,7 @@ bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
 source "$src/tests/apiserver/testlib.sh"
-start_apiserver
-T=trainjob-demo-with-image
-J=$T-node-0
-"$bin" submit -f "$src/templates/image.yaml" > /dev/null
+start_with_demo
 ctl run "{\"job\": \"$J\"}" > /dev/null
 ctl log "{\"job\": \"$J\", \"index\": 0, \"lines\": [\"epoch 1 loss 0.9\", \"epoch 2 loss 0.5\"]}" > /dev/null
 logs() { "$bin" logs "$@" > "$work/out" 2> "$work/err"; }

@@ -7,10 +7,7 @@ bin=$1
 src=$2
 source "$src/tests/e2e/lib.sh"
 source "$src/tests/apiserver/testlib.sh"
-start_apiserver
-T=trainjob-demo-with-image
-J=$T-node-0
-"$bin" submit -f "$src/templates/image.yaml" > /dev/null
+start_with_demo
 status() { "$bin" status "$@" > "$work/out" 2> "$work/err"; }
 
 ctl wait "{\"job\": \"$J\", \"index\": 1, \"reason\": \"ImagePullBackOff\", \"message\": \"Back-off pulling image \\\"pytorch-demo:latest\\\"\"}" > /dev/null

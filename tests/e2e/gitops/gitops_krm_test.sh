@@ -63,30 +63,7 @@ metadata:
 data:
   note: "kept last"
 YAML
-cat >jobs/runtimes/team.yaml <<'YAML'
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: team-runtime
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: example.com/team:2
-YAML
+local_runtime team-runtime '[train]' '' '' torch example.com/team:2 >jobs/runtimes/team.yaml
 cat >jobs/other/settings.yaml <<'YAML'
 apiVersion: v1
 kind: ConfigMap

@@ -44,30 +44,7 @@ spec:
     numNodes: 2
 YAML
 # The runtime, consumed: no runtime of that name is built in, so a render without it fails.
-cat >base/runtime.yaml <<'YAML'
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: vision-runtime
-spec:
-  mlPolicy:
-    numNodes: 1
-    torch: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: example.com/base:1
-YAML
+local_runtime vision-runtime '[train]' '' '' torch example.com/base:1 >base/runtime.yaml
 
 # The command of the docs, with this test's installation prefix.
 bash -c "${command//\/usr\/local/$prefix}" >overlay.yaml 2>err.log

@@ -90,17 +90,7 @@ check "status: the TrainJob Pending, with Coscheduling's reason (no room for the
   grep -qE '^node-0: Unschedulable: .*resource gap: .*pods.*PodGroup $ns/gang gets rejected' '$work/status.out'"
 
 # --- room for all three: they bind together ------------------------------------------------
-kubectl create -f - > /dev/null <<'YAML'
-apiVersion: v1
-kind: Node
-metadata:
-  name: kwok-node-room
-  annotations: {kwok.x-k8s.io/node: fake}
-  labels: {kubernetes.io/hostname: kwok-node-room, type: kwok}
-status:
-  capacity: {cpu: "32", memory: 256Gi, pods: "2"}
-  allocatable: {cpu: "32", memory: 256Gi, pods: "2"}
-YAML
+add_kwok_node kwok-node-room 2
 check "a second node joins: all three pods bound" eventually bash -c "[ \$($(declare -f bound); bound gang-node-0) -eq 3 ]"
 check "... and running" eventually bash -c "
   [ \$(kubectl get pods -l job-name=gang-node-0 --field-selector status.phase=Running -o name | wc -l) -eq 3 ]"

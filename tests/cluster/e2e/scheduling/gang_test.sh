@@ -74,19 +74,6 @@ none_bound_for() {
   eventually bash -c "[ \"\$(pods $1)\" = $2 ] && [ \"\$(kubectl get podgroups.scheduling.k8s.io -o jsonpath='{.items[*].status.conditions[0].reason}')\" = Unschedulable ]" &&
     sleep 3 && [ "$(bound "$1")" = 0 ]
 }
-add_node() {
-  kubectl create -f - >/dev/null <<YAML
-apiVersion: v1
-kind: Node
-metadata:
-  name: $1
-  annotations: {kwok.x-k8s.io/node: fake}
-  labels: {kubernetes.io/hostname: $1, type: kwok}
-status:
-  capacity: {cpu: "32", memory: 256Gi, pods: "110"}
-  allocatable: {cpu: "32", memory: 256Gi, pods: "110"}
-YAML
-}
 gone() { [ "$(pods "$1")" = 0 ]; }
 export -f bound pods
 # The gang goldens' objects, judged by this API server (the shared control plane does not
@@ -141,7 +128,7 @@ check "... 4 pods on 3 nodes: none binds" none_bound_for gang 4
 "$bin" status gang >"$work/status" 2>&1
 check "... status names the gang as why the pods wait" \
   grep -q "Unschedulable: pod group is unschedulable, .*minCount (4) cannot be satisfied" "$work/status"
-add_node kwok-node-3
+add_kwok_node kwok-node-3
 check "... a fourth node: all 4 bind" eventually bash -c '[ "$(bound gang)" = 4 ]'
 "$bin" delete gang >/dev/null
 check "... deleted, with the Job controller's Workload and PodGroup" \
@@ -156,7 +143,7 @@ check "... one Workload and its PodGroup submitted" \
 check "... every pod template names the PodGroup" \
   [ "$(kubectl get jobs -o jsonpath='{.items[*].spec.template.spec.schedulingGroup.podGroupName}')" = "pair pair" ]
 check "... 5 pods on 4 nodes: none binds" none_bound_for pair 5
-add_node kwok-node-4
+add_kwok_node kwok-node-4
 check "... a fifth node: all 5 bind" eventually bash -c '[ "$(bound pair)" = 5 ]'
 "$bin" delete pair >"$work/out" 2>&1
 check "... delete removes the Workload and the PodGroup too" \

@@ -21,27 +21,7 @@ use_own_control_plane
 echo "kueue_half_admission_test: control plane, Kueue and JobSet up in $((SECONDS - started)) s" >&2
 
 for queue in 1 2; do
-  kubectl apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq$queue}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-    - coveredResources: [cpu]
-      flavors:
-        - name: default
-          resources: [{name: cpu, nominalQuota: 5}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq$queue, namespace: $ns}
-spec: {clusterQueue: cq$queue}
-YAML
+  kueue_queue 5 "$queue"
 done
 
 # mpijob NAME QUEUE DURATION: an MPIJob in LocalQueue QUEUE whose pods run DURATION.

@@ -14,27 +14,7 @@ use_own_control_plane
 "$src/tests/cluster/addons/start-kueue.sh" "$cluster" || exit 1
 echo "kueue_test: control plane and Kueue up in $((SECONDS - started)) s" >&2
 
-kubectl apply -f - >/dev/null <<YAML
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-    - coveredResources: [cpu]
-      flavors:
-        - name: default
-          resources: [{name: cpu, nominalQuota: 4}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: $ns}
-spec: {clusterQueue: cq}
-YAML
+kueue_queue 4
 
 # queued_trainjob NAME NODES CPU DURATION: on stdout, TrainJob NAME in LocalQueue lq, of NODES
 # pods of CPU CPUs each that run DURATION, and its runtime.

@@ -37,23 +37,8 @@ metadata: {name: tas}
 spec:
   nodeLabels: {$block: b1}
   topologyName: racks
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-    - coveredResources: [cpu]
-      flavors:
-        - name: tas
-          resources: [{name: cpu, nominalQuota: 128}]
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: LocalQueue
-metadata: {name: lq, namespace: $ns}
-spec: {clusterQueue: cq}
 YAML
+kueue_queue 128 "" tas
 
 # racked_trainjob NAME NODES TOPOLOGY: TrainJob NAME in lq of NODES pods of 20 CPUs (one a
 # node), whose runtime's node pod template carries TOPOLOGY (a flow map of annotations).

@@ -10,14 +10,10 @@ source "$src/tests/e2e/lib.sh"
 source "$src/tests/cluster/testlib.sh"
 use_control_plane
 logs() { "$bin" logs "$@" > "$work/out" 2> "$work/err"; }
-running() {  # running JOB N: JOB has N running pods
-  [ "$(kubectl get pods -l "job-name=$1" --field-selector status.phase=Running -o name | wc -l)" -eq "$2" ]
-}
-served() { kubectl logs "$1" > /dev/null 2>&1; }
 
 one_step_trainjob lg 2 '{test.kubectl-trainjob/duration: 1h}' | "$bin" submit -f - > /dev/null
 one_step_trainjob wide 16 '{test.kubectl-trainjob/duration: 1h}' | "$bin" submit -f - > /dev/null
-eventually running lg-node-0 2
+eventually pods_running lg-node-0 2
 p0=$(job_pod lg-node-0 0)
 p1=$(job_pod lg-node-0 1)
 pod_logs "$p1" "epoch 1 loss 0.8
@@ -28,7 +24,7 @@ pod_logs "$p0" ""
   printf '%s stdout F epoch 0 loss 1.3\n' "$(date -u -d '-2 hours' +%Y-%m-%dT%H:%M:%S.%NZ)"
   printf '%s\n' "epoch 1 loss 0.9" "epoch 2 loss 0.5" | cri_lines
 } > "$work/logs/$p0.log"
-eventually served "$p0" && eventually served "$p1"
+eventually log_served "$p0" && eventually log_served "$p1"
 
 logs lg
 check "all pods, each line prefixed with its node" diff - "$work/out" <<'OUT'
@@ -69,7 +65,7 @@ check "-f -c NOSUCH: the same error, no wait" \
 # --- --all-containers: every container of each pod, init containers first -------------------------
 sed 's/^\(                  containers:\)$/                  initContainers:\n                    - {name: fetch, image: busybox}\n\1\n                    - {name: sidecar, image: busybox}/' \
   <(one_step_trainjob multi 1 '{test.kubectl-trainjob/duration: 1h}') | "$bin" submit -f - > /dev/null
-eventually running multi-node-0 1
+eventually pods_running multi-node-0 1
 pm=$(job_pod multi-node-0)
 mkdir -p "$work/logs"
 echo fetched | cri_lines > "$work/logs/fetch.log"
@@ -138,7 +134,7 @@ logs lg --node 0
 check "kubectl logs reads the appended lines too, as logs does" diff <(kubectl logs "$p0") "$work/out"
 
 # --- 16 pods at once, lines arriving concurrently: all lines, none broken or mixed ---------------
-eventually running wide-node-0 16
+eventually pods_running wide-node-0 16
 kubectl get pods -l job-name=wide-node-0 \
   -o jsonpath='{range .items[*]}{.metadata.name} {.metadata.annotations.batch\.kubernetes\.io/job-completion-index}{"\n"}{end}' \
   > "$work/wide-pods"
@@ -162,7 +158,7 @@ while read -r pod _; do
   printf -- '---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: Logs\nmetadata:\n  name: %s\nspec:\n  logs:\n  - containers: []\n    logsFile: %s\n    follow: true\n' \
     "$pod" "$work/logs/$pod.log"
 done < "$work/wide-pods" | kubectl apply -f - > /dev/null
-while read -r pod _; do eventually served "$pod"; done < "$work/wide-pods"
+while read -r pod _; do eventually log_served "$pod"; done < "$work/wide-pods"
 "$bin" logs wide -f > "$work/wide.out" 2> "$work/wide.err" &
 follower=$!
 write_wide 101 200

@@ -7,10 +7,6 @@ src=$2
 source "$src/tests/e2e/lib.sh"
 source "$src/tests/cluster/testlib.sh"
 use_control_plane
-running() {  # running JOB N: JOB has N running pods
-  [ "$(kubectl get pods -l "job-name=$1" --field-selector status.phase=Running -o name | wc -l)" -eq "$2" ]
-}
-served() { kubectl logs "$1" > /dev/null 2>&1; }
 
 one_step_trainjob pj 2 '{test.kubectl-trainjob/duration: 1h}' | "$bin" submit -f - > /dev/null
 # A legacy kind: the Master is rank 0; its Worker runs ahead, so that picking it would show.
@@ -41,13 +37,13 @@ spec:
               image: pytorch-demo
 YAML
 "$bin" submit -f "$work/pt.yaml" > /dev/null
-eventually running pj-node-0 2
+eventually pods_running pj-node-0 2
 rank0=$(job_pod pj-node-0 0)
 rank1=$(job_pod pj-node-0 1)
 # Rank 1 runs ahead, so that picking it would show.
 pod_logs "$rank1" 'TRAINJOB_PROGRESS {"epoch":9,"epochs":10}'
 pod_logs "$rank0" "[rank 0] training linear on 100 samples"
-eventually served "$rank0" && eventually served "$rank1"
+eventually log_served "$rank0" && eventually log_served "$rank1"
 
 "$bin" status pj > "$work/out"
 check "a running TrainJob: no progress line before rank 0 prints one" \
@@ -85,12 +81,12 @@ t = json.load(open('$work/out'))['status']['trainerStatus']
 assert t['progressPercentage'] == 25 and t['metrics'] == [{'name': 'accuracy', 'value': '0.91'}], t
 "
 
-eventually running pt-master-0 1 && eventually running pt-worker-0 1
+eventually pods_running pt-master-0 1 && eventually pods_running pt-worker-0 1
 master=$(job_pod pt-master-0)
 worker=$(job_pod pt-worker-0)
 pod_logs "$worker" 'TRAINJOB_PROGRESS {"epoch":3,"epochs":4,"loss":0.5}'
 pod_logs "$master" 'TRAINJOB_PROGRESS {"epoch":1,"epochs":4,"loss":1.5}'
-eventually served "$master" && eventually served "$worker"
+eventually log_served "$master" && eventually log_served "$worker"
 "$bin" status pt > "$work/out"
 check "a PyTorchJob: the Master's progress" grep -qx 'Progress: epoch 1/4 (25%), loss 1.5' "$work/out"
 
