@@ -136,7 +136,7 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 }
 
 /// KUBECTL_TRAINJOB_PARSE_ONLY=1: the command line is read and the flags printed as read,
-/// and nothing runs. tests/e2e/flag_spellings_test.sh compares kubectl's spellings this way.
+/// and nothing runs. tests/e2e/cli/flag_spellings_test.sh compares kubectl's spellings this way.
 bool parse_only() {
   const char* value = std::getenv("KUBECTL_TRAINJOB_PARSE_ONLY");
   return value != nullptr && std::string(value) == "1";

@@ -13,7 +13,7 @@ namespace {
 constexpr std::string_view kV21RuntimesDir = "v2.1/";
 
 /// `runtimes/v2.1/torch-distributed.yaml` -> torch-distributed: each embedded file holds the
-/// runtime of its name (tests/e2e/embedded_runtimes_test.sh checks it).
+/// runtime of its name (tests/e2e/render/embedded_runtimes_test.sh checks it).
 std::string embedded_runtime_name(std::string_view path) {
   path = path.substr(path.rfind('/') + 1);
   return std::string(path.substr(0, path.rfind(".yaml")));

@@ -1,4 +1,4 @@
-// The progress line rank 0 prints; tests/unit/trainer_progress_test.cpp parses the same lines
+// The progress line rank 0 prints; tests/unit/model/trainer_progress_test.cpp parses the same lines
 // on the plugin's side, so that writer and reader stay in agreement.
 #include "progress/progress.h"
 
