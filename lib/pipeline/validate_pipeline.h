@@ -1,7 +1,8 @@
 // `validate`: every check `render` makes, plus the runtimes among the inputs checked on
 // their own (a runtime no TrainJob references yet is still checked). It is render's own
 // pipeline, compile included, with the objects dropped: there is no second list of checks
-// that could fall behind render's (tests/e2e/render/validate_covers_render_test.sh holds it to that).
+// that could fall behind render's (tests/e2e/render/validate_covers_render_test.sh holds it
+// to that).
 #ifndef TRAINJOB_PIPELINE_VALIDATE_PIPELINE_H_
 #define TRAINJOB_PIPELINE_VALIDATE_PIPELINE_H_
 
