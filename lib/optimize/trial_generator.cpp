@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/reproducible_math.h"
 #include "util/shortest_double.h"
 
 namespace trainjob {
@@ -27,9 +28,11 @@ int64_t draw_integer(double min, double max, double unit) {
   return static_cast<int64_t>(value);
 }
 
+/// exp(log min + u (log max - log min)), with the logarithm and exponential of our own: libm's
+/// differ in the last bit between machines, and glibc's need glibc 2.29 (docs/install.md).
 std::string draw_log_uniform(const SearchParameter& parameter, double unit) {
-  double low = std::log(parameter.min);
-  double value = std::exp(low + unit * (std::log(parameter.max) - low));
+  double low = reproducible_log(parameter.min);
+  double value = reproducible_exp(low + unit * (reproducible_log(parameter.max) - low));
   if (!parameter.integer) return shortest_double(std::clamp(value, parameter.min, parameter.max));
   double rounded =
       std::clamp(std::round(value), std::ceil(parameter.min), std::floor(parameter.max));
