@@ -6,7 +6,7 @@
 set -uo pipefail
 binary=$1
 source_dir=$2
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 "$binary" version >"$work/version"
 releases=$(sed -n 's/.* as of Trainer \([0-9][0-9., ]*[0-9]\) (default .*/\1/p' "$work/version" |
