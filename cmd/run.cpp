@@ -81,44 +81,47 @@ int run_local(const RunFlags& flags) {
 
 }  // namespace
 
+/// run --help's footer: what a local run does with each part of a pod.
+constexpr const char* kRunFooter =
+    "Each pod of each Job runs as a process on this machine (one per container), "
+    "initializer Jobs first. The image is not pulled: commands come from PATH, with "
+    "--image-map IMAGE=DIR putting DIR first for an image; the C++ trainer's image maps to "
+    "the trainjob-trainer built beside this binary. Pod DNS names in env, command and args "
+    "become 127.0.0.1 and the rendezvous port (PET_MASTER_PORT, MASTER_PORT, DMLC_TRACKER_PORT, "
+    "that of JAX_COORDINATOR_ADDRESS) a free port; configMap volumes are written to a "
+    "work directory from the ConfigMaps among the inputs, emptyDir volumes are empty "
+    "directories there, hostPath volumes are the host paths, and mount paths in env, "
+    "command, args and workingDir are rewritten to those directories (a path built inside "
+    "a program is not). configMap volumes are read-only, as the kubelet mounts them, and so "
+    "is an emptyDir every mount of which is readOnly; a readOnly hostPath mount is not "
+    "enforced, and read-only is permission bits, which root ignores (warnings say so). Files are "
+    "only ever written beneath the work directory: "
+    "a volume name, ConfigMap key or items path that would leave it, or a mode outside "
+    "0-0777, is refused. The first pod that fails stops the others.\n\n"
+    "A Training Operator v1 kind (PyTorchJob, TFJob, ...) runs one process per replica pod "
+    "with the operator's hostname; its DNS names become 127.0.0.1, MASTER_PORT a free port, and "
+    "each "
+    "pod:port its env names (TF_CONFIG) a free port of its own. Its pods run until the kind's "
+    "success rule (the Master for PyTorch) is decided: met, exit 0; no longer possible, "
+    "exit 1 naming the failed pod, the pods still running stopped. Once it is met, "
+    "runPolicy.cleanPodPolicy decides, as the operator does: None (the default) lets the "
+    "other pods run to their end, Running and All stop them, their output so far shown "
+    "first.\n\n"
+    "The run ends with one line: succeeded or failed, each pod with its exit code (or "
+    "`stopped by` what stopped it) and the time taken. On a terminal, TRAINJOB_PROGRESS "
+    "lines (docs/progress.md) become one live line (epoch, step, loss, ETA); piped, they "
+    "are printed as they are.\n\n"
+    "When a container's main process ends, everything it started ends with it: its "
+    "process group, and (the plugin being the child subreaper) processes that left the "
+    "group, found by a TRAINJOB_LOCAL_PROCESS marker in their environment. The work "
+    "directory is removed on success, failure, Ctrl-C, SIGTERM and --timeout. If the "
+    "plugin itself is killed (SIGKILL), a watchdog process ends the pods and removes the "
+    "work directory. Not reached: a process that left its process group and cleared its "
+    "environment, or runs as another user; only a container runtime can contain those.";
+
 CommandRunner declare_run(CLI::App* app) {
   auto flags = std::make_shared<RunFlags>();
-  app->footer(
-      "Each pod of each Job runs as a process on this machine (one per container), "
-      "initializer Jobs first. The image is not pulled: commands come from PATH, with "
-      "--image-map IMAGE=DIR putting DIR first for an image; the C++ trainer's image maps to "
-      "the trainjob-trainer built beside this binary. Pod DNS names in env, command and args "
-      "become 127.0.0.1 and the rendezvous port (PET_MASTER_PORT, MASTER_PORT, DMLC_TRACKER_PORT, "
-      "that of JAX_COORDINATOR_ADDRESS) a free port; configMap volumes are written to a "
-      "work directory from the ConfigMaps among the inputs, emptyDir volumes are empty "
-      "directories there, hostPath volumes are the host paths, and mount paths in env, "
-      "command, args and workingDir are rewritten to those directories (a path built inside "
-      "a program is not). configMap volumes are read-only, as the kubelet mounts them, and so "
-      "is an emptyDir every mount of which is readOnly; a readOnly hostPath mount is not "
-      "enforced, and read-only is permission bits, which root ignores (warnings say so). Files are "
-      "only ever written beneath the work directory: "
-      "a volume name, ConfigMap key or items path that would leave it, or a mode outside "
-      "0-0777, is refused. The first pod that fails stops the others.\n\n"
-      "A Training Operator v1 kind (PyTorchJob, TFJob, ...) runs one process per replica pod "
-      "with the operator's hostname; its DNS names become 127.0.0.1, MASTER_PORT a free port, and "
-      "each "
-      "pod:port its env names (TF_CONFIG) a free port of its own. Its pods run until the kind's "
-      "success rule (the Master for PyTorch) is decided: met, exit 0; no longer possible, "
-      "exit 1 naming the failed pod, the pods still running stopped. Once it is met, "
-      "runPolicy.cleanPodPolicy decides, as the operator does: None (the default) lets the "
-      "other pods run to their end, Running and All stop them, their output so far shown "
-      "first.\n\n"
-      "The run ends with one line: succeeded or failed, each pod with its exit code (or "
-      "`stopped by` what stopped it) and the time taken. On a terminal, TRAINJOB_PROGRESS "
-      "lines (docs/progress.md) become one live line (epoch, step, loss, ETA); piped, they "
-      "are printed as they are.\n\n"
-      "When a container's main process ends, everything it started ends with it: its "
-      "process group, and (the plugin being the child subreaper) processes that left the "
-      "group, found by a TRAINJOB_LOCAL_PROCESS marker in their environment. The work "
-      "directory is removed on success, failure, Ctrl-C, SIGTERM and --timeout. If the "
-      "plugin itself is killed (SIGKILL), a watchdog process ends the pods and removes the "
-      "work directory. Not reached: a process that left its process group and cleared its "
-      "environment, or runs as another user; only a container runtime can contain those.");
+  app->footer(kRunFooter);
   add_input_flags(app, &flags->inputs);
   add_run_sweep_flags(app, &flags->inputs, &flags->sweep);
   app->add_flag("--local", flags->local, "Run on this machine (required)");
