@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "../unit/kube_fakes.h"
+#include "../support/kube_fakes.h"
 #include "kube/credentials.h"
 #include "kube/kube_error.h"
 #include "kube/kubeconfig.h"
