@@ -29,7 +29,8 @@ std::vector<Candidate> trainer_releases() {
 
 std::vector<Candidate> releases_or_trainjob() {
   std::vector<Candidate> releases = trainer_releases();
-  releases.push_back({"trainjob", "convert only Training Operator v1 kinds, to the default release"});
+  releases.push_back(
+      {"trainjob", "convert only Training Operator v1 kinds, to the default release"});
   return releases;
 }
 
