@@ -139,6 +139,10 @@ check "v2.4: the PRTE hostfile is not the pod path" bash -c "! grep -q 'hostfile
 # The MPIJob kinds: mpi-operator's (ssh) and the Training Operator's (kubectl exec). Locally
 # both run only the launcher, without the SSH key, kubectl or the init container that waits
 # for the workers.
+# Each launcher gets a session directory of its own: two mpiruns that start at once under one
+# TMPDIR race to create Open MPI 4.1's ompi.<host>.<uid> there, and the loser fails with
+# "File exists" (as it would on one machine outside the plugin too).
+mkdir -p "$work/pi-mpi" "$work/old-mpi"
 cat >"$work/mpijobs.yaml" <<YAML
 apiVersion: kubeflow.org/v2beta1
 kind: MPIJob
@@ -155,6 +159,7 @@ spec:
           - name: launcher
             image: mpi-local
             command: [mpirun, --oversubscribe, $work/hello]
+            env: [{name: OMPI_MCA_orte_tmpdir_base, value: $work/pi-mpi}]
     Worker:
       replicas: 2
       template:
@@ -177,6 +182,7 @@ spec:
           - name: launcher
             image: mpi-local
             command: [mpirun, --oversubscribe, $work/hello]
+            env: [{name: OMPI_MCA_orte_tmpdir_base, value: $work/old-mpi}]
     Worker:
       replicas: 3
       template:
