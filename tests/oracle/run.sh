@@ -176,11 +176,12 @@ if volumes:
   [ ! -s "$work/volumes.json" ] || kubectl apply -f "$work/volumes.json" >/dev/null
 }
 
-# settle: waits until no pod of the cluster has changed (created, or its phase) for 8 s, or
-# 180 s in all.
+# settle: waits until no pod of the cluster has changed (created, or its phase) for 12 s, or
+# 180 s in all. (8 s once read the legacy lane before the Training Operator had made the pods
+# of a gang-scheduled PyTorchJob.)
 settle() {
   local last="" now quiet=0 deadline=$((SECONDS + 180))
-  while [ $SECONDS -lt $deadline ] && [ $quiet -lt 4 ]; do
+  while [ $SECONDS -lt $deadline ] && [ $quiet -lt 6 ]; do
     sleep 2
     [[ ${lane:-} != *-volcano ]] || play_volcano
     [ "${lane:-}" != trainer ] || unwedge_trainer
